@@ -1,0 +1,160 @@
+/*
+ * mcast4ai-run: run one scenario JSON and write its result directory.
+ *
+ *   mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] [--quiet]
+ *
+ * Exit codes: 0 every operation completed; 2 bad scenario or command line; 3 the run reached
+ * stop_time_ms with operations unfinished (the stuck ones are listed); 1 any other failure.
+ */
+#include "scenario/model/result-writer.h"
+#include "scenario/model/scenario-error.h"
+#include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
+
+#include <iostream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+const char* USAGE
+    = "usage: mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] "
+      "[--quiet]\n"
+      "  --set KEY=VALUE  override any scenario key (VALUE parsed as JSON, else a string)\n"
+      "  --out DIR        result directory (overrides output.dir)\n"
+      "  --seed N         same as --set seed=N\n"
+      "  --pcap           same as --set output.pcap=true: pcaps of every NIC and switch port\n"
+      "  --quiet          no progress line and no summary table\n";
+
+struct CommandLine
+{
+    std::string file;
+    std::vector<std::string> sets;
+    std::string out;
+    bool quiet{false};
+};
+
+/// Throws ScenarioError (exit 2) on anything it does not understand.
+CommandLine
+ParseCommandLine(int argc, char** argv)
+{
+    CommandLine cl;
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        auto value = [&](const std::string& opt)
+        {
+            if (i + 1 >= argc)
+            {
+                throw ScenarioError(opt, "(command line)", "needs a value");
+            }
+            return std::string(argv[++i]);
+        };
+        if (arg == "--set")
+        {
+            cl.sets.push_back(value(arg));
+        }
+        else if (arg.rfind("--set=", 0) == 0)
+        {
+            cl.sets.push_back(arg.substr(6));
+        }
+        else if (arg == "--out")
+        {
+            cl.out = value(arg);
+        }
+        else if (arg == "--seed")
+        {
+            cl.sets.push_back("seed=" + value(arg));
+        }
+        else if (arg == "--pcap")
+        {
+            cl.sets.push_back("output.pcap=true");
+        }
+        else if (arg == "--quiet")
+        {
+            cl.quiet = true;
+        }
+        else if (arg == "--help" || arg == "-h")
+        {
+            std::cout << USAGE;
+            std::exit(0);
+        }
+        else if (arg.rfind("--", 0) == 0 || !cl.file.empty())
+        {
+            throw ScenarioError(arg, "(command line)", "unknown option or extra argument");
+        }
+        else
+        {
+            cl.file = arg;
+        }
+    }
+    if (cl.file.empty())
+    {
+        throw ScenarioError("(command line)", "(command line)", "no scenario file given");
+    }
+    return cl;
+}
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    CommandLine cl;
+    ScenarioConfig config;
+    try
+    {
+        cl = ParseCommandLine(argc, argv);
+        config = Scenario::Load(cl.file, cl.sets);
+    }
+    catch (const ScenarioError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        if (argc < 2)
+        {
+            std::cerr << USAGE;
+        }
+        return 2;
+    }
+    if (!cl.out.empty())
+    {
+        config.output.dir = cl.out;
+    }
+    try
+    {
+        ResultWriter::MakeDirectory(config.output.dir);
+        ScenarioRunner::Options options;
+        options.progress = !cl.quiet && isatty(STDERR_FILENO);
+        ScenarioRunner runner(config, options);
+        runner.Build();
+        bool complete = runner.Run();
+        nlohmann::json summary = runner.Summary();
+        ResultWriter::WriteJson(summary, config.output.dir + "/summary.json");
+        ResultWriter::WriteOpsCsv(*runner.GetMetrics(), config.output.dir + "/ops.csv");
+        ResultWriter::WriteJson(Scenario::ToJson(config), config.output.dir + "/scenario.json");
+        if (!cl.quiet)
+        {
+            ResultWriter::PrintTable(summary, std::cout);
+            std::cout << "results in " << config.output.dir << "/\n";
+        }
+        if (!complete)
+        {
+            std::cerr << "error: " << config.file << ": run reached stop_time_ms ("
+                      << config.stopTimeMs << " ms) with " << runner.GetMetrics()->GetPending()
+                      << " operation(s) unfinished:\n";
+            for (const auto& line : runner.StuckOps(20))
+            {
+                std::cerr << "  " << line << "\n";
+            }
+            return 3;
+        }
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,480 @@
+#include "fabric/model/fabric-net-device.h"
+
+#include "fabric/model/fabric-channel.h"
+#include "fabric/model/pfc-header.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
+
+TypeId
+FabricNetDevice::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<FabricNetDevice>()
+              .AddAttribute("DataRate", "Line rate of the port", DataRateValue(DataRate("100Gbps")),
+                            MakeDataRateAccessor(&FabricNetDevice::m_rate), MakeDataRateChecker())
+              .AddAttribute("FramingBytes",
+                            "Per-frame wire overhead not stored in the packet: preamble and SFD "
+                            "(8), FCS (4) and the minimum inter-frame gap (12)",
+                            UintegerValue(24),
+                            MakeUintegerAccessor(&FabricNetDevice::m_framingBytes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("RxLatency",
+                            "Processing latency between the last bit arriving and the frame "
+                            "being handed to the owner (a switch's pipeline latency)",
+                            TimeValue(Seconds(0)), MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("Mtu", "Largest frame payload accepted (Ethernet MTU)",
+                            UintegerValue(9000), MakeUintegerAccessor(&FabricNetDevice::m_mtu),
+                            MakeUintegerChecker<uint16_t>())
+              .AddTraceSource("Tx", "A frame starts serialisation",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Rx", "A frame has been received",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PfcSent",
+                              "A PFC frame was sent (priority, pause quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTxTrace),
+                              "ns3::FabricNetDevice::PfcTracedCallback")
+              .AddTraceSource("PfcReceived",
+                              "A PFC frame was received (priority, pause quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_pfcRxTrace),
+                              "ns3::FabricNetDevice::PfcTracedCallback");
+    return tid;
+}
+
+FabricNetDevice::FabricNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FabricNetDevice::~FabricNetDevice()
+{
+    if (m_pcap)
+    {
+        m_pcap->Close();
+    }
+}
+
+void
+FabricNetDevice::DoDispose()
+{
+    for (auto& e : m_pauseExpiry)
+    {
+        e.Cancel();
+    }
+    m_controlFrames.clear();
+    m_channel = nullptr;
+    m_node = nullptr;
+    m_dequeue = MakeNullCallback<Ptr<Packet>, uint8_t>();
+    m_frameCb = MakeNullCallback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&>();
+    NetDevice::DoDispose();
+}
+
+void
+FabricNetDevice::Attach(Ptr<FabricChannel> channel)
+{
+    m_channel = channel;
+    channel->Attach(this);
+}
+
+void
+FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeue = cb;
+}
+
+void
+FabricNetDevice::SetFrameCallback(FrameCallback cb)
+{
+    m_frameCb = cb;
+}
+
+Time
+FabricNetDevice::FrameTime(uint32_t frameBytes) const
+{
+    return m_rate.CalculateBytesTxTime(frameBytes + m_framingBytes);
+}
+
+void
+FabricNetDevice::TryTransmit()
+{
+    if (m_busy)
+    {
+        return;
+    }
+    Ptr<Packet> p;
+    if (!m_controlFrames.empty())
+    {
+        p = m_controlFrames.front();
+        m_controlFrames.pop_front();
+    }
+    else if (!m_dequeue.IsNull())
+    {
+        p = m_dequeue(GetPausedMask());
+    }
+    if (!p)
+    {
+        return;
+    }
+    m_busy = true;
+    Time txTime = FrameTime(p->GetSize());
+    Time now = Simulator::Now();
+    if (m_firstTxStart == Time::Max())
+    {
+        m_firstTxStart = now;
+    }
+    m_txBytes += p->GetSize();
+    ++m_txFrames;
+    m_busyTime += txTime;
+    m_lastTxEnd = now + txTime;
+    m_txTrace(p);
+    if (m_pcap)
+    {
+        m_pcap->Write(now, p);
+    }
+    m_channel->Transmit(this, p, txTime);
+    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+}
+
+void
+FabricNetDevice::TransmitComplete()
+{
+    m_busy = false;
+    TryTransmit();
+}
+
+void
+FabricNetDevice::Receive(Ptr<Packet> p)
+{
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), p);
+    }
+    m_rxTrace(p);
+    m_rxInfo.Parse(p);
+    if (m_rxInfo.etherType == FrameInfo::ETHERTYPE_MAC_CONTROL)
+    {
+        HandlePfc(p);
+        return;
+    }
+    if (!m_frameCb.IsNull())
+    {
+        m_frameCb(this, p, m_rxInfo);
+    }
+}
+
+void
+FabricNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << +priority << quanta);
+    Ptr<Packet> p = Create<Packet>();
+    PfcHeader pfc;
+    pfc.SetClassEnableVector(static_cast<uint16_t>(1u << priority));
+    pfc.SetPauseTime(priority, quanta);
+    p->AddHeader(pfc);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(PfcHeader::DestinationAddress());
+    eth.SetLengthType(PfcHeader::ETHERTYPE);
+    p->AddHeader(eth);
+    m_controlFrames.push_back(p);
+    if (quanta > 0)
+    {
+        ++m_pfcSent; // resumes are not pauses
+    }
+    m_pfcTxTrace(priority, quanta);
+    TryTransmit();
+}
+
+void
+FabricNetDevice::HandlePfc(Ptr<Packet> p)
+{
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    PfcHeader pfc;
+    p->RemoveHeader(pfc);
+    if (pfc.GetOpcode() != PfcHeader::OPCODE)
+    {
+        return; // other MAC control frames are not modelled
+    }
+    Time now = Simulator::Now();
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        if (!(pfc.GetClassEnableVector() & (1u << prio)))
+        {
+            continue;
+        }
+        uint16_t quanta = pfc.GetPauseTime(prio);
+        m_pfcReceived += quanta > 0;
+        m_pfcRxTrace(prio, quanta);
+        m_pauseExpiry[prio].Cancel();
+        if (quanta == 0)
+        {
+            m_pausedUntil[prio] = now;
+        }
+        else
+        {
+            // A quantum is 512 bit times at this port's speed.
+            Time pause = m_rate.CalculateBytesTxTime(64 * static_cast<uint32_t>(quanta));
+            m_pausedUntil[prio] = now + pause;
+            m_pauseExpiry[prio]
+                = Simulator::Schedule(pause, &FabricNetDevice::PauseExpired, this, prio);
+        }
+    }
+    TryTransmit();
+}
+
+void
+FabricNetDevice::PauseExpired(uint8_t priority)
+{
+    TryTransmit();
+}
+
+uint8_t
+FabricNetDevice::GetPausedMask() const
+{
+    uint8_t mask = 0;
+    Time now = Simulator::Now();
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        if (m_pausedUntil[prio] > now)
+        {
+            mask |= static_cast<uint8_t>(1u << prio);
+        }
+    }
+    return mask;
+}
+
+void
+FabricNetDevice::EnablePcap(const std::string& filename)
+{
+    m_pcap = CreateObject<PcapFileWrapper>();
+    m_pcap->Open(filename, std::ios::out | std::ios::binary);
+    m_pcap->Init(PcapHelper::DLT_EN10MB, 65535);
+}
+
+DataRate
+FabricNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Time
+FabricNetDevice::GetRxLatency() const
+{
+    return m_rxLatency;
+}
+
+Ptr<FabricChannel>
+FabricNetDevice::GetFabricChannel() const
+{
+    return m_channel;
+}
+
+bool
+FabricNetDevice::IsBusy() const
+{
+    return m_busy;
+}
+
+uint64_t
+FabricNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+FabricNetDevice::GetTxFrames() const
+{
+    return m_txFrames;
+}
+
+uint64_t
+FabricNetDevice::GetPfcSent() const
+{
+    return m_pfcSent;
+}
+
+uint64_t
+FabricNetDevice::GetPfcReceived() const
+{
+    return m_pfcReceived;
+}
+
+Time
+FabricNetDevice::GetBusyTime() const
+{
+    return m_busyTime;
+}
+
+Time
+FabricNetDevice::GetFirstTxStart() const
+{
+    return m_firstTxStart;
+}
+
+Time
+FabricNetDevice::GetLastTxEnd() const
+{
+    return m_lastTxEnd;
+}
+
+void
+FabricNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+FabricNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+FabricNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+FabricNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+FabricNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+FabricNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+FabricNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+FabricNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+FabricNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+FabricNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+FabricNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+FabricNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+FabricNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+FabricNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+FabricNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+FabricNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    // Frames enter through the owner's queues (DequeueCallback), not through an IP stack.
+    return false;
+}
+
+bool
+FabricNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+                          uint16_t protocolNumber)
+{
+    return false;
+}
+
+Ptr<Node>
+FabricNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+FabricNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+FabricNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+FabricNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+}
+
+void
+FabricNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+}
+
+bool
+FabricNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,146 @@
+/*
+ * One Ethernet port of a NIC or a switch: serialises frames at line rate, honours and sends
+ * IEEE 802.1Qbb priority flow control, and writes pcaps. What to send next is decided by the
+ * owner (NIC scheduler or switch egress queues) through a pull callback, so the port never
+ * holds more than the frame on the wire.
+ */
+#ifndef MCAST4AI_FABRIC_NET_DEVICE_H
+#define MCAST4AI_FABRIC_NET_DEVICE_H
+
+#include "fabric/model/frame-info.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+class FabricChannel;
+class Node;
+
+/**
+ * \brief Full-duplex Ethernet port with PFC.
+ */
+class FabricNetDevice : public NetDevice
+{
+public:
+    static TypeId GetTypeId();
+    FabricNetDevice();
+    ~FabricNetDevice() override;
+
+    /// Owner's choice of the next frame; the argument is the mask of paused priorities.
+    typedef Callback<Ptr<Packet>, uint8_t> DequeueCallback;
+    /// Delivery of a received, non-PFC frame to the owner.
+    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&> FrameCallback;
+    /// Signature of the PfcSent/PfcReceived traces: priority, pause quanta (0 = resume).
+    typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
+
+    void Attach(Ptr<FabricChannel> channel);
+    void SetDequeueCallback(DequeueCallback cb);
+    void SetFrameCallback(FrameCallback cb);
+
+    /// Start transmitting if idle and the owner has an eligible frame.
+    void TryTransmit();
+    /// Called by the channel when the last bit of p has arrived (and rx latency elapsed).
+    void Receive(Ptr<Packet> p);
+
+    /// Send a PFC frame for one priority: quanta 0 resumes, otherwise pauses the peer.
+    void SendPfc(uint8_t priority, uint16_t quanta);
+    /// Mask of priorities the peer has currently paused on this port's transmitter.
+    uint8_t GetPausedMask() const;
+
+    void EnablePcap(const std::string& filename);
+
+    DataRate GetDataRate() const;
+    Time GetRxLatency() const;
+    Ptr<FabricChannel> GetFabricChannel() const;
+    bool IsBusy() const;
+    /// Wire time of a frame of this size, including preamble, SFD, FCS and inter-frame gap.
+    Time FrameTime(uint32_t frameBytes) const;
+
+    // Plain counters, read by the metrics at the end of a run.
+    uint64_t GetTxBytes() const;
+    uint64_t GetTxFrames() const;
+    /// PFC pause frames (non-zero pause time) sent and received; resumes are not counted.
+    uint64_t GetPfcSent() const;
+    uint64_t GetPfcReceived() const;
+    Time GetBusyTime() const;
+    /// Start of the first and end of the last transmission (for utilisation checks).
+    Time GetFirstTxStart() const;
+    Time GetLastTxEnd() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+protected:
+    void DoDispose() override;
+
+private:
+    void TransmitComplete();
+    void HandlePfc(Ptr<Packet> p);
+    void PauseExpired(uint8_t priority);
+
+    DataRate m_rate;
+    uint32_t m_framingBytes;
+    Time m_rxLatency;
+    uint16_t m_mtu;
+    Ptr<FabricChannel> m_channel;
+    Ptr<Node> m_node;
+    Mac48Address m_address;
+    uint32_t m_ifIndex{0};
+    DequeueCallback m_dequeue;
+    FrameCallback m_frameCb;
+    bool m_busy{false};
+    std::deque<Ptr<Packet>> m_controlFrames; // PFC frames: never paused, sent first
+    Time m_pausedUntil[8];
+    EventId m_pauseExpiry[8];
+    Ptr<PcapFileWrapper> m_pcap;
+    FrameInfo m_rxInfo; // reused: one parse per received frame, no allocation
+
+    uint64_t m_txBytes{0};
+    uint64_t m_txFrames{0};
+    uint64_t m_pfcSent{0};
+    uint64_t m_pfcReceived{0};
+    Time m_busyTime;
+    Time m_firstTxStart{Time::Max()};
+    Time m_lastTxEnd;
+
+    TracedCallback<Ptr<const Packet>> m_txTrace;
+    TracedCallback<Ptr<const Packet>> m_rxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_FABRIC_NET_DEVICE_H */

@@ -1,0 +1,287 @@
+#include "fabric/model/fabric-switch.h"
+
+#include "ns3/boolean.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+/// 64-bit finaliser (splitmix64): every input bit affects every output bit.
+inline uint64_t
+Mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+} // namespace
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricSwitch")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<FabricSwitch>()
+              .AddAttribute("EcmpSeed",
+                            "Per-switch seed of the ECMP hash (avoids polarisation across tiers)",
+                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute(
+                  "PauseQuanta", "Pause time carried in XOFF frames, in quanta of 512 bit times",
+                  UintegerValue(0xFFFF), MakeUintegerAccessor(&FabricSwitch::m_pauseQuanta),
+                  MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("EcnEnabled",
+                            "Mark ECN-capable packets CE according to the MMU's RED thresholds",
+                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
+                            MakeBooleanChecker())
+              .AddAttribute("Mmu", "The shared-buffer memory management unit", PointerValue(),
+                            MakePointerAccessor(&FabricSwitch::m_mmu),
+                            MakePointerChecker<SwitchMmu>())
+              .AddTraceSource("Drop", "A frame was dropped (packet, ingress port)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                              "ns3::FabricSwitch::PortTracedCallback")
+              .AddTraceSource("EcnMark", "A frame was marked CE (packet, egress port)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
+                              "ns3::FabricSwitch::PortTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+{
+    m_mmu = CreateObject<SwitchMmu>();
+    m_uniform = CreateObject<UniformRandomVariable>();
+}
+
+void
+FabricSwitch::DoDispose()
+{
+    for (auto& e : m_pauseRefresh)
+    {
+        e.Cancel();
+    }
+    m_ports.clear();
+    m_node = nullptr;
+    m_mmu = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<FabricNetDevice> device)
+{
+    uint32_t index = m_ports.size();
+    m_ports.emplace_back();
+    m_ports.back().device = device;
+    return index;
+}
+
+Ptr<FabricNetDevice>
+FabricSwitch::GetPort(uint32_t index) const
+{
+    return m_ports[index].device;
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<SwitchMmu>
+FabricSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+void
+FabricSwitch::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+Ptr<Node>
+FabricSwitch::GetNode() const
+{
+    return m_node;
+}
+
+void
+FabricSwitch::SetRoutes(std::vector<const std::vector<uint16_t>*> nextHopsByHost)
+{
+    m_routes = std::move(nextHopsByHost);
+}
+
+void
+FabricSwitch::Start()
+{
+    m_mmu->Setup(m_ports.size());
+    m_pauseRefresh.assign(m_ports.size() * 8, EventId());
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        Ptr<FabricNetDevice> dev = m_ports[i].device;
+        dev->SetIfIndex(i);
+        dev->SetFrameCallback(MakeCallback(&FabricSwitch::Receive, this));
+        dev->SetDequeueCallback(MakeCallback(&FabricSwitch::Dequeue, this, i));
+    }
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+uint8_t
+FabricSwitch::PriorityOf(const FrameInfo& fi) const
+{
+    // Class selector code points: DSCP 8p carries priority p.
+    return static_cast<uint8_t>((fi.dscp >> 3) & 0x7);
+}
+
+uint32_t
+FabricSwitch::EcmpIndex(const FrameInfo& fi, uint32_t n) const
+{
+    uint64_t h = Mix64((static_cast<uint64_t>(m_ecmpSeed) << 32) ^ fi.srcIp);
+    h = Mix64(h ^ (static_cast<uint64_t>(fi.dstIp) << 16) ^ fi.protocol);
+    h = Mix64(h ^ (static_cast<uint64_t>(fi.srcPort) << 16) ^ fi.dstPort);
+    return static_cast<uint32_t>(h % n);
+}
+
+void
+FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi)
+{
+    uint32_t inPort = device->GetIfIndex();
+    uint32_t dstHost = fi.DstHost();
+    if (fi.etherType != FrameInfo::ETHERTYPE_IPV4 || dstHost >= m_routes.size()
+        || m_routes[dstHost]->empty())
+    {
+        ++m_drops; // not routable in this fabric
+        m_dropTrace(p, inPort);
+        return;
+    }
+    const std::vector<uint16_t>& hops = *m_routes[dstHost];
+    uint32_t outPort = hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
+    uint8_t prio = PriorityOf(fi);
+    if (!m_mmu->Admit(inPort, outPort, prio, p->GetSize()))
+    {
+        ++m_drops;
+        m_dropTrace(p, inPort);
+        return;
+    }
+    if (m_mmu->ShouldPause(inPort, prio))
+    {
+        SendPause(inPort, prio);
+    }
+    PortState& port = m_ports[outPort];
+    port.queues[prio].push_back({p, static_cast<uint16_t>(inPort)});
+    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
+    ++m_forwarded;
+    port.device->TryTransmit();
+}
+
+Ptr<Packet>
+FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
+{
+    PortState& port = m_ports[portIndex];
+    uint8_t eligible = port.nonEmpty & static_cast<uint8_t>(~pausedMask);
+    if (eligible == 0)
+    {
+        return nullptr;
+    }
+    // Strict priority: the highest class first (control traffic rides the top classes).
+    uint8_t prio = static_cast<uint8_t>(31 - __builtin_clz(eligible));
+    std::deque<QueuedFrame>& q = port.queues[prio];
+    QueuedFrame frame = std::move(q.front());
+    q.pop_front();
+    if (q.empty())
+    {
+        port.nonEmpty &= static_cast<uint8_t>(~(1u << prio));
+    }
+    // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
+    double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
+    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(frame.packet))
+    {
+        ++m_ecnMarks;
+        m_ecnTrace(frame.packet, portIndex);
+    }
+    m_mmu->Release(frame.inPort, portIndex, prio, frame.packet->GetSize());
+    if (m_mmu->ShouldResume(frame.inPort, prio))
+    {
+        m_mmu->SetPaused(frame.inPort, prio, false);
+        m_pauseRefresh[frame.inPort * 8 + prio].Cancel();
+        m_ports[frame.inPort].device->SendPfc(prio, 0);
+    }
+    return frame.packet;
+}
+
+void
+FabricSwitch::SendPause(uint32_t inPort, uint8_t prio)
+{
+    m_mmu->SetPaused(inPort, prio, true);
+    RefreshPause(inPort, prio);
+}
+
+void
+FabricSwitch::RefreshPause(uint32_t inPort, uint8_t prio)
+{
+    Ptr<FabricNetDevice> dev = m_ports[inPort].device;
+    dev->SendPfc(prio, m_pauseQuanta);
+    // Re-send before the peer's timer runs out, as long as the queue stays above XON.
+    Time pause = dev->GetDataRate().CalculateBytesTxTime(64 * static_cast<uint32_t>(m_pauseQuanta));
+    m_pauseRefresh[inPort * 8 + prio]
+        = Simulator::Schedule(pause / 2, &FabricSwitch::RefreshPause, this, inPort, prio);
+}
+
+bool
+FabricSwitch::MarkCe(Ptr<Packet> p)
+{
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    if (ip.GetEcn() == Ipv4Header::ECN_NotECT)
+    {
+        p->AddHeader(ip);
+        p->AddHeader(eth);
+        return false;
+    }
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    p->AddHeader(eth);
+    return true;
+}
+
+uint64_t
+FabricSwitch::GetDrops() const
+{
+    return m_drops;
+}
+
+uint64_t
+FabricSwitch::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+FabricSwitch::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+} // namespace ns3

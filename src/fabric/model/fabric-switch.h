@@ -1,0 +1,107 @@
+/*
+ * Output-queued, store-and-forward switch: ECMP forwarding on the 5-tuple (UDP source port
+ * included), eight strict-priority egress queues per port, a shared-buffer MMU with PFC and
+ * RED-style ECN marking.
+ */
+#ifndef MCAST4AI_FABRIC_SWITCH_H
+#define MCAST4AI_FABRIC_SWITCH_H
+
+#include "fabric/model/fabric-net-device.h"
+#include "fabric/model/frame-info.h"
+#include "fabric/model/switch-mmu.h"
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+
+/**
+ * \brief A fabric switch (leaf, spine, aggregation or core).
+ */
+class FabricSwitch : public Object
+{
+public:
+    static TypeId GetTypeId();
+    FabricSwitch();
+
+    /// Signature of the Drop and EcnMark traces.
+    typedef void (*PortTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+
+    /// Take ownership of a port; its index is the order of AddPort calls.
+    uint32_t AddPort(Ptr<FabricNetDevice> device);
+    Ptr<FabricNetDevice> GetPort(uint32_t index) const;
+    uint32_t GetNPorts() const;
+    Ptr<SwitchMmu> GetMmu() const;
+    void SetNode(Ptr<Node> node);
+    Ptr<Node> GetNode() const;
+
+    /**
+     * Next-hop port sets per destination host. The vectors are owned by the caller (the
+     * topology's route table) and must outlive the simulation.
+     */
+    void SetRoutes(std::vector<const std::vector<uint16_t>*> nextHopsByHost);
+
+    /// ECMP choice among n equal-cost ports for a flow (exposed for tests).
+    uint32_t EcmpIndex(const FrameInfo& fi, uint32_t n) const;
+
+    /// Size the MMU and hook the ports up; call after all ports are added.
+    void Start();
+    int64_t AssignStreams(int64_t stream);
+
+    uint64_t GetDrops() const;
+    uint64_t GetEcnMarks() const;
+    uint64_t GetForwarded() const;
+
+protected:
+    void DoDispose() override;
+
+private:
+    struct QueuedFrame
+    {
+        Ptr<Packet> packet;
+        uint16_t inPort;
+    };
+
+    struct PortState
+    {
+        Ptr<FabricNetDevice> device;
+        std::deque<QueuedFrame> queues[8];
+        uint8_t nonEmpty{0}; // bit per priority
+    };
+
+    void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
+    Ptr<Packet> Dequeue(uint32_t port, uint8_t pausedMask);
+    void SendPause(uint32_t inPort, uint8_t prio);
+    void RefreshPause(uint32_t inPort, uint8_t prio);
+    /// Rewrite the IPv4 ECN field to CE if the frame is ECN-capable.
+    bool MarkCe(Ptr<Packet> p);
+    uint8_t PriorityOf(const FrameInfo& fi) const;
+
+    Ptr<Node> m_node;
+    Ptr<SwitchMmu> m_mmu;
+    std::vector<PortState> m_ports;
+    std::vector<const std::vector<uint16_t>*> m_routes;
+    std::vector<EventId> m_pauseRefresh; // [port * 8 + prio]
+    Ptr<UniformRandomVariable> m_uniform;
+    uint32_t m_ecmpSeed;
+    uint16_t m_pauseQuanta;
+    bool m_ecnEnabled;
+
+    uint64_t m_drops{0};
+    uint64_t m_ecnMarks{0};
+    uint64_t m_forwarded{0};
+
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_FABRIC_SWITCH_H */

@@ -1,0 +1,82 @@
+/*
+ * The fields a switch or NIC needs from a frame, read from its first bytes in one copy.
+ * Switches only peek at headers; parsing them into ns-3 Header objects at every hop would
+ * cost a deserialisation per header per hop.
+ */
+#ifndef MCAST4AI_FRAME_INFO_H
+#define MCAST4AI_FRAME_INFO_H
+
+#include "ns3/packet.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \brief Parsed view of an Ethernet / IPv4 / UDP / RoCEv2 BTH frame (or a PFC frame).
+ */
+class FrameInfo
+{
+public:
+    static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+    static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
+    static constexpr uint16_t ROCEV2_UDP_PORT = 4791;
+    static constexpr uint32_t ETH_BYTES = 14;
+    static constexpr uint32_t IPV4_BYTES = 20;
+    static constexpr uint32_t UDP_BYTES = 8;
+    static constexpr uint32_t BTH_BYTES = 12;
+    static constexpr uint32_t RETH_BYTES = 16;
+    static constexpr uint32_t AETH_BYTES = 4;
+    static constexpr uint32_t ICRC_BYTES = 4;
+    /// Offset of the BTH in a RoCEv2 frame.
+    static constexpr uint32_t BTH_OFFSET = ETH_BYTES + IPV4_BYTES + UDP_BYTES;
+    /// First host address: host h has 10.0.0.0 + h + 1.
+    static constexpr uint32_t HOST_ADDRESS_BASE = 0x0A000001;
+
+    /**
+     * Fill this view from the packet's leading bytes.
+     * \return true if the frame is IPv4 (roce tells whether it is RoCEv2).
+     */
+    bool Parse(Ptr<const Packet> p);
+
+    uint16_t etherType{0};
+    uint32_t size{0};
+    // IPv4
+    uint8_t dscp{0};
+    uint8_t ecn{0};
+    uint32_t srcIp{0};
+    uint32_t dstIp{0};
+    uint8_t protocol{0};
+    // UDP
+    uint16_t srcPort{0};
+    uint16_t dstPort{0};
+    // RoCEv2
+    bool roce{false};
+    uint8_t opcode{0};
+    uint8_t padCount{0};
+    uint32_t destQp{0};
+    bool ackRequest{false};
+    uint32_t psn{0};
+    uint8_t syndrome{0}; // AETH, for ACK/NAK
+    uint32_t msn{0};
+
+    /// Host index of the destination address.
+    uint32_t DstHost() const
+    {
+        return dstIp - HOST_ADDRESS_BASE;
+    }
+
+    /// Host index of the source address.
+    uint32_t SrcHost() const
+    {
+        return srcIp - HOST_ADDRESS_BASE;
+    }
+
+    /// RDMA payload bytes of a SEND/WRITE packet (frame minus headers, RETH and ICRC).
+    uint32_t PayloadBytes() const;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_FRAME_INFO_H */

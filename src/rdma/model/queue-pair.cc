@@ -1,0 +1,368 @@
+#include "rdma/model/queue-pair.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "rdma/model/bth-header.h"
+#include "rdma/model/rdma-nic.h"
+#include "rdma/model/reth-header.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("QueuePair");
+NS_OBJECT_ENSURE_REGISTERED(QueuePair);
+
+namespace
+{
+constexpr uint64_t PSN_MASK = 0xFFFFFF;
+constexpr uint64_t PSN_HALF = 0x800000;
+/// Remote buffers are modelled as one registered region per QP starting here.
+constexpr uint64_t REMOTE_BASE_ADDRESS = 0x7F0000000000ULL;
+} // namespace
+
+TypeId
+QueuePair::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::QueuePair")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<QueuePair>()
+              .AddTraceSource("MessageComplete",
+                              "A posted message was fully acknowledged (message id, bytes)",
+                              MakeTraceSourceAccessor(&QueuePair::m_completeTrace),
+                              "ns3::QueuePair::CompleteTracedCallback")
+              .AddTraceSource("GoBackN", "The requester went back to a PSN (NAK or timeout)",
+                              MakeTraceSourceAccessor(&QueuePair::m_retransmitTrace),
+                              "ns3::TracedValueCallback::Uint64");
+    return tid;
+}
+
+QueuePair::QueuePair() {}
+
+void
+QueuePair::DoDispose()
+{
+    m_timer.Cancel();
+    m_nic = nullptr;
+    m_messages.clear();
+    Object::DoDispose();
+}
+
+void
+QueuePair::Setup(Ptr<RdmaNic> nic, uint32_t qpn, uint32_t remoteHost, uint16_t srcPort)
+{
+    m_nic = nic;
+    m_qpn = qpn;
+    m_remoteHost = remoteHost;
+    m_srcPort = srcPort;
+    m_mtu = nic->GetMtu();
+    m_ackEvery = nic->GetAckEvery();
+    m_rto = nic->GetRto();
+}
+
+void
+QueuePair::SetRemoteQpn(uint32_t qpn)
+{
+    m_remoteQpn = qpn;
+}
+
+void
+QueuePair::SetCompletionCallback(CompletionCallback cb)
+{
+    m_completion = cb;
+}
+
+void
+QueuePair::SetReceiveCallback(ReceiveCallback cb)
+{
+    m_receive = cb;
+}
+
+uint32_t
+QueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+QueuePair::GetRemoteQpn() const
+{
+    return m_remoteQpn;
+}
+
+uint32_t
+QueuePair::GetRemoteHost() const
+{
+    return m_remoteHost;
+}
+
+uint16_t
+QueuePair::GetSourcePort() const
+{
+    return m_srcPort;
+}
+
+void
+QueuePair::SetSourcePort(uint16_t port)
+{
+    m_srcPort = port;
+}
+
+uint64_t
+QueuePair::Post(Operation op, uint64_t bytes)
+{
+    Message m;
+    m.id = m_nextMessageId++;
+    m.op = op;
+    m.bytes = bytes;
+    m.firstPsn = m_psnEnd;
+    m.packets = std::max<uint64_t>(1, (bytes + m_mtu - 1) / m_mtu);
+    m.posted = Simulator::Now();
+    m_psnEnd += m.packets;
+    m_messages.push_back(m);
+    m_nic->NotifyReady(this);
+    return m.id;
+}
+
+bool
+QueuePair::HasPacketToSend() const
+{
+    return m_sndNxt < m_psnEnd;
+}
+
+Ptr<Packet>
+QueuePair::BuildNextPacket(uint32_t& payloadBytes)
+{
+    NS_ASSERT(HasPacketToSend());
+    while (m_sndNxt >= m_messages[m_buildIndex].firstPsn + m_messages[m_buildIndex].packets)
+    {
+        ++m_buildIndex;
+    }
+    const Message& m = m_messages[m_buildIndex];
+    uint64_t index = m_sndNxt - m.firstPsn;
+    uint64_t offset = index * m_mtu;
+    uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
+    bool first = index == 0;
+    bool last = index + 1 == m.packets;
+    uint8_t opcode;
+    if (m.op == WRITE)
+    {
+        opcode = first ? (last ? BthHeader::RC_WRITE_ONLY : BthHeader::RC_WRITE_FIRST)
+                       : (last ? BthHeader::RC_WRITE_LAST : BthHeader::RC_WRITE_MIDDLE);
+    }
+    else
+    {
+        opcode = first ? (last ? BthHeader::RC_SEND_ONLY : BthHeader::RC_SEND_FIRST)
+                       : (last ? BthHeader::RC_SEND_LAST : BthHeader::RC_SEND_MIDDLE);
+    }
+    // The BTH pad count keeps the payload a multiple of four bytes.
+    uint8_t pad = static_cast<uint8_t>((4 - len % 4) % 4);
+    payloadBytes = len;
+    Ptr<Packet> p = Create<Packet>(len + pad);
+    if (BthHeader::CarriesReth(opcode))
+    {
+        RethHeader reth;
+        reth.SetVirtualAddress(REMOTE_BASE_ADDRESS);
+        reth.SetRkey(m_remoteQpn);
+        reth.SetDmaLength(static_cast<uint32_t>(std::min<uint64_t>(m.bytes, UINT32_MAX)));
+        p->AddHeader(reth);
+    }
+    BthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetPadCount(pad);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetAckRequest(last);
+    bth.SetPsn(static_cast<uint32_t>(m_sndNxt & PSN_MASK));
+    p->AddHeader(bth);
+
+    if (m_sndUna == m_maxSent)
+    {
+        m_lastProgress = Simulator::Now(); // first packet in flight: the timer starts now
+    }
+    if (m_sndNxt < m_maxSent)
+    {
+        ++m_retransmissions;
+    }
+    ++m_sndNxt;
+    m_maxSent = std::max(m_maxSent, m_sndNxt);
+    ++m_packetsSent;
+    ArmTimer();
+    return p;
+}
+
+uint64_t
+QueuePair::Unwrap(uint32_t psn24, uint64_t ref)
+{
+    uint64_t fwd = (psn24 - ref) & PSN_MASK;
+    if (fwd < PSN_HALF)
+    {
+        return ref + fwd;
+    }
+    uint64_t back = PSN_MASK + 1 - fwd;
+    return ref >= back ? ref - back : 0;
+}
+
+void
+QueuePair::ReceiveAck(const FrameInfo& fi)
+{
+    uint64_t psn = Unwrap(fi.psn, m_sndUna);
+    uint8_t kind = (fi.syndrome >> 5) & 0x3;
+    if (kind == 0) // ACK: everything up to and including psn arrived
+    {
+        if (psn >= m_sndUna && psn < m_maxSent)
+        {
+            Acknowledge(psn);
+        }
+    }
+    else if (kind == 3) // NAK: the responder expects psn
+    {
+        if (psn > m_sndUna && psn <= m_maxSent)
+        {
+            Acknowledge(psn - 1);
+        }
+        GoBackN(std::max(psn, m_sndUna));
+    }
+    // RNR NAKs are not generated: receive queues are modelled as never empty.
+}
+
+void
+QueuePair::Acknowledge(uint64_t ackedPsn)
+{
+    m_sndUna = ackedPsn + 1;
+    m_lastProgress = Simulator::Now();
+    if (m_sndNxt < m_sndUna)
+    {
+        m_sndNxt = m_sndUna;
+    }
+    while (!m_messages.empty()
+           && m_messages.front().firstPsn + m_messages.front().packets <= m_sndUna)
+    {
+        Message done = m_messages.front();
+        m_messages.pop_front();
+        m_buildIndex = m_buildIndex > 0 ? m_buildIndex - 1 : 0;
+        m_completeTrace(done.id, done.bytes);
+        if (!m_completion.IsNull())
+        {
+            m_completion(this, done);
+        }
+    }
+}
+
+void
+QueuePair::GoBackN(uint64_t fromPsn)
+{
+    if (fromPsn >= m_sndNxt)
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this << fromPsn << m_sndNxt);
+    m_sndNxt = fromPsn;
+    m_buildIndex = 0;
+    m_retransmitTrace(fromPsn);
+    m_nic->NotifyReady(this);
+}
+
+void
+QueuePair::ArmTimer()
+{
+    if (!m_timer.IsRunning())
+    {
+        m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
+    }
+}
+
+void
+QueuePair::TimerExpired()
+{
+    if (m_sndUna >= m_maxSent)
+    {
+        return; // nothing outstanding; the next send re-arms
+    }
+    // One lazily re-armed event per QP instead of a reschedule per ACK.
+    Time idle = Simulator::Now() - m_lastProgress;
+    if (idle < m_rto)
+    {
+        m_timer = Simulator::Schedule(m_rto - idle, &QueuePair::TimerExpired, this);
+        return;
+    }
+    ++m_timeouts;
+    m_lastProgress = Simulator::Now();
+    GoBackN(m_sndUna);
+    m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
+}
+
+void
+QueuePair::ReceiveData(const FrameInfo& fi)
+{
+    uint64_t psn = Unwrap(fi.psn, m_expected);
+    if (psn == m_expected)
+    {
+        ++m_expected;
+        m_nakSent = false;
+        m_msgBytes += fi.PayloadBytes();
+        bool last = BthHeader::IsLast(fi.opcode);
+        if (last)
+        {
+            uint64_t msn = m_msn++;
+            if (!m_receive.IsNull())
+            {
+                m_receive(this, msn, m_msgBytes);
+            }
+            m_msgBytes = 0;
+        }
+        if (++m_sinceAck >= m_ackEvery || fi.ackRequest || last)
+        {
+            m_sinceAck = 0;
+            SendAck(m_expected - 1, false);
+        }
+    }
+    else if (psn > m_expected)
+    {
+        // A gap: ask once for go-back-N from the first missing PSN.
+        if (!m_nakSent)
+        {
+            m_nakSent = true;
+            SendAck(m_expected, true);
+        }
+    }
+    else
+    {
+        // Duplicate after a retransmission: re-acknowledge so the requester moves on.
+        SendAck(m_expected - 1, false);
+    }
+}
+
+void
+QueuePair::SendAck(uint64_t psn, bool nak)
+{
+    m_nic->SendAck(this, static_cast<uint32_t>(psn & PSN_MASK), nak, static_cast<uint32_t>(m_msn));
+}
+
+uint64_t
+QueuePair::GetRetransmissions() const
+{
+    return m_retransmissions;
+}
+
+uint64_t
+QueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+QueuePair::GetOutstandingMessages() const
+{
+    return m_messages.size();
+}
+
+uint64_t
+QueuePair::GetPacketsSent() const
+{
+    return m_packetsSent;
+}
+
+} // namespace ns3

@@ -1,0 +1,132 @@
+/*
+ * A reliable-connected queue pair: the requester side segments messages at the path MTU, keeps
+ * PSNs, retransmits go-back-N on a NAK or a timeout; the responder side checks PSN order,
+ * coalesces ACKs and NAKs a gap once.
+ */
+#ifndef MCAST4AI_QUEUE_PAIR_H
+#define MCAST4AI_QUEUE_PAIR_H
+
+#include "fabric/model/frame-info.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaNic;
+
+/**
+ * \brief RC queue pair (both the requester and the responder half).
+ */
+class QueuePair : public Object
+{
+public:
+    static TypeId GetTypeId();
+    QueuePair();
+
+    enum Operation : uint8_t
+    {
+        WRITE,
+        SEND
+    };
+
+    /// A message as posted by the workload.
+    struct Message
+    {
+        uint64_t id{0};
+        Operation op{WRITE};
+        uint64_t bytes{0};
+        uint64_t firstPsn{0};
+        uint64_t packets{0};
+        Time posted;
+    };
+
+    /// Requester completion: the last packet of the message is acknowledged.
+    typedef Callback<void, Ptr<QueuePair>, const Message&> CompletionCallback;
+    /// Responder completion: the last packet of a message arrived in order (msn, bytes).
+    typedef Callback<void, Ptr<QueuePair>, uint64_t, uint64_t> ReceiveCallback;
+
+    void Setup(Ptr<RdmaNic> nic, uint32_t qpn, uint32_t remoteHost, uint16_t srcPort);
+    void SetRemoteQpn(uint32_t qpn);
+    void SetCompletionCallback(CompletionCallback cb);
+    void SetReceiveCallback(ReceiveCallback cb);
+
+    uint32_t GetQpn() const;
+    uint32_t GetRemoteQpn() const;
+    uint32_t GetRemoteHost() const;
+    uint16_t GetSourcePort() const;
+    void SetSourcePort(uint16_t port);
+
+    /// Post a message; returns its id. The NIC is told there is something to send.
+    uint64_t Post(Operation op, uint64_t bytes);
+
+    // Requester, driven by the NIC.
+    bool HasPacketToSend() const;
+    /// BTH (+RETH) + payload of the next PSN; advances the send pointer.
+    Ptr<Packet> BuildNextPacket(uint32_t& payloadBytes);
+    void ReceiveAck(const FrameInfo& fi);
+
+    // Responder, driven by the NIC.
+    void ReceiveData(const FrameInfo& fi);
+
+    uint64_t GetRetransmissions() const;
+    uint64_t GetTimeouts() const;
+    uint64_t GetOutstandingMessages() const;
+    uint64_t GetPacketsSent() const;
+
+protected:
+    void DoDispose() override;
+
+private:
+    /// Full PSN nearest to ref whose low 24 bits are psn24.
+    static uint64_t Unwrap(uint32_t psn24, uint64_t ref);
+    void Acknowledge(uint64_t ackedPsn);
+    void GoBackN(uint64_t fromPsn);
+    void ArmTimer();
+    void TimerExpired();
+    void SendAck(uint64_t psn, bool nak);
+
+    Ptr<RdmaNic> m_nic;
+    uint32_t m_qpn{0};
+    uint32_t m_remoteQpn{0};
+    uint32_t m_remoteHost{0};
+    uint16_t m_srcPort{0};
+    uint32_t m_mtu{1024};
+    uint32_t m_ackEvery{1};
+    Time m_rto;
+
+    // Requester
+    std::deque<Message> m_messages; // posted, not yet completed
+    std::size_t m_buildIndex{0};    // message holding m_sndNxt
+    uint64_t m_nextMessageId{0};
+    uint64_t m_sndNxt{0};
+    uint64_t m_sndUna{0};
+    uint64_t m_psnEnd{0};  // one past the last PSN posted
+    uint64_t m_maxSent{0}; // one past the highest PSN ever sent
+    Time m_lastProgress;
+    EventId m_timer;
+    uint64_t m_retransmissions{0};
+    uint64_t m_timeouts{0};
+    uint64_t m_packetsSent{0};
+    CompletionCallback m_completion;
+
+    // Responder
+    uint64_t m_expected{0};
+    uint64_t m_msn{0};
+    uint64_t m_msgBytes{0};
+    uint32_t m_sinceAck{0};
+    bool m_nakSent{false};
+    ReceiveCallback m_receive;
+
+    TracedCallback<uint64_t, uint64_t> m_completeTrace; // message id, bytes
+    TracedCallback<uint64_t> m_retransmitTrace;         // PSN gone back to
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_QUEUE_PAIR_H */

@@ -1,0 +1,347 @@
+#include "rdma/model/rdma-nic.h"
+
+#include "ns3/boolean.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+#include "rdma/model/aeth-header.h"
+#include "rdma/model/bth-header.h"
+#include "rdma/model/icrc-trailer.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// QPN 0 and 1 are the special QPs; connected QPs are numbered from here.
+constexpr uint32_t FIRST_QPN = 0x100;
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RdmaNic")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<RdmaNic>()
+              .AddAttribute("Mtu", "RDMA path MTU: payload bytes per packet", UintegerValue(1024),
+                            MakeUintegerAccessor(&RdmaNic::m_mtu),
+                            MakeUintegerChecker<uint32_t>(256, 4096))
+              .AddAttribute("AckEvery",
+                            "The responder acknowledges every N in-order packets (and every "
+                            "message's last packet)",
+                            UintegerValue(1), MakeUintegerAccessor(&RdmaNic::m_ackEvery),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Rto", "Retransmission timeout of the requester",
+                            TimeValue(MicroSeconds(1000)), MakeTimeAccessor(&RdmaNic::m_rto),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("DataPriority", "Priority (DSCP class selector) of RDMA data packets",
+                            UintegerValue(3), MakeUintegerAccessor(&RdmaNic::m_dataPriority),
+                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("ControlPriority", "Priority of ACK, NAK and CNP packets",
+                            UintegerValue(6), MakeUintegerAccessor(&RdmaNic::m_ctrlPriority),
+                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("EcnCapable", "Send data as ECT(0) so switches can mark it",
+                            BooleanValue(true), MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
+                            MakeBooleanChecker())
+              .AddAttribute("ComputeIcrc",
+                            "Compute the real ICRC of every packet (costs a CRC over the payload; "
+                            "useful with pcaps). Otherwise the 4 ICRC bytes are zero.",
+                            BooleanValue(false), MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                            MakeBooleanChecker());
+    return tid;
+}
+
+RdmaNic::RdmaNic() {}
+
+void
+RdmaNic::DoDispose()
+{
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    m_control.clear();
+    m_device = nullptr;
+    m_node = nullptr;
+    Object::DoDispose();
+}
+
+Ipv4Address
+RdmaNic::HostAddress(uint32_t host)
+{
+    return Ipv4Address(FrameInfo::HOST_ADDRESS_BASE + host);
+}
+
+Mac48Address
+RdmaNic::HostMac(uint32_t host)
+{
+    uint8_t b[6] = {0x02,
+                    0x00,
+                    static_cast<uint8_t>(host >> 24),
+                    static_cast<uint8_t>(host >> 16),
+                    static_cast<uint8_t>(host >> 8),
+                    static_cast<uint8_t>(host)};
+    Mac48Address mac;
+    mac.CopyFrom(b);
+    return mac;
+}
+
+void
+RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
+{
+    m_node = node;
+    m_device = device;
+    m_host = host;
+    m_address = HostAddress(host);
+    m_mac = HostMac(host);
+    device->SetAddress(m_mac);
+    device->SetFrameCallback(MakeCallback(&RdmaNic::Receive, this));
+    device->SetDequeueCallback(MakeCallback(&RdmaNic::Dequeue, this));
+}
+
+Ptr<FabricNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+uint32_t
+RdmaNic::GetHost() const
+{
+    return m_host;
+}
+
+Ptr<QueuePair>
+RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
+{
+    Ptr<QueuePair> qp = CreateObject<QueuePair>();
+    qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
+    m_qps.push_back(qp);
+    m_isActive.push_back(false);
+    return qp;
+}
+
+void
+RdmaNic::Connect(Ptr<QueuePair> a, Ptr<QueuePair> b)
+{
+    a->SetRemoteQpn(b->GetQpn());
+    b->SetRemoteQpn(a->GetQpn());
+}
+
+Ptr<QueuePair>
+RdmaNic::GetQp(uint32_t qpn) const
+{
+    uint32_t index = qpn - FIRST_QPN;
+    return index < m_qps.size() ? m_qps[index] : nullptr;
+}
+
+uint32_t
+RdmaNic::GetNQps() const
+{
+    return m_qps.size();
+}
+
+void
+RdmaNic::NotifyReady(Ptr<QueuePair> qp)
+{
+    uint32_t index = qp->GetQpn() - FIRST_QPN;
+    if (!m_isActive[index])
+    {
+        m_isActive[index] = true;
+        m_active.push_back(index);
+    }
+    m_device->TryTransmit();
+}
+
+Ptr<Packet>
+RdmaNic::Dequeue(uint8_t pausedMask)
+{
+    if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
+    {
+        Ptr<Packet> p = m_control.front();
+        m_control.pop_front();
+        return p;
+    }
+    if (pausedMask & (1u << m_dataPriority))
+    {
+        return nullptr;
+    }
+    while (!m_active.empty())
+    {
+        uint32_t index = m_active.front();
+        m_active.pop_front();
+        Ptr<QueuePair> qp = m_qps[index];
+        if (!qp->HasPacketToSend())
+        {
+            m_isActive[index] = false;
+            continue;
+        }
+        uint32_t payload = 0;
+        Ptr<Packet> p = qp->BuildNextPacket(payload);
+        Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_dataPriority);
+        ++m_dataPackets;
+        m_dataBytes += payload;
+        m_headerBytes += p->GetSize() - payload;
+        if (qp->HasPacketToSend())
+        {
+            m_active.push_back(index); // round robin: to the back of the ring
+        }
+        else
+        {
+            m_isActive[index] = false;
+        }
+        return p;
+    }
+    return nullptr;
+}
+
+void
+RdmaNic::Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority)
+{
+    p->AddTrailer(IcrcTrailer());
+    UdpHeader udp;
+    udp.SetSourcePort(srcPort);
+    udp.SetDestinationPort(FrameInfo::ROCEV2_UDP_PORT);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_address);
+    ip.SetDestination(HostAddress(dstHost));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetTtl(64);
+    ip.SetDontFragment();
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
+    ip.SetEcn(m_ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    if (m_computeIcrc)
+    {
+        std::vector<uint8_t> bytes(p->GetSize());
+        p->CopyData(bytes.data(), bytes.size());
+        IcrcTrailer icrc;
+        p->RemoveTrailer(icrc);
+        icrc.SetIcrc(IcrcTrailer::Compute(bytes.data(), bytes.size() - FrameInfo::ICRC_BYTES));
+        p->AddTrailer(icrc);
+    }
+    EthernetHeader eth(false);
+    eth.SetSource(m_mac);
+    // Switches route on IPv4; the destination MAC names the final host, not the next hop.
+    eth.SetDestination(HostMac(dstHost));
+    eth.SetLengthType(FrameInfo::ETHERTYPE_IPV4);
+    p->AddHeader(eth);
+}
+
+void
+RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
+{
+    Ptr<Packet> p = Create<Packet>();
+    AethHeader aeth;
+    if (nak)
+    {
+        aeth.SetNak(AethHeader::PSN_SEQUENCE_ERROR);
+    }
+    else
+    {
+        aeth.SetAck();
+    }
+    aeth.SetMsn(msn);
+    p->AddHeader(aeth);
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
+    bth.SetDestQp(qp->GetRemoteQpn());
+    bth.SetPsn(psn24);
+    p->AddHeader(bth);
+    Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority);
+    m_control.push_back(p);
+    m_device->TryTransmit();
+}
+
+void
+RdmaNic::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi)
+{
+    if (!fi.roce)
+    {
+        return;
+    }
+    Ptr<QueuePair> qp = GetQp(fi.destQp);
+    if (!qp)
+    {
+        NS_LOG_WARN("frame for unknown QP " << fi.destQp << " at host " << m_host);
+        return;
+    }
+    if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
+    {
+        ++m_acksReceived;
+        qp->ReceiveAck(fi);
+    }
+    else if (BthHeader::IsData(fi.opcode))
+    {
+        qp->ReceiveData(fi);
+    }
+    // CNPs are consumed by DCQCN's reaction point, which is not modelled yet.
+}
+
+uint32_t
+RdmaNic::GetMtu() const
+{
+    return m_mtu;
+}
+
+uint32_t
+RdmaNic::GetAckEvery() const
+{
+    return m_ackEvery;
+}
+
+Time
+RdmaNic::GetRto() const
+{
+    return m_rto;
+}
+
+uint64_t
+RdmaNic::GetAcksReceived() const
+{
+    return m_acksReceived;
+}
+
+uint64_t
+RdmaNic::GetDataPacketsSent() const
+{
+    return m_dataPackets;
+}
+
+uint64_t
+RdmaNic::GetDataBytesSent() const
+{
+    return m_dataBytes;
+}
+
+uint64_t
+RdmaNic::GetHeaderBytesSent() const
+{
+    return m_headerBytes;
+}
+
+uint64_t
+RdmaNic::GetRetransmissions() const
+{
+    uint64_t n = 0;
+    for (const auto& qp : m_qps)
+    {
+        n += qp->GetRetransmissions();
+    }
+    return n;
+}
+
+} // namespace ns3

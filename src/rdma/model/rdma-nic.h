@@ -1,0 +1,100 @@
+/*
+ * A RoCEv2 NIC: queue pairs, a round-robin scheduler across them with ACK/NAK/CNP first,
+ * Ethernet/IPv4/UDP encapsulation with the UDP source port as ECMP entropy, and dispatch of
+ * received frames to their queue pairs.
+ */
+#ifndef MCAST4AI_RDMA_NIC_H
+#define MCAST4AI_RDMA_NIC_H
+
+#include "fabric/model/fabric-net-device.h"
+#include "fabric/model/frame-info.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/object.h"
+#include "rdma/model/queue-pair.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+
+/**
+ * \brief RoCEv2 RDMA NIC with one Ethernet port.
+ */
+class RdmaNic : public Object
+{
+public:
+    static TypeId GetTypeId();
+    RdmaNic();
+
+    /// Host index h has IPv4 address 10.0.0.0 + h + 1 ...
+    static Ipv4Address HostAddress(uint32_t host);
+    /// ... and the locally administered MAC 02:00:hh:hh:hh:hh.
+    static Mac48Address HostMac(uint32_t host);
+
+    void Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host);
+    Ptr<FabricNetDevice> GetDevice() const;
+    uint32_t GetHost() const;
+
+    /// Create a QP toward a remote host; connect it with Connect() before posting.
+    Ptr<QueuePair> CreateQp(uint32_t remoteHost, uint16_t srcPort);
+    /// Wire two QPs of different NICs to each other (exchange of QPNs).
+    static void Connect(Ptr<QueuePair> a, Ptr<QueuePair> b);
+    Ptr<QueuePair> GetQp(uint32_t qpn) const;
+    uint32_t GetNQps() const;
+
+    /// A QP has packets to send (new message or go-back-N).
+    void NotifyReady(Ptr<QueuePair> qp);
+    /// Queue an ACK (or NAK) for a QP's peer, ahead of all data.
+    void SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn);
+
+    uint32_t GetMtu() const;
+    uint32_t GetAckEvery() const;
+    Time GetRto() const;
+
+    // Counters for the metrics.
+    uint64_t GetAcksReceived() const;
+    uint64_t GetDataPacketsSent() const;
+    uint64_t GetDataBytesSent() const;
+    uint64_t GetHeaderBytesSent() const;
+    uint64_t GetRetransmissions() const;
+
+protected:
+    void DoDispose() override;
+
+private:
+    Ptr<Packet> Dequeue(uint8_t pausedMask);
+    void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
+    /// Add UDP/IPv4/Ethernet (and the ICRC trailer) around a BTH-led packet.
+    void Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority);
+
+    Ptr<Node> m_node;
+    Ptr<FabricNetDevice> m_device;
+    uint32_t m_host{0};
+    Ipv4Address m_address;
+    Mac48Address m_mac;
+    std::vector<Ptr<QueuePair>> m_qps; // index = qpn - FIRST_QPN
+    std::deque<uint32_t> m_active;     // round-robin ring of QP indices with data to send
+    std::vector<bool> m_isActive;
+    std::deque<Ptr<Packet>> m_control; // ACK/NAK/CNP
+
+    uint32_t m_mtu;
+    uint32_t m_ackEvery;
+    Time m_rto;
+    uint8_t m_dataPriority;
+    uint8_t m_ctrlPriority;
+    bool m_ecnCapable;
+    bool m_computeIcrc;
+
+    uint64_t m_acksReceived{0};
+    uint64_t m_dataPackets{0};
+    uint64_t m_dataBytes{0};
+    uint64_t m_headerBytes{0};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_RDMA_NIC_H */

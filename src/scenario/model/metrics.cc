@@ -1,0 +1,129 @@
+#include "scenario/model/metrics.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Metrics");
+NS_OBJECT_ENSURE_REGISTERED(Metrics);
+
+TypeId
+Metrics::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::Metrics")
+                            .SetParent<Object>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<Metrics>();
+    return tid;
+}
+
+uint32_t
+Metrics::AddWorkload(const WorkloadInfo& info)
+{
+    m_workloads.push_back(info);
+    return m_workloads.size() - 1;
+}
+
+uint64_t
+Metrics::AddOp(const OpRecord& record)
+{
+    m_ops.push_back(record);
+    return m_ops.size() - 1;
+}
+
+void
+Metrics::StartOp(uint64_t handle)
+{
+    OpRecord& r = m_ops[handle];
+    r.started = true;
+    r.start = Simulator::Now();
+}
+
+void
+Metrics::CompleteOp(uint64_t handle)
+{
+    OpRecord& r = m_ops[handle];
+    NS_ASSERT_MSG(!r.done, "operation completed twice");
+    r.done = true;
+    r.end = Simulator::Now();
+    if (++m_completed == m_ops.size() && !m_allDone.IsNull())
+    {
+        m_allDone();
+    }
+}
+
+void
+Metrics::SetAllDoneCallback(Callback<void> cb)
+{
+    m_allDone = cb;
+}
+
+uint64_t
+Metrics::GetPending() const
+{
+    return m_ops.size() - m_completed;
+}
+
+uint64_t
+Metrics::GetCompleted() const
+{
+    return m_completed;
+}
+
+const std::vector<Metrics::OpRecord>&
+Metrics::GetOps() const
+{
+    return m_ops;
+}
+
+const std::vector<Metrics::WorkloadInfo>&
+Metrics::GetWorkloads() const
+{
+    return m_workloads;
+}
+
+std::vector<double>
+Metrics::Durations(uint32_t workload) const
+{
+    std::vector<double> d;
+    for (const auto& r : m_ops)
+    {
+        if (r.workload == workload && r.done)
+        {
+            d.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
+        }
+    }
+    return d;
+}
+
+Metrics::Distribution
+Metrics::Summarize(std::vector<double> values)
+{
+    Distribution d;
+    d.count = values.size();
+    if (values.empty())
+    {
+        return d;
+    }
+    std::sort(values.begin(), values.end());
+    auto rank = [&values](double p)
+    {
+        std::size_t k = static_cast<std::size_t>(std::ceil(p * values.size()));
+        return values[std::min(values.size(), std::max<std::size_t>(k, 1)) - 1];
+    };
+    d.mean = std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+    d.p50 = rank(0.50);
+    d.p95 = rank(0.95);
+    d.p99 = rank(0.99);
+    d.p999 = rank(0.999);
+    d.max = values.back();
+    return d;
+}
+
+} // namespace ns3

@@ -1,0 +1,91 @@
+/*
+ * Per-operation records (one per flow, collective operation or request) and the distribution
+ * summaries the result files report.
+ */
+#ifndef MCAST4AI_METRICS_H
+#define MCAST4AI_METRICS_H
+
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Collects operation start/end times and tells the runner when all have finished.
+ */
+class Metrics : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// One row of ops.csv; -1 marks a column that does not apply.
+    struct OpRecord
+    {
+        uint32_t workload{0};
+        uint64_t op{0};
+        int64_t iteration{-1};
+        int64_t rank{-1};
+        int64_t request{-1};
+        int64_t src{-1};
+        int64_t dst{-1};
+        uint64_t bytes{0};
+        uint32_t receivers{0};
+        Time start;
+        Time end;
+        bool started{false};
+        bool done{false};
+    };
+
+    /// Mean and nearest-rank percentiles of a sample.
+    struct Distribution
+    {
+        uint64_t count{0};
+        double mean{0};
+        double p50{0};
+        double p95{0};
+        double p99{0};
+        double p999{0};
+        double max{0};
+    };
+
+    struct WorkloadInfo
+    {
+        std::string label;
+        std::string type;
+        std::string pattern;
+    };
+
+    uint32_t AddWorkload(const WorkloadInfo& info);
+    /// Register an operation before the run starts; returns its handle.
+    uint64_t AddOp(const OpRecord& record);
+    void StartOp(uint64_t handle);
+    void CompleteOp(uint64_t handle);
+
+    /// Called once when the last registered operation completes.
+    void SetAllDoneCallback(Callback<void> cb);
+
+    uint64_t GetPending() const;
+    uint64_t GetCompleted() const;
+    const std::vector<OpRecord>& GetOps() const;
+    const std::vector<WorkloadInfo>& GetWorkloads() const;
+    /// Durations (microseconds) of the completed operations of one workload.
+    std::vector<double> Durations(uint32_t workload) const;
+
+    /// Nearest-rank percentiles: the p-quantile is the ceil(p * n)-th smallest value.
+    static Distribution Summarize(std::vector<double> values);
+
+private:
+    std::vector<WorkloadInfo> m_workloads;
+    std::vector<OpRecord> m_ops;
+    uint64_t m_completed{0};
+    Callback<void> m_allDone;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_METRICS_H */

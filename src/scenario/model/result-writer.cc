@@ -1,0 +1,138 @@
+#include "scenario/model/result-writer.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+void
+ResultWriter::MakeDirectory(const std::string& dir)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+    {
+        throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
+    }
+}
+
+void
+ResultWriter::WriteJson(const nlohmann::json& j, const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    out << j.dump(2) << "\n";
+}
+
+namespace
+{
+void
+Column(std::string& line, int64_t v)
+{
+    line += ',';
+    if (v >= 0)
+    {
+        line += std::to_string(v);
+    }
+}
+
+void
+Micros(std::string& line, double us)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), ",%.3f", us);
+    line += buf;
+}
+} // namespace
+
+void
+ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    out << "workload,op,iteration,rank,request,start_us,end_us,duration_us,bytes,receivers,src,"
+           "dst\n";
+    const auto& workloads = metrics.GetWorkloads();
+    for (const auto& r : metrics.GetOps())
+    {
+        std::string line = workloads[r.workload].label;
+        Column(line, r.op);
+        Column(line, r.iteration);
+        Column(line, r.rank);
+        Column(line, r.request);
+        if (r.started)
+        {
+            Micros(line, r.start.GetNanoSeconds() / 1000.0);
+        }
+        else
+        {
+            line += ',';
+        }
+        if (r.done)
+        {
+            Micros(line, r.end.GetNanoSeconds() / 1000.0);
+            Micros(line, (r.end - r.start).GetNanoSeconds() / 1000.0);
+        }
+        else
+        {
+            line += ",,";
+        }
+        Column(line, r.bytes);
+        Column(line, r.receivers);
+        Column(line, r.src);
+        Column(line, r.dst);
+        out << line << '\n';
+    }
+}
+
+void
+ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof(buf), "scenario %s  seed %" PRIu64 "  mechanism %s  %s\n",
+                  s["scenario"].get<std::string>().c_str(), s["seed"].get<uint64_t>(),
+                  s["mechanism"].get<std::string>().c_str(),
+                  s["complete"].get<bool>() ? "complete" : "INCOMPLETE");
+    os << buf;
+    std::snprintf(buf, sizeof(buf),
+                  "simulated %.6f s in %.2f s wall  %.3g events (%.3g/s)  %.3g packet-hops "
+                  "(%.3g/s)  peak RSS %.0f MB\n\n",
+                  s["sim_time_s"].get<double>(), s["wall_s"].get<double>(),
+                  static_cast<double>(s["events"].get<uint64_t>()), s["events_per_s"].get<double>(),
+                  static_cast<double>(s["packet_hops"].get<uint64_t>()),
+                  s["packet_hops_per_s"].get<double>(), s["peak_rss_mb"].get<double>());
+    os << buf;
+    std::snprintf(buf, sizeof(buf), "%-20s %-12s %9s %12s %12s %12s %12s %12s\n", "workload",
+                  "type", "ops done", "mean us", "p50 us", "p99 us", "p99.9 us", "max us");
+    os << buf;
+    for (const auto& w : s["workloads"])
+    {
+        const auto& d = w["duration_us"];
+        std::string done = std::to_string(w["completed"].get<uint64_t>()) + "/"
+                           + std::to_string(w["ops"].get<uint64_t>());
+        std::snprintf(buf, sizeof(buf), "%-20s %-12s %9s %12.3f %12.3f %12.3f %12.3f %12.3f\n",
+                      w["label"].get<std::string>().c_str(), w["type"].get<std::string>().c_str(),
+                      done.c_str(), d["mean"].get<double>(), d["p50"].get<double>(),
+                      d["p99"].get<double>(), d["p999"].get<double>(), d["max"].get<double>());
+        os << buf;
+    }
+    os << "\nnetwork:";
+    int i = 0;
+    for (const auto& [key, value] : s["network"].items())
+    {
+        os << (i++ % 4 == 0 ? "\n  " : "  ") << key << " " << value.dump();
+    }
+    os << "\n";
+}
+
+} // namespace ns3

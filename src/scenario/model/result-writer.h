@@ -1,0 +1,33 @@
+/*
+ * The result directory: summary.json, ops.csv, the resolved scenario, and the summary table
+ * printed at the end of a run.
+ */
+#ifndef MCAST4AI_RESULT_WRITER_H
+#define MCAST4AI_RESULT_WRITER_H
+
+#include "scenario/model/metrics.h"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \brief Writes result files in the formats DESIGN.md fixes.
+ */
+class ResultWriter
+{
+public:
+    /// Create dir (and parents); throws std::runtime_error with the reason on failure.
+    static void MakeDirectory(const std::string& dir);
+    static void WriteJson(const nlohmann::json& j, const std::string& path);
+    /// One row per operation in registration order, so equal runs give identical files.
+    static void WriteOpsCsv(const Metrics& metrics, const std::string& path);
+    static void PrintTable(const nlohmann::json& summary, std::ostream& os);
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_RESULT_WRITER_H */

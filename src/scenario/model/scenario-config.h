@@ -1,0 +1,142 @@
+/*
+ * Typed, validated form of a scenario JSON file (version 1). Every field has the default the
+ * README documents; Scenario::Load fills them and rejects anything else.
+ */
+#ifndef MCAST4AI_SCENARIO_CONFIG_H
+#define MCAST4AI_SCENARIO_CONFIG_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+struct LinkConfig
+{
+    double rateGbps{100.0};
+    double delayUs{1.0};
+};
+
+struct TopologyConfig
+{
+    std::string kind; // "leaf-spine" or "fat-tree"
+    uint32_t leaves{0};
+    uint32_t spines{0};
+    uint32_t hostsPerLeaf{0};
+    uint32_t k{0};
+    LinkConfig hostLink;
+    LinkConfig fabricLink;
+};
+
+struct DcqcnConfig
+{
+    bool enabled{true};
+};
+
+struct NicConfig
+{
+    uint32_t mtuBytes{1024};  // RDMA path MTU: payload bytes per packet
+    uint32_t ackEvery{1};     // coalesce: one ACK per N in-order packets (and at message end)
+    double rtoUs{1000.0};     // retransmission timeout
+    uint32_t dataPriority{3}; // PFC priority class of RDMA data
+    uint32_t ctrlPriority{6}; // class of ACK/NAK/CNP, served before data
+    DcqcnConfig dcqcn;
+};
+
+struct PfcConfig
+{
+    bool enabled{true};
+    double headroomKb{-1};   // < 0: sized from the link BDP plus MTUs
+    double hysteresisKb{-1}; // < 0: two max-size frames below the XOFF threshold
+};
+
+struct EcnConfig
+{
+    bool enabled{true};
+    double kminKb{-1}; // < 0: 4 KB per Gb/s of the port (100 KB at 25G, 400 KB at 100G)
+    double kmaxKb{-1}; // < 0: 16 KB per Gb/s of the port
+    double pmax{0.2};
+};
+
+struct SwitchConfig
+{
+    double bufferMb{32};
+    double latencyNs{500};
+    double reserveKb{4}; // guaranteed per ingress (port, priority)
+    double alpha{1.0};   // dynamic threshold: a queue may use alpha x free shared buffer
+    PfcConfig pfc;
+    EcnConfig ecn;
+};
+
+struct LoadBalancingConfig
+{
+    std::string mode{"ecmp"};
+};
+
+struct BierConfig
+{
+    uint32_t bslBits{256};
+};
+
+struct P2mpConfig
+{
+    std::string mechanism{"unicast"};
+    std::string ackAggregation{"none"};
+    BierConfig bier;
+};
+
+struct FlowSpec
+{
+    uint32_t src{0};
+    uint32_t dst{0};
+    uint64_t bytes{0};
+    double startUs{0};
+};
+
+struct WorkloadConfig
+{
+    std::string type;        // "flows"
+    std::string label;       // optional user label; defaults to "<type>-<index>"
+    std::string pattern;     // flows: "list", "permutation", "incast"
+    std::string op{"write"}; // "write" or "send"
+    uint64_t bytes{0};
+    double startUs{0};
+    uint32_t senders{0};         // incast
+    uint32_t receiver{0};        // incast
+    std::vector<FlowSpec> flows; // list (permutation/incast are expanded here by the runner)
+};
+
+struct OutputConfig
+{
+    std::string dir; // default "results/<name>"
+    bool pcap{false};
+};
+
+struct ScenarioConfig
+{
+    std::string file; // path it was loaded from (for messages)
+    std::string name;
+    uint64_t seed{1};
+    double stopTimeMs{100};
+    TopologyConfig topology;
+    NicConfig nic;
+    SwitchConfig sw;
+    LoadBalancingConfig loadBalancing;
+    P2mpConfig p2mp;
+    std::vector<WorkloadConfig> workloads;
+    OutputConfig output;
+
+    uint32_t HostCount() const
+    {
+        if (topology.kind == "fat-tree")
+        {
+            return topology.k * topology.k * topology.k / 4;
+        }
+        return topology.leaves * topology.hostsPerLeaf;
+    }
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_SCENARIO_CONFIG_H */

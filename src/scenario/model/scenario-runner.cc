@@ -1,0 +1,304 @@
+#include "scenario/model/scenario-runner.h"
+
+#include "ns3/log.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+#include <sys/resource.h>
+
+#ifndef MCAST4AI_REVISION
+#define MCAST4AI_REVISION "unknown"
+#endif
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
+
+namespace
+{
+double
+WallNow()
+{
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+double
+PeakRssMb()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0; // kilobytes on Linux
+}
+
+void
+StopSimulation()
+{
+    Simulator::Stop();
+}
+
+nlohmann::json
+DistributionJson(const Metrics::Distribution& d)
+{
+    return {{"mean", d.mean}, {"p50", d.p50},   {"p95", d.p95},
+            {"p99", d.p99},   {"p999", d.p999}, {"max", d.max}};
+}
+} // namespace
+
+ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
+: ScenarioRunner(config, Options())
+{
+}
+
+ScenarioRunner::ScenarioRunner(const ScenarioConfig& config, Options options)
+: m_config(config)
+, m_options(options)
+{
+}
+
+ScenarioRunner::~ScenarioRunner()
+{
+    m_workloads.clear();
+    Simulator::Destroy();
+}
+
+void
+ScenarioRunner::Build()
+{
+    // Fixed seed, run number = scenario seed: the ns-3 way to get independent replications.
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(m_config.seed);
+    m_fabric = std::make_unique<TopologyBuilder>(m_config);
+    m_fabric->Build();
+    m_fabric->AssignStreams(0);
+    if (m_config.output.pcap)
+    {
+        m_fabric->EnablePcap(m_config.output.dir);
+    }
+    m_metrics = CreateObject<Metrics>();
+    for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
+    {
+        const WorkloadConfig& w = m_config.workloads[i];
+        m_metrics->AddWorkload({w.label, w.type, w.pattern});
+        Ptr<FlowWorkload> wl = CreateObject<FlowWorkload>();
+        wl->Install(w, i, *m_fabric, m_metrics, m_config.seed);
+        m_workloads.push_back(wl);
+    }
+    m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
+}
+
+bool
+ScenarioRunner::Run()
+{
+    Time stop = MilliSeconds(1) * m_config.stopTimeMs;
+    Simulator::Stop(stop);
+    uint64_t before = Simulator::GetEventCount();
+    m_progressStartWall = WallNow();
+    m_lastProgressWall = m_progressStartWall;
+    if (m_options.progress)
+    {
+        Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
+    }
+    double t0 = WallNow();
+    Simulator::Run();
+    m_wallSeconds = WallNow() - t0;
+    if (m_options.progress)
+    {
+        std::fprintf(stderr, "\r%-78s\r", "");
+    }
+    m_simEnd = Simulator::Now();
+    // Progress ticks are bookkeeping, not simulation: keep event counts identical either way.
+    m_events = Simulator::GetEventCount() - before - m_progressEvents;
+    m_complete = m_metrics->GetPending() == 0;
+    return m_complete;
+}
+
+void
+ScenarioRunner::Progress()
+{
+    ++m_progressEvents;
+    double now = WallNow();
+    if (now - m_lastProgressWall >= 0.5)
+    {
+        m_lastProgressWall = now;
+        double elapsed = now - m_progressStartWall;
+        uint64_t total = m_metrics->GetOps().size();
+        double frac = total ? static_cast<double>(m_metrics->GetCompleted()) / total : 0.0;
+        double simFrac = Simulator::Now().GetSeconds() / (m_config.stopTimeMs / 1000.0);
+        frac = std::max(frac, 0.0);
+        double eventsPerS = (Simulator::GetEventCount() - m_progressEvents) / elapsed;
+        char eta[32] = "?";
+        if (frac > 0)
+        {
+            std::snprintf(eta, sizeof(eta), "%.0f s", elapsed * (1 - frac) / frac);
+        }
+        std::fprintf(stderr,
+                     "\r[sim %.3f ms | ops %" PRIu64 "/%" PRIu64 " (%.1f%%) | %.2f M ev/s | "
+                     "ETA %s | stop at %.0f%%]   ",
+                     Simulator::Now().GetSeconds() * 1e3, m_metrics->GetCompleted(), total,
+                     100.0 * frac, eventsPerS / 1e6, eta, 100.0 * simFrac);
+        std::fflush(stderr);
+    }
+    Time stop = MilliSeconds(1) * m_config.stopTimeMs;
+    Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
+}
+
+nlohmann::json
+ScenarioRunner::NetworkSummary() const
+{
+    uint64_t linkBytes = 0;
+    uint64_t pfc = 0;
+    uint64_t hops = 0;
+    uint64_t senderBytes = 0;
+    uint64_t headerBytes = 0;
+    uint64_t retx = 0;
+    uint64_t acks = 0;
+    uint64_t dataPackets = 0;
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        Ptr<FabricNetDevice> dev = nic->GetDevice();
+        linkBytes += dev->GetTxBytes();
+        hops += dev->GetTxFrames();
+        pfc += dev->GetPfcSent();
+        senderBytes += nic->GetDataBytesSent() + nic->GetHeaderBytesSent();
+        headerBytes += nic->GetHeaderBytesSent();
+        retx += nic->GetRetransmissions();
+        acks += nic->GetAcksReceived();
+        dataPackets += nic->GetDataPacketsSent();
+    }
+    uint64_t drops = 0;
+    uint64_t marks = 0;
+    uint64_t bufferPeak = 0;
+    for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
+    {
+        Ptr<FabricSwitch> sw = m_fabric->GetSwitch(s);
+        drops += sw->GetDrops();
+        marks += sw->GetEcnMarks();
+        bufferPeak = std::max(bufferPeak, sw->GetMmu()->GetPeakUsedBytes());
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<FabricNetDevice> dev = sw->GetPort(p);
+            linkBytes += dev->GetTxBytes();
+            hops += dev->GetTxFrames();
+            pfc += dev->GetPfcSent();
+        }
+    }
+    return {{"link_bytes", linkBytes},
+            {"sender_nic_bytes", senderBytes},
+            {"pfc_pauses", pfc},
+            {"ecn_marks", marks},
+            {"cnps", 0},
+            {"drops", drops},
+            {"retransmissions", retx},
+            {"acks_at_senders", acks},
+            {"header_bytes", headerBytes},
+            {"data_packets", dataPackets},
+            {"copies_from_source", nullptr},
+            {"switch_state_entries_peak", 0},
+            {"switch_buffer_peak_bytes", bufferPeak},
+            {"packet_hops", hops}};
+}
+
+nlohmann::json
+ScenarioRunner::Summary() const
+{
+    nlohmann::json net = NetworkSummary();
+    uint64_t hops = net["packet_hops"];
+    net.erase("packet_hops");
+    nlohmann::json s;
+    s["scenario"] = m_config.name;
+    s["seed"] = m_config.seed;
+    s["mechanism"] = m_config.p2mp.mechanism;
+    s["revision"] = MCAST4AI_REVISION;
+    s["complete"] = m_complete;
+    s["sim_time_s"] = m_simEnd.GetSeconds();
+    s["wall_s"] = m_wallSeconds;
+    s["events"] = m_events;
+    s["events_per_s"] = m_wallSeconds > 0 ? m_events / m_wallSeconds : 0.0;
+    s["packet_hops"] = hops;
+    s["packet_hops_per_s"] = m_wallSeconds > 0 ? hops / m_wallSeconds : 0.0;
+    s["peak_rss_mb"] = PeakRssMb();
+    s["workloads"] = nlohmann::json::array();
+    const auto& infos = m_metrics->GetWorkloads();
+    for (uint32_t i = 0; i < infos.size(); ++i)
+    {
+        uint64_t ops = 0;
+        uint64_t bytes = 0;
+        for (const auto& r : m_metrics->GetOps())
+        {
+            if (r.workload == i)
+            {
+                ++ops;
+                bytes += r.bytes;
+            }
+        }
+        Metrics::Distribution d = Metrics::Summarize(m_metrics->Durations(i));
+        nlohmann::json w = {{"label", infos[i].label},
+                            {"type", infos[i].type},
+                            {"ops", ops},
+                            {"completed", d.count},
+                            {"bytes", bytes},
+                            {"duration_us", DistributionJson(d)}};
+        if (!infos[i].pattern.empty())
+        {
+            w["pattern"] = infos[i].pattern;
+        }
+        s["workloads"].push_back(w);
+    }
+    s["network"] = net;
+    return s;
+}
+
+std::vector<std::string>
+ScenarioRunner::StuckOps(std::size_t max) const
+{
+    std::vector<std::string> out;
+    const auto& infos = m_metrics->GetWorkloads();
+    for (const auto& r : m_metrics->GetOps())
+    {
+        if (r.done)
+        {
+            continue;
+        }
+        if (out.size() == max)
+        {
+            out.push_back("...");
+            break;
+        }
+        std::ostringstream os;
+        os << infos[r.workload].label << " op " << r.op;
+        if (r.src >= 0)
+        {
+            os << " (host " << r.src << " -> " << r.dst << ", " << r.bytes << " B)";
+        }
+        os << (r.started ? " started, not completed" : " never started");
+        out.push_back(os.str());
+    }
+    return out;
+}
+
+const ScenarioConfig&
+ScenarioRunner::GetConfig() const
+{
+    return m_config;
+}
+
+TopologyBuilder&
+ScenarioRunner::GetFabric()
+{
+    return *m_fabric;
+}
+
+Ptr<Metrics>
+ScenarioRunner::GetMetrics() const
+{
+    return m_metrics;
+}
+
+} // namespace ns3

@@ -1,0 +1,73 @@
+/*
+ * Runs one scenario: builds the fabric and workloads, simulates until every operation has
+ * completed or stop_time_ms is reached, and produces the summary the result files hold.
+ * The ns-3 simulator is a process-wide singleton: one runner at a time, and the runner's
+ * destructor calls Simulator::Destroy().
+ */
+#ifndef MCAST4AI_SCENARIO_RUNNER_H
+#define MCAST4AI_SCENARIO_RUNNER_H
+
+#include "scenario/model/metrics.h"
+#include "scenario/model/scenario-config.h"
+#include "scenario/model/topology-builder.h"
+#include "workload/model/flow-workload.h"
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Drives a scenario from a validated config to its results.
+ */
+class ScenarioRunner
+{
+public:
+    struct Options
+    {
+        bool progress{false}; ///< print a progress line (only makes sense on a terminal)
+    };
+
+    explicit ScenarioRunner(const ScenarioConfig& config);
+    ScenarioRunner(const ScenarioConfig& config, Options options);
+    ~ScenarioRunner();
+    ScenarioRunner(const ScenarioRunner&) = delete;
+    ScenarioRunner& operator=(const ScenarioRunner&) = delete;
+
+    void Build();
+    /// Simulate; returns true if every operation completed before stop_time_ms.
+    bool Run();
+
+    /// summary.json as DESIGN.md specifies it.
+    nlohmann::json Summary() const;
+    /// Human-readable description of up to max unfinished operations.
+    std::vector<std::string> StuckOps(std::size_t max) const;
+
+    const ScenarioConfig& GetConfig() const;
+    TopologyBuilder& GetFabric();
+    Ptr<Metrics> GetMetrics() const;
+
+private:
+    void Progress();
+    nlohmann::json NetworkSummary() const;
+
+    ScenarioConfig m_config;
+    Options m_options;
+    std::unique_ptr<TopologyBuilder> m_fabric;
+    Ptr<Metrics> m_metrics;
+    std::vector<Ptr<FlowWorkload>> m_workloads;
+    double m_wallSeconds{0};
+    double m_progressStartWall{0};
+    double m_lastProgressWall{0};
+    uint64_t m_progressEvents{0};
+    uint64_t m_events{0};
+    Time m_simEnd;
+    bool m_complete{false};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_SCENARIO_RUNNER_H */

@@ -1,0 +1,62 @@
+/*
+ * Turns a validated scenario's topology into ns-3 objects: one Node per host and switch, a
+ * FabricNetDevice per port, a FabricChannel per cable, an RdmaNic per host and a FabricSwitch
+ * (with its MMU, ECN thresholds, PFC headroom and ECMP routes) per switch.
+ */
+#ifndef MCAST4AI_TOPOLOGY_BUILDER_H
+#define MCAST4AI_TOPOLOGY_BUILDER_H
+
+#include "fabric/model/fabric-switch.h"
+#include "ns3/node-container.h"
+#include "rdma/model/rdma-nic.h"
+#include "scenario/model/scenario-config.h"
+#include "scenario/model/topology-graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Builds and owns the simulated fabric of one scenario.
+ */
+class TopologyBuilder
+{
+public:
+    explicit TopologyBuilder(const ScenarioConfig& config);
+
+    /// Create every node, port, cable, NIC and switch; compute routes.
+    void Build();
+    /// Write a pcap per host NIC and per switch port into dir.
+    void EnablePcap(const std::string& dir);
+    /// Give every random stream a fixed index; returns the number used.
+    int64_t AssignStreams(int64_t stream);
+
+    const TopologyGraph& GetGraph() const;
+    uint32_t GetHostCount() const;
+    Ptr<RdmaNic> GetNic(uint32_t host) const;
+    uint32_t GetSwitchCount() const;
+    /// Switch by its index among switches (graph node HostCount() + index).
+    Ptr<FabricSwitch> GetSwitch(uint32_t index) const;
+    /// The switch port that faces a host (the leaf's downlink).
+    Ptr<FabricNetDevice> GetLeafPortToHost(uint32_t host) const;
+
+    /// PFC headroom the builder reserves per ingress port and lossless priority.
+    static uint64_t HeadroomBytes(double rateGbps, double delayUs, double switchLatencyNs,
+                                  uint32_t maxFrameBytes);
+
+private:
+    Ptr<FabricNetDevice> MakePort(Ptr<Node> node, const LinkConfig& link, bool isSwitch);
+
+    ScenarioConfig m_config;
+    std::unique_ptr<TopologyGraph> m_graph; // built in Build(); owns the route tables
+    NodeContainer m_nodes;
+    std::vector<Ptr<RdmaNic>> m_nics;
+    std::vector<Ptr<FabricSwitch>> m_switches;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_TOPOLOGY_BUILDER_H */

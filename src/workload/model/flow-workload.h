@@ -1,0 +1,57 @@
+/*
+ * The `flows` workload: point-to-point RDMA messages, one RC queue pair per flow, given as an
+ * explicit list or generated as a permutation or an incast.
+ */
+#ifndef MCAST4AI_FLOW_WORKLOAD_H
+#define MCAST4AI_FLOW_WORKLOAD_H
+
+#include "ns3/object.h"
+#include "rdma/model/queue-pair.h"
+#include "scenario/model/metrics.h"
+#include "scenario/model/scenario-config.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class TopologyBuilder;
+
+/**
+ * \brief Posts one message per flow at its start time and records its completion.
+ */
+class FlowWorkload : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /**
+     * The flows of a workload. permutation: every host sends to a distinct other host, a
+     * single random cycle (Sattolo's algorithm) drawn from the seed, so no host sends to
+     * itself; incast: hosts receiver+1 .. receiver+senders (mod H) send to the receiver.
+     */
+    static std::vector<FlowSpec> Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed);
+
+    /// Create the queue pairs and schedule the posts; registers every flow with metrics.
+    void Install(const WorkloadConfig& w, uint32_t workloadIndex, TopologyBuilder& fabric,
+                 Ptr<Metrics> metrics, uint64_t seed);
+
+    const std::vector<FlowSpec>& GetFlows() const;
+
+protected:
+    void DoDispose() override;
+
+private:
+    void StartFlow(uint32_t flow);
+    void FlowComplete(uint32_t flow, Ptr<QueuePair> qp, const QueuePair::Message& m);
+
+    std::vector<FlowSpec> m_flows;
+    std::vector<Ptr<QueuePair>> m_qps;
+    std::vector<uint64_t> m_handles;
+    QueuePair::Operation m_op{QueuePair::WRITE};
+    Ptr<Metrics> m_metrics;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_FLOW_WORKLOAD_H */
