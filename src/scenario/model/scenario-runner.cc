@@ -51,14 +51,24 @@ DistributionJson(const Metrics::Distribution& d)
 } // namespace
 
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
-: ScenarioRunner(config, Options())
+    : ScenarioRunner(config, Options())
 {
 }
 
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& config, Options options)
-: m_config(config)
-, m_options(options)
+    : m_config(config),
+      m_options(options)
 {
+    UsePicoseconds();
+}
+
+void
+ScenarioRunner::UsePicoseconds()
+{
+    if (Time::GetResolution() != Time::PS)
+    {
+        Time::SetResolution(Time::PS);
+    }
 }
 
 ScenarioRunner::~ScenarioRunner()

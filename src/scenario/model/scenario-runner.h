@@ -37,6 +37,13 @@ public:
     ScenarioRunner(const ScenarioRunner&) = delete;
     ScenarioRunner& operator=(const ScenarioRunner&) = delete;
 
+    /**
+     * Switch ns-3 to picosecond time, once per process, before any simulation runs. The
+     * default nanosecond resolution truncates frame times (88.48 ns for a 1106-byte frame at
+     * 100 Gb/s, 1.72 ns for an ACK at 400 Gb/s) and would bias every closed-form check.
+     */
+    static void UsePicoseconds();
+
     void Build();
     /// Simulate; returns true if every operation completed before stop_time_ms.
     bool Run();

@@ -42,7 +42,7 @@ SwitchPortMac(uint32_t node, uint32_t port)
 } // namespace
 
 TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
-: m_config(config)
+    : m_config(config)
 {
 }
 
@@ -64,7 +64,8 @@ TopologyBuilder::MakePort(Ptr<Node> node, const LinkConfig& link, bool isSwitch)
     dev->SetAttribute("DataRate", DataRateValue(DataRate(link.rateGbps * 1e9)));
     if (isSwitch)
     {
-        dev->SetAttribute("RxLatency", TimeValue(NanoSeconds(m_config.sw.latencyNs)));
+        dev->SetAttribute("RxLatency",
+                          TimeValue(Time::FromDouble(m_config.sw.latencyNs, Time::NS)));
     }
     node->AddDevice(dev);
     return dev;
@@ -102,7 +103,7 @@ TopologyBuilder::Build()
             const LinkConfig& link
                 = port.hostLink ? m_config.topology.hostLink : m_config.topology.fabricLink;
             Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
-            ch->SetAttribute("Delay", TimeValue(NanoSeconds(link.delayUs * 1000.0)));
+            ch->SetAttribute("Delay", TimeValue(Time::FromDouble(link.delayUs, Time::US)));
             ports[n][p]->Attach(ch);
             ports[port.peer][port.peerPort]->Attach(ch);
         }
@@ -114,7 +115,7 @@ TopologyBuilder::Build()
         Ptr<RdmaNic> rnic = CreateObject<RdmaNic>();
         rnic->SetAttribute("Mtu", UintegerValue(nic.mtuBytes));
         rnic->SetAttribute("AckEvery", UintegerValue(nic.ackEvery));
-        rnic->SetAttribute("Rto", TimeValue(NanoSeconds(nic.rtoUs * 1000.0)));
+        rnic->SetAttribute("Rto", TimeValue(Time::FromDouble(nic.rtoUs, Time::US)));
         rnic->SetAttribute("DataPriority", UintegerValue(nic.dataPriority));
         rnic->SetAttribute("ControlPriority", UintegerValue(nic.ctrlPriority));
         rnic->SetAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));

@@ -108,7 +108,8 @@ FlowWorkload::Install(const WorkloadConfig& w, uint32_t workloadIndex, TopologyB
         r.bytes = spec.bytes;
         r.receivers = 1;
         m_handles.push_back(metrics->AddOp(r));
-        Simulator::Schedule(NanoSeconds(spec.startUs * 1000.0), &FlowWorkload::StartFlow, this, f);
+        Simulator::Schedule(Time::FromDouble(spec.startUs, Time::US), &FlowWorkload::StartFlow,
+                            this, f);
     }
 }
 

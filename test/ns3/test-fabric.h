@@ -1,0 +1,61 @@
+/*
+ * Shared helpers for the module's TestSuites: small scenarios built in code, and the
+ * closed-form quantities the tests compare against.
+ */
+#ifndef MCAST4AI_TEST_FABRIC_H
+#define MCAST4AI_TEST_FABRIC_H
+
+#include "scenario/model/scenario-config.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+namespace test
+{
+
+/// Per-frame bytes that are not RDMA payload: Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4.
+constexpr uint32_t ROCE_HEADER_BYTES = 14 + 20 + 8 + 12 + 4;
+/// Preamble + SFD (8), FCS (4) and inter-frame gap (12): on the wire, not in the packet.
+constexpr uint32_t FRAMING_BYTES = 24;
+constexpr uint32_t RETH_BYTES = 16;
+/// An ACK frame: headers plus a 4-byte AETH.
+constexpr uint32_t ACK_FRAME_BYTES = ROCE_HEADER_BYTES + 4;
+
+/// Seconds to serialise a frame of this many bytes (plus framing) at rateGbps.
+inline double
+WireSeconds(uint32_t frameBytes, double rateGbps)
+{
+    return (frameBytes + FRAMING_BYTES) * 8.0 / (rateGbps * 1e9);
+}
+
+inline ScenarioConfig
+LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, const std::string& name)
+{
+    ScenarioConfig c;
+    c.name = name;
+    c.file = name + ".json";
+    c.topology.kind = "leaf-spine";
+    c.topology.leaves = leaves;
+    c.topology.spines = spines;
+    c.topology.hostsPerLeaf = hostsPerLeaf;
+    c.output.dir = "/tmp/mcast4ai-test-" + name;
+    return c;
+}
+
+inline WorkloadConfig
+FlowList(std::initializer_list<FlowSpec> flows)
+{
+    WorkloadConfig w;
+    w.type = "flows";
+    w.label = "flows-0";
+    w.pattern = "list";
+    w.flows = flows;
+    return w;
+}
+
+} // namespace test
+} // namespace ns3
+
+#endif /* MCAST4AI_TEST_FABRIC_H */
