@@ -9,6 +9,8 @@
 #include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -106,7 +108,13 @@ FabricNetDevice::SetFrameCallback(FrameCallback cb)
 Time
 FabricNetDevice::FrameTime(uint32_t frameBytes) const
 {
-    return m_rate.CalculateBytesTxTime(frameBytes + m_framingBytes);
+    if (m_psPerByteRate != m_rate.GetBitRate())
+    {
+        // DataRate divides in 128-bit fixed point on every call; one division per rate suffices.
+        m_psPerByteRate = m_rate.GetBitRate();
+        m_psPerByte = 8e12 / static_cast<double>(m_psPerByteRate);
+    }
+    return PicoSeconds(std::llround((frameBytes + m_framingBytes) * m_psPerByte));
 }
 
 void

@@ -111,6 +111,8 @@ private:
     void PauseExpired(uint8_t priority);
 
     DataRate m_rate;
+    mutable uint64_t m_psPerByteRate{0}; // rate m_psPerByte was computed for
+    mutable double m_psPerByte{0};
     uint32_t m_framingBytes;
     Time m_rxLatency;
     uint16_t m_mtu;

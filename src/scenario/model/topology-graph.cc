@@ -1,0 +1,382 @@
+#include "scenario/model/topology-graph.h"
+
+#include "ns3/assert.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <boost/graph/breadth_first_search.hpp>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TopologyGraph");
+
+namespace
+{
+
+constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kMaxPorts = 65536; // port numbers are uint16_t in the next-hop sets
+
+} // namespace
+
+TopologyGraph
+TopologyGraph::Build(const TopologyConfig& t)
+{
+    NS_LOG_FUNCTION(t.kind);
+    TopologyGraph g;
+    g.m_kind = t.kind;
+    if (t.kind == "leaf-spine")
+    {
+        if (t.leaves == 0 || t.spines == 0 || t.hostsPerLeaf == 0)
+        {
+            throw std::invalid_argument("leaf-spine needs leaves, spines and hosts_per_leaf >= 1");
+        }
+        const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+        if (hosts + t.leaves + t.spines > std::numeric_limits<uint32_t>::max())
+        {
+            throw std::invalid_argument("leaf-spine is too large");
+        }
+        const uint32_t h = static_cast<uint32_t>(hosts);
+        g.Init(h, t.leaves + t.spines);
+        g.m_leaves = t.leaves;
+        for (uint32_t l = 0; l < t.leaves; ++l)
+        {
+            g.m_tier[h + l] = 1;
+        }
+        for (uint32_t s = 0; s < t.spines; ++s)
+        {
+            g.m_tier[h + t.leaves + s] = 2;
+        }
+        for (uint32_t host = 0; host < h; ++host)
+        {
+            g.AddLink(host, h + host / t.hostsPerLeaf);
+        }
+        for (uint32_t l = 0; l < t.leaves; ++l)
+        {
+            for (uint32_t s = 0; s < t.spines; ++s)
+            {
+                g.AddLink(h + l, h + t.leaves + s);
+            }
+        }
+    }
+    else if (t.kind == "fat-tree")
+    {
+        if (t.k < 2 || t.k % 2 != 0 || t.k > 2048)
+        {
+            throw std::invalid_argument("fat-tree needs an even k >= 2");
+        }
+        const uint32_t half = t.k / 2;
+        const uint32_t h = t.k * half * half;
+        const uint32_t edges = t.k * half; // also the number of aggregation switches
+        const uint32_t cores = half * half;
+        const uint32_t firstAgg = h + edges;
+        const uint32_t firstCore = firstAgg + edges;
+        g.Init(h, 2 * edges + cores);
+        g.m_leaves = edges;
+        for (uint32_t i = 0; i < edges; ++i)
+        {
+            g.m_tier[h + i] = 1;
+            g.m_tier[firstAgg + i] = 2;
+        }
+        for (uint32_t c = 0; c < cores; ++c)
+        {
+            g.m_tier[firstCore + c] = 3;
+        }
+        for (uint32_t host = 0; host < h; ++host)
+        {
+            g.AddLink(host, h + host / half);
+        }
+        for (uint32_t pod = 0; pod < t.k; ++pod)
+        {
+            for (uint32_t e = 0; e < half; ++e)
+            {
+                for (uint32_t a = 0; a < half; ++a)
+                {
+                    g.AddLink(h + pod * half + e, firstAgg + pod * half + a);
+                }
+            }
+            // Aggregation switch j of every pod reaches core group j.
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                for (uint32_t i = 0; i < half; ++i)
+                {
+                    g.AddLink(firstAgg + pod * half + a, firstCore + a * half + i);
+                }
+            }
+        }
+    }
+    else
+    {
+        throw std::invalid_argument("unknown topology kind '" + t.kind + "'");
+    }
+    g.NumberPorts();
+    NS_LOG_INFO(t.kind << ": " << g.HostCount() << " hosts, " << g.SwitchCount() << " switches, "
+                       << boost::num_edges(g.m_graph) << " links");
+    return g;
+}
+
+void
+TopologyGraph::Init(uint32_t hosts, uint32_t switches)
+{
+    m_hosts = hosts;
+    m_graph = Graph(hosts + switches);
+    m_tier.assign(hosts + switches, 0);
+}
+
+void
+TopologyGraph::AddLink(uint32_t a, uint32_t b)
+{
+    boost::add_edge(a, b, m_graph);
+}
+
+void
+TopologyGraph::NumberPorts()
+{
+    const uint32_t n = NodeCount();
+    // Port order key: downlinks before uplinks, then node id.
+    auto before = [this](uint32_t self)
+    {
+        return [this, self](uint32_t x, uint32_t y)
+        {
+            const bool upX = m_tier[x] >= m_tier[self];
+            const bool upY = m_tier[y] >= m_tier[self];
+            return upX != upY ? upY : x < y;
+        };
+    };
+    std::vector<std::vector<uint32_t>> neighbours(n);
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        auto [it, end] = boost::adjacent_vertices(v, m_graph);
+        neighbours[v].assign(it, end);
+        if (neighbours[v].size() > kMaxPorts)
+        {
+            throw std::invalid_argument("node " + NodeName(v) + " would have "
+                                        + std::to_string(neighbours[v].size())
+                                        + " ports; at most 65536 are supported");
+        }
+        std::sort(neighbours[v].begin(), neighbours[v].end(), before(v));
+    }
+    m_ports.assign(n, {});
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        m_ports[v].reserve(neighbours[v].size());
+        for (uint32_t u : neighbours[v])
+        {
+            // The peer's list is sorted by the same key, so its port to v is a binary search.
+            const auto& back = neighbours[u];
+            const auto pos = std::lower_bound(back.begin(), back.end(), v, before(u));
+            NS_ASSERT(pos != back.end() && *pos == v);
+            m_ports[v].push_back(
+                Port{u, static_cast<uint32_t>(pos - back.begin()), IsHost(u) || IsHost(v)});
+        }
+    }
+}
+
+std::vector<uint32_t>
+TopologyGraph::Distances(uint32_t source) const
+{
+    std::vector<uint32_t> dist(NodeCount(), kUnreached);
+    dist[source] = 0;
+    boost::breadth_first_search(m_graph, boost::vertex(source, m_graph),
+                                boost::visitor(boost::make_bfs_visitor(
+                                    boost::record_distances(dist.data(), boost::on_tree_edge()))));
+    return dist;
+}
+
+void
+TopologyGraph::ComputeRoutes()
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t n = NodeCount();
+    const uint32_t switches = SwitchCount();
+    m_portSets.clear();
+    m_routeIndex.assign(std::size_t{switches} * m_leaves, 0);
+    m_torDistance.assign(std::size_t{switches} * m_leaves, 0);
+    m_hostDownSet.assign(m_hosts, 0);
+
+    std::map<std::vector<uint16_t>, uint32_t> ids;
+    auto intern = [this, &ids](const std::vector<uint16_t>& ports)
+    {
+        auto it = ids.find(ports);
+        if (it != ids.end())
+        {
+            return it->second;
+        }
+        const uint32_t id = static_cast<uint32_t>(m_portSets.size());
+        ids.emplace(ports, id);
+        m_portSets.push_back(ports);
+        return id;
+    };
+    std::vector<uint16_t> scratch;
+    intern(scratch); // id 0: the empty set
+
+    // A host has one neighbour, its ToR, so every switch other than the ToR reaches the host
+    // exactly through the ports that reach the ToR: one BFS per ToR covers all its hosts.
+    for (uint32_t t = 0; t < m_leaves; ++t)
+    {
+        const std::vector<uint32_t> dist = Distances(m_hosts + t);
+        for (uint32_t sw = m_hosts; sw < n; ++sw)
+        {
+            const uint32_t d = dist[sw];
+            if (d == kUnreached || d > std::numeric_limits<uint16_t>::max())
+            {
+                throw std::logic_error(NodeName(sw) + " cannot reach " + NodeName(m_hosts + t));
+            }
+            scratch.clear();
+            const std::vector<Port>& ports = m_ports[sw];
+            for (std::size_t p = 0; p < ports.size() && d > 0; ++p)
+            {
+                if (dist[ports[p].peer] + 1 == d)
+                {
+                    scratch.push_back(static_cast<uint16_t>(p));
+                }
+            }
+            const std::size_t slot = std::size_t{sw - m_hosts} * m_leaves + t;
+            m_routeIndex[slot] = intern(scratch);
+            m_torDistance[slot] = static_cast<uint16_t>(d);
+        }
+    }
+    for (uint32_t host = 0; host < m_hosts; ++host)
+    {
+        m_hostDownSet[host] = intern({static_cast<uint16_t>(m_ports[host][0].peerPort)});
+    }
+    m_hostUpSet = intern({0});
+    NS_LOG_INFO("routes: " << m_portSets.size() << " distinct next-hop sets for " << switches
+                           << " switches x " << m_leaves << " ToRs");
+}
+
+bool
+TopologyGraph::HasRoutes() const
+{
+    return !m_portSets.empty();
+}
+
+const std::vector<uint16_t>&
+TopologyGraph::NextHopPorts(uint32_t node, uint32_t dstHost) const
+{
+    NS_ASSERT_MSG(HasRoutes(), "ComputeRoutes() has not been called");
+    NS_ASSERT_MSG(node < NodeCount() && dstHost < m_hosts, "bad node " << node << "/" << dstHost);
+    if (node == dstHost)
+    {
+        return m_portSets[0];
+    }
+    if (node < m_hosts)
+    {
+        return m_portSets[m_hostUpSet];
+    }
+    const uint32_t tor = m_ports[dstHost][0].peer;
+    if (node == tor)
+    {
+        return m_portSets[m_hostDownSet[dstHost]];
+    }
+    return m_portSets[m_routeIndex[std::size_t{node - m_hosts} * m_leaves + (tor - m_hosts)]];
+}
+
+uint32_t
+TopologyGraph::HopCount(uint32_t a, uint32_t b) const
+{
+    if (a >= m_hosts || b >= m_hosts)
+    {
+        throw std::invalid_argument("HopCount is defined between hosts");
+    }
+    if (a == b)
+    {
+        return 0;
+    }
+    const uint32_t ta = LeafOf(a);
+    const uint32_t tb = LeafOf(b);
+    if (ta == tb)
+    {
+        return 2;
+    }
+    if (HasRoutes())
+    {
+        return 2 + m_torDistance[std::size_t{ta - m_hosts} * m_leaves + (tb - m_hosts)];
+    }
+    return Distances(a)[b];
+}
+
+uint32_t
+TopologyGraph::DistinctPortSets() const
+{
+    return static_cast<uint32_t>(m_portSets.size());
+}
+
+const TopologyGraph::Graph&
+TopologyGraph::GetGraph() const
+{
+    return m_graph;
+}
+
+uint32_t
+TopologyGraph::NodeCount() const
+{
+    return static_cast<uint32_t>(m_tier.size());
+}
+
+uint32_t
+TopologyGraph::HostCount() const
+{
+    return m_hosts;
+}
+
+uint32_t
+TopologyGraph::SwitchCount() const
+{
+    return NodeCount() - m_hosts;
+}
+
+uint32_t
+TopologyGraph::LeafCount() const
+{
+    return m_leaves;
+}
+
+bool
+TopologyGraph::IsHost(uint32_t node) const
+{
+    return node < m_hosts;
+}
+
+uint32_t
+TopologyGraph::Tier(uint32_t node) const
+{
+    NS_ASSERT(node < NodeCount());
+    return m_tier[node];
+}
+
+std::string
+TopologyGraph::NodeName(uint32_t node) const
+{
+    const bool fatTree = m_kind == "fat-tree";
+    switch (m_tier.at(node))
+    {
+        case 0:
+            return "host" + std::to_string(node);
+        case 1:
+            return (fatTree ? "edge" : "leaf") + std::to_string(node - m_hosts);
+        case 2:
+            return (fatTree ? "agg" : "spine") + std::to_string(node - m_hosts - m_leaves);
+        default:
+            return "core" + std::to_string(node - m_hosts - 2 * m_leaves);
+    }
+}
+
+const std::vector<TopologyGraph::Port>&
+TopologyGraph::Ports(uint32_t node) const
+{
+    NS_ASSERT(node < NodeCount());
+    return m_ports[node];
+}
+
+uint32_t
+TopologyGraph::LeafOf(uint32_t host) const
+{
+    NS_ASSERT_MSG(host < m_hosts, "node " << host << " is not a host");
+    return m_ports[host][0].peer;
+}
+
+} // namespace ns3

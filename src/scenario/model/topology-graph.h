@@ -1,0 +1,109 @@
+/*
+ * The fabric as a graph: node numbering, port numbering and ECMP next-hop sets, independent of
+ * ns-3 objects so the builder, the forwarding tables and closed-form checks share one truth.
+ */
+#ifndef MCAST4AI_TOPOLOGY_GRAPH_H
+#define MCAST4AI_TOPOLOGY_GRAPH_H
+
+#include "scenario/model/scenario-config.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * Leaf-spine or k-ary fat-tree topology with deterministic node and port numbers.
+ *
+ * Nodes: hosts 0..H-1 (leaf by leaf; fat-tree: pod by pod, edge switch by edge switch), then
+ * leaves/edge switches, then spines (leaf-spine) or aggregation and then core switches
+ * (fat-tree). Ports of a switch: downlinks (lower-tier neighbours, ascending node id), then
+ * uplinks (ascending node id). A host has a single port 0.
+ */
+class TopologyGraph
+{
+public:
+    /// Undirected Boost graph; vertex descriptors are the node ids above.
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+
+    /// One end of a link.
+    struct Port
+    {
+        uint32_t peer;     ///< node at the other end
+        uint32_t peerPort; ///< port number at the other end
+        bool hostLink;     ///< host <-> leaf/edge link (topology.host_link), else fabric_link
+    };
+
+    /**
+     * \param t a topology config (as validated by Scenario)
+     * \return the graph, with ports numbered; routes are not computed yet
+     * \throws std::invalid_argument if the config does not describe a buildable topology
+     */
+    static TopologyGraph Build(const TopologyConfig& t);
+
+    uint32_t NodeCount() const;
+    uint32_t HostCount() const;
+    uint32_t SwitchCount() const;
+    /// \return the number of leaf (leaf-spine) or edge (fat-tree) switches
+    uint32_t LeafCount() const;
+    bool IsHost(uint32_t node) const;
+    /// \return 0 host, 1 leaf/edge, 2 spine/aggregation, 3 core
+    uint32_t Tier(uint32_t node) const;
+    /// \return a readable name such as "host3", "leaf1", "spine0", "edge5", "agg2", "core7"
+    std::string NodeName(uint32_t node) const;
+
+    /// \return the ports of a node; port p connects to Ports(node)[p]
+    const std::vector<Port>& Ports(uint32_t node) const;
+    /// \return the host's top-of-rack (leaf or edge) switch
+    uint32_t LeafOf(uint32_t host) const;
+
+    /// Fill the ECMP next-hop tables (one BFS per destination ToR).
+    void ComputeRoutes();
+    bool HasRoutes() const;
+
+    /**
+     * \param node a switch (or a host: its only port, unless node == dstHost)
+     * \param dstHost destination host
+     * \return the ports of `node` on a shortest path to dstHost, ascending; empty if
+     *         node == dstHost. Requires ComputeRoutes().
+     */
+    const std::vector<uint16_t>& NextHopPorts(uint32_t node, uint32_t dstHost) const;
+
+    /// \return the number of links on a shortest path between two hosts
+    uint32_t HopCount(uint32_t a, uint32_t b) const;
+
+    /// \return how many distinct next-hop sets the routing tables hold (they are shared)
+    uint32_t DistinctPortSets() const;
+
+    /// \return the underlying Boost graph (for tree computations)
+    const Graph& GetGraph() const;
+
+private:
+    TopologyGraph() = default;
+
+    void Init(uint32_t hosts, uint32_t switches);
+    void AddLink(uint32_t a, uint32_t b);
+    void NumberPorts();
+    std::vector<uint32_t> Distances(uint32_t source) const;
+
+    std::string m_kind;
+    uint32_t m_hosts{0};
+    uint32_t m_leaves{0};
+    Graph m_graph;
+    std::vector<uint8_t> m_tier;
+    std::vector<std::vector<Port>> m_ports;
+
+    // Routing: distinct port sets, shared by every (switch, destination) that uses them.
+    std::vector<std::vector<uint16_t>> m_portSets;
+    std::vector<uint32_t> m_routeIndex;  // [(switch - H) * leaves + tor - H] -> port set
+    std::vector<uint32_t> m_hostDownSet; // per host: {its port on its ToR}
+    uint32_t m_hostUpSet{0};             // {0}: a host's only port
+    std::vector<uint16_t> m_torDistance; // [(switch - H) * leaves + tor - H] -> links
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_TOPOLOGY_GRAPH_H */

@@ -1,0 +1,887 @@
+/*
+ * Scenario loading: defaults, every validation rule (asserting the exact JSON path of the
+ * error), --set overrides and the ToJson round trip.
+ */
+#include "scenario/model/scenario-error.h"
+#include "scenario/model/scenario.h"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <gtest/gtest.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace
+{
+
+using json = nlohmann::json;
+using ns3::Scenario;
+using ns3::ScenarioConfig;
+using ns3::ScenarioError;
+
+const std::string kLabel = "scenarios/minimal.json";
+
+// 2 leaves x 4 hosts = 8 hosts, one explicit flow: the least a scenario may say.
+json
+Minimal()
+{
+    return json::parse(R"({
+        "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4},
+        "workloads": [{"type": "flows", "pattern": "list",
+                       "flows": [{"src": 0, "dst": 5, "bytes": 4096}]}]
+    })");
+}
+
+ScenarioConfig
+ParseJson(const json& j, const std::vector<std::string>& sets = {})
+{
+    return Scenario::Parse(j.dump(), kLabel, sets);
+}
+
+// The error a document raises; fails the test if it is accepted.
+ScenarioError
+ErrorOf(const std::string& text, const std::vector<std::string>& sets = {})
+{
+    try
+    {
+        Scenario::Parse(text, kLabel, sets);
+    }
+    catch (const ScenarioError& e)
+    {
+        return e;
+    }
+    ADD_FAILURE() << "accepted: " << text;
+    return ScenarioError("none", "none", "none");
+}
+
+ScenarioError
+ErrorOf(const json& j, const std::vector<std::string>& sets = {})
+{
+    return ErrorOf(j.dump(), sets);
+}
+
+void
+ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
+{
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.seed, b.seed);
+    EXPECT_EQ(a.stopTimeMs, b.stopTimeMs);
+    EXPECT_EQ(a.topology.kind, b.topology.kind);
+    EXPECT_EQ(a.topology.leaves, b.topology.leaves);
+    EXPECT_EQ(a.topology.spines, b.topology.spines);
+    EXPECT_EQ(a.topology.hostsPerLeaf, b.topology.hostsPerLeaf);
+    EXPECT_EQ(a.topology.k, b.topology.k);
+    EXPECT_EQ(a.topology.hostLink.rateGbps, b.topology.hostLink.rateGbps);
+    EXPECT_EQ(a.topology.hostLink.delayUs, b.topology.hostLink.delayUs);
+    EXPECT_EQ(a.topology.fabricLink.rateGbps, b.topology.fabricLink.rateGbps);
+    EXPECT_EQ(a.topology.fabricLink.delayUs, b.topology.fabricLink.delayUs);
+    EXPECT_EQ(a.nic.mtuBytes, b.nic.mtuBytes);
+    EXPECT_EQ(a.nic.ackEvery, b.nic.ackEvery);
+    EXPECT_EQ(a.nic.rtoUs, b.nic.rtoUs);
+    EXPECT_EQ(a.nic.dataPriority, b.nic.dataPriority);
+    EXPECT_EQ(a.nic.ctrlPriority, b.nic.ctrlPriority);
+    EXPECT_EQ(a.nic.dcqcn.enabled, b.nic.dcqcn.enabled);
+    EXPECT_EQ(a.sw.bufferMb, b.sw.bufferMb);
+    EXPECT_EQ(a.sw.latencyNs, b.sw.latencyNs);
+    EXPECT_EQ(a.sw.reserveKb, b.sw.reserveKb);
+    EXPECT_EQ(a.sw.alpha, b.sw.alpha);
+    EXPECT_EQ(a.sw.pfc.enabled, b.sw.pfc.enabled);
+    EXPECT_EQ(a.sw.pfc.headroomKb, b.sw.pfc.headroomKb);
+    EXPECT_EQ(a.sw.pfc.hysteresisKb, b.sw.pfc.hysteresisKb);
+    EXPECT_EQ(a.sw.ecn.enabled, b.sw.ecn.enabled);
+    EXPECT_EQ(a.sw.ecn.kminKb, b.sw.ecn.kminKb);
+    EXPECT_EQ(a.sw.ecn.kmaxKb, b.sw.ecn.kmaxKb);
+    EXPECT_EQ(a.sw.ecn.pmax, b.sw.ecn.pmax);
+    EXPECT_EQ(a.loadBalancing.mode, b.loadBalancing.mode);
+    EXPECT_EQ(a.p2mp.mechanism, b.p2mp.mechanism);
+    EXPECT_EQ(a.p2mp.ackAggregation, b.p2mp.ackAggregation);
+    EXPECT_EQ(a.p2mp.bier.bslBits, b.p2mp.bier.bslBits);
+    ASSERT_EQ(a.workloads.size(), b.workloads.size());
+    for (std::size_t i = 0; i < a.workloads.size(); ++i)
+    {
+        const auto& x = a.workloads[i];
+        const auto& y = b.workloads[i];
+        EXPECT_EQ(x.type, y.type);
+        EXPECT_EQ(x.label, y.label);
+        EXPECT_EQ(x.pattern, y.pattern);
+        EXPECT_EQ(x.op, y.op);
+        EXPECT_EQ(x.bytes, y.bytes);
+        EXPECT_EQ(x.startUs, y.startUs);
+        EXPECT_EQ(x.senders, y.senders);
+        EXPECT_EQ(x.receiver, y.receiver);
+        ASSERT_EQ(x.flows.size(), y.flows.size());
+        for (std::size_t j = 0; j < x.flows.size(); ++j)
+        {
+            EXPECT_EQ(x.flows[j].src, y.flows[j].src);
+            EXPECT_EQ(x.flows[j].dst, y.flows[j].dst);
+            EXPECT_EQ(x.flows[j].bytes, y.flows[j].bytes);
+            EXPECT_EQ(x.flows[j].startUs, y.flows[j].startUs);
+        }
+    }
+    EXPECT_EQ(a.output.dir, b.output.dir);
+    EXPECT_EQ(a.output.pcap, b.output.pcap);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults
+
+TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault)
+{
+    const ScenarioConfig c = ParseJson(Minimal());
+    EXPECT_EQ(c.file, kLabel);
+    EXPECT_EQ(c.name, "minimal"); // the file stem
+    EXPECT_EQ(c.seed, 1u);
+    EXPECT_EQ(c.stopTimeMs, 100.0);
+    EXPECT_EQ(c.topology.kind, "leaf-spine");
+    EXPECT_EQ(c.topology.leaves, 2u);
+    EXPECT_EQ(c.topology.spines, 2u);
+    EXPECT_EQ(c.topology.hostsPerLeaf, 4u);
+    EXPECT_EQ(c.topology.k, 0u);
+    EXPECT_EQ(c.HostCount(), 8u);
+    EXPECT_EQ(c.topology.hostLink.rateGbps, 100.0);
+    EXPECT_EQ(c.topology.hostLink.delayUs, 1.0);
+    EXPECT_EQ(c.topology.fabricLink.rateGbps, 100.0);
+    EXPECT_EQ(c.topology.fabricLink.delayUs, 1.0);
+    EXPECT_EQ(c.nic.mtuBytes, 1024u);
+    EXPECT_EQ(c.nic.ackEvery, 1u);
+    EXPECT_EQ(c.nic.rtoUs, 1000.0);
+    EXPECT_EQ(c.nic.dataPriority, 3u);
+    EXPECT_EQ(c.nic.ctrlPriority, 6u);
+    EXPECT_TRUE(c.nic.dcqcn.enabled);
+    EXPECT_EQ(c.sw.bufferMb, 32.0);
+    EXPECT_EQ(c.sw.latencyNs, 500.0);
+    EXPECT_EQ(c.sw.reserveKb, 4.0);
+    EXPECT_EQ(c.sw.alpha, 1.0);
+    EXPECT_TRUE(c.sw.pfc.enabled);
+    EXPECT_LT(c.sw.pfc.headroomKb, 0); // auto
+    EXPECT_LT(c.sw.pfc.hysteresisKb, 0);
+    EXPECT_TRUE(c.sw.ecn.enabled);
+    EXPECT_LT(c.sw.ecn.kminKb, 0);
+    EXPECT_LT(c.sw.ecn.kmaxKb, 0);
+    EXPECT_EQ(c.sw.ecn.pmax, 0.2);
+    EXPECT_EQ(c.loadBalancing.mode, "ecmp");
+    EXPECT_EQ(c.p2mp.mechanism, "unicast");
+    EXPECT_EQ(c.p2mp.ackAggregation, "none");
+    EXPECT_EQ(c.p2mp.bier.bslBits, 256u);
+    ASSERT_EQ(c.workloads.size(), 1u);
+    EXPECT_EQ(c.workloads[0].type, "flows");
+    EXPECT_EQ(c.workloads[0].label, "flows-0");
+    EXPECT_EQ(c.workloads[0].pattern, "list");
+    EXPECT_EQ(c.workloads[0].op, "write");
+    ASSERT_EQ(c.workloads[0].flows.size(), 1u);
+    EXPECT_EQ(c.workloads[0].flows[0].src, 0u);
+    EXPECT_EQ(c.workloads[0].flows[0].dst, 5u);
+    EXPECT_EQ(c.workloads[0].flows[0].bytes, 4096u);
+    EXPECT_EQ(c.workloads[0].flows[0].startUs, 0.0);
+    EXPECT_EQ(c.output.dir, "results/minimal");
+    EXPECT_FALSE(c.output.pcap);
+}
+
+TEST(ScenarioDefaults, ExplicitNameDrivesOutputDir)
+{
+    json j = Minimal();
+    j["name"] = "incast-32";
+    const ScenarioConfig c = ParseJson(j);
+    EXPECT_EQ(c.name, "incast-32");
+    EXPECT_EQ(c.output.dir, "results/incast-32");
+}
+
+TEST(ScenarioDefaults, PatternsAndFatTree)
+{
+    json j = Minimal();
+    j["topology"] = {{"kind", "fat-tree"}, {"k", 4}};
+    j["workloads"] = json::parse(R"([
+        {"type": "flows", "pattern": "permutation", "bytes": 1000},
+        {"type": "flows", "pattern": "incast", "senders": 15, "receiver": 15, "bytes": 7,
+         "start_us": 2.5, "op": "send", "label": "in"}
+    ])");
+    const ScenarioConfig c = ParseJson(j);
+    EXPECT_EQ(c.HostCount(), 16u);
+    EXPECT_EQ(c.workloads[0].pattern, "permutation");
+    EXPECT_EQ(c.workloads[0].bytes, 1000u);
+    EXPECT_EQ(c.workloads[0].startUs, 0.0);
+    EXPECT_EQ(c.workloads[0].label, "flows-0");
+    EXPECT_EQ(c.workloads[1].senders, 15u);
+    EXPECT_EQ(c.workloads[1].receiver, 15u);
+    EXPECT_EQ(c.workloads[1].startUs, 2.5);
+    EXPECT_EQ(c.workloads[1].op, "send");
+    EXPECT_EQ(c.workloads[1].label, "in");
+}
+
+TEST(ScenarioDefaults, DcqcnAndLargestValuesAccepted)
+{
+    json j = Minimal();
+    j["nic"] = {{"dcqcn", {{"enabled", false}}}, {"mtu_bytes", 4096}, {"ack_every", 65536}};
+    j["topology"]["host_link"] = {{"rate_gbps", 1600}, {"delay_us", 1e6}};
+    j["switch"] = {{"buffer_mb", 4096}, {"ecn", {{"kmin_kb", 10}, {"kmax_kb", 10}, {"pmax", 1}}}};
+    j["stragglers"] = json::array();
+    const ScenarioConfig c = ParseJson(j);
+    EXPECT_FALSE(c.nic.dcqcn.enabled);
+    EXPECT_EQ(c.nic.mtuBytes, 4096u);
+    EXPECT_EQ(c.topology.hostLink.rateGbps, 1600.0);
+    EXPECT_EQ(c.sw.ecn.kminKb, 10.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation: each case breaks one rule; the error must name exactly this path.
+
+struct BadCase
+{
+    std::string name;
+    std::function<void(json&)> mutate;
+    std::string path;
+    std::string reasonPart;
+};
+
+std::ostream&
+operator<<(std::ostream& os, const BadCase& c)
+{
+    return os << c.name;
+}
+
+class ScenarioRejects : public ::testing::TestWithParam<BadCase>
+{
+};
+
+TEST_P(ScenarioRejects, NamesThePath)
+{
+    const BadCase& bad = GetParam();
+    json j = Minimal();
+    bad.mutate(j);
+    const ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), bad.path) << e.what();
+    EXPECT_NE(e.GetReason().find(bad.reasonPart), std::string::npos) << e.what();
+    EXPECT_EQ(e.GetFile(), kLabel);
+    EXPECT_EQ(std::string(e.what()), kLabel + ": " + bad.path + ": " + e.GetReason());
+}
+
+// Shorthands for mutations.
+std::function<void(json&)>
+Set(const std::string& pointer, json value)
+{
+    return [pointer, value](json& j)
+    {
+        j[json::json_pointer(pointer)] = value;
+    };
+}
+
+std::function<void(json&)>
+Erase(const std::string& parentPointer, const std::string& key)
+{
+    return [parentPointer, key](json& j)
+    {
+        j[json::json_pointer(parentPointer)].erase(key);
+    };
+}
+
+std::function<void(json&)>
+Both(std::function<void(json&)> a, std::function<void(json&)> b)
+{
+    return [a, b](json& j)
+    {
+        a(j);
+        b(j);
+    };
+}
+
+const json kFatTree4 = {{"kind", "fat-tree"}, {"k", 4}};
+
+const std::vector<BadCase> kTopLevel{
+    {"UnknownTopLevelKey", Set("/sede", 3), "sede", "unknown key 'sede' (did you mean 'seed'?)"},
+    {"NameNotString", Set("/name", 5), "name", "must be a non-empty string"},
+    {"NameEmpty", Set("/name", ""), "name", "must be a non-empty string"},
+    {"SeedNegative", Set("/seed", -1), "seed", "must be an integer >= 0"},
+    {"SeedFraction", Set("/seed", 1.5), "seed", "must be an integer"},
+    {"SeedString", Set("/seed", "7"), "seed", "must be an integer"},
+    {"SeedExponent", Set("/seed", 1e3), "seed", "without a decimal point or exponent"},
+    {"StopTimeZero", Set("/stop_time_ms", 0), "stop_time_ms", "must be a number > 0"},
+    {"StopTimeString", Set("/stop_time_ms", "100"), "stop_time_ms", "must be a number"},
+    {"TopologyMissing", Erase("", "topology"), "topology", "required key is missing"},
+    {"TopologyNotObject", Set("/topology", "leaf-spine"), "topology", "must be an object"},
+    {"WorkloadsMissing", Erase("", "workloads"), "workloads", "required key is missing"},
+    {"WorkloadsEmpty", Set("/workloads", json::array()), "workloads", "non-empty array"},
+    {"WorkloadsNotArray", Set("/workloads", json::object()), "workloads", "non-empty array"},
+    {"StragglersNonEmpty", Set("/stragglers", json::array({json::object()})), "stragglers",
+     "stragglers are not implemented yet"},
+    {"StragglersNotArray", Set("/stragglers", 0), "stragglers", "must be an array"},
+    {"OutputDirNotString", Set("/output/dir", 5), "output.dir", "non-empty string"},
+    {"OutputPcapString", Set("/output/pcap", "true"), "output.pcap", "true or false"},
+    {"OutputUnknownKey", Set("/output/format", "csv"), "output.format", "known keys: dir, pcap"},
+};
+
+const std::vector<BadCase> kTopology{
+    {"KindMissing", Erase("/topology", "kind"), "topology.kind", "'leaf-spine', 'fat-tree'"},
+    {"KindUnknown", Set("/topology/kind", "torus"), "topology.kind", "must be one of"},
+    {"KindNotString", Set("/topology/kind", 1), "topology.kind", "must be a string"},
+    {"LeafSpineWithK", Set("/topology/k", 4), "topology.k", "only to kind 'fat-tree'"},
+    {"LeavesZero", Set("/topology/leaves", 0), "topology.leaves", "between 1 and 65536"},
+    {"SpinesMissing", Erase("/topology", "spines"), "topology.spines", "required key"},
+    {"HostsPerLeafFraction", Set("/topology/hosts_per_leaf", 1.5), "topology.hosts_per_leaf",
+     "must be an integer"},
+    {"HostsPerLeafNegative", Set("/topology/hosts_per_leaf", -4), "topology.hosts_per_leaf",
+     "must be an integer"},
+    {"TooManyHosts", Both(Set("/topology/leaves", 300), Set("/topology/hosts_per_leaf", 300)),
+     "topology", "at most 65536"},
+    {"UnknownTopologyKey", Set("/topology/levaes", 2), "topology.levaes",
+     "unknown key 'levaes' for kind 'leaf-spine' (did you mean 'leaves'?)"},
+    {"FatTreeOddK", Set("/topology", {{"kind", "fat-tree"}, {"k", 5}}), "topology.k", "even"},
+    {"FatTreeKTooLarge", Set("/topology", {{"kind", "fat-tree"}, {"k", 66}}), "topology.k", "64"},
+    {"FatTreeKZero", Set("/topology", {{"kind", "fat-tree"}, {"k", 0}}), "topology.k", "2 and 64"},
+    {"FatTreeKMissing", Set("/topology", {{"kind", "fat-tree"}}), "topology.k", "required key"},
+    {"FatTreeWithLeaves", Both(Set("/topology/kind", "fat-tree"), Set("/topology/k", 4)),
+     "topology.leaves", "only to kind 'leaf-spine'"},
+    {"FatTreeWithHostsPerLeaf",
+     Set("/topology", {{"kind", "fat-tree"}, {"k", 4}, {"hosts_per_leaf", 2}}),
+     "topology.hosts_per_leaf", "only to kind 'leaf-spine'"},
+    {"HostLinkRateZero", Set("/topology/host_link/rate_gbps", 0), "topology.host_link.rate_gbps",
+     "> 0 and <= 1600"},
+    {"FabricLinkRateTooHigh", Set("/topology/fabric_link/rate_gbps", 3200),
+     "topology.fabric_link.rate_gbps", "> 0 and <= 1600"},
+    {"HostLinkDelayNegative", Set("/topology/host_link/delay_us", -1),
+     "topology.host_link.delay_us", "between 0 and 1000000"},
+    {"FabricLinkDelayTooLarge", Set("/topology/fabric_link/delay_us", 2e6),
+     "topology.fabric_link.delay_us", "between 0 and 1000000"},
+    {"LinkUnknownKey", Set("/topology/host_link/latency_us", 1), "topology.host_link.latency_us",
+     "known keys: rate_gbps, delay_us"},
+    {"LinkNotObject", Set("/topology/host_link", 100), "topology.host_link", "must be an object"},
+};
+
+const std::vector<BadCase> kNicSwitch{
+    {"MtuNotAllowed", Set("/nic/mtu_bytes", 1000), "nic.mtu_bytes", "256, 512, 1024, 2048, 4096"},
+    {"AckEveryZero", Set("/nic/ack_every", 0), "nic.ack_every", "between 1 and 65536"},
+    {"AckEveryTooLarge", Set("/nic/ack_every", 65537), "nic.ack_every", "between 1 and 65536"},
+    {"RtoZero", Set("/nic/rto_us", 0), "nic.rto_us", "> 0"},
+    {"DataPriority8", Set("/nic/data_priority", 8), "nic.data_priority", "between 0 and 7"},
+    {"CtrlPriorityNegative", Set("/nic/ctrl_priority", -1), "nic.ctrl_priority", "0 and 7"},
+    {"CtrlEqualsData", Set("/nic/ctrl_priority", 3), "nic.ctrl_priority", "must differ"},
+    {"CtrlEqualsChangedData", Both(Set("/nic/data_priority", 6), Set("/nic/ctrl_priority", 6)),
+     "nic.ctrl_priority", "must differ from data_priority (6)"},
+    {"DcqcnEnabledString", Set("/nic/dcqcn/enabled", "yes"), "nic.dcqcn.enabled", "true or false"},
+    {"DcqcnUnknownKey", Set("/nic/dcqcn/ai_rate", 5), "nic.dcqcn.ai_rate", "known keys: enabled"},
+    {"NicUnknownKey", Set("/nic/mtu", 1024), "nic.mtu", "did you mean 'mtu_bytes'?"},
+    {"BufferZero", Set("/switch/buffer_mb", 0), "switch.buffer_mb", "> 0 and <= 4096"},
+    {"BufferTooLarge", Set("/switch/buffer_mb", 4097), "switch.buffer_mb", "<= 4096"},
+    {"LatencyNegative", Set("/switch/latency_ns", -1), "switch.latency_ns", ">= 0"},
+    {"ReserveNegative", Set("/switch/reserve_kb", -0.5), "switch.reserve_kb", ">= 0"},
+    {"AlphaZero", Set("/switch/alpha", 0), "switch.alpha", "> 0"},
+    {"PfcEnabledNumber", Set("/switch/pfc/enabled", 1), "switch.pfc.enabled", "true or false"},
+    {"PfcHeadroomNegative", Set("/switch/pfc/headroom_kb", -1), "switch.pfc.headroom_kb", ">= 0"},
+    {"PfcHysteresisString", Set("/switch/pfc/hysteresis_kb", "auto"), "switch.pfc.hysteresis_kb",
+     "must be a number >= 0"},
+    {"PfcUnknownKey", Set("/switch/pfc/xoff_kb", 5), "switch.pfc.xoff_kb", "unknown key"},
+    {"EcnKminNegative", Set("/switch/ecn/kmin_kb", -5), "switch.ecn.kmin_kb", ">= 0"},
+    {"EcnKmaxNegative", Set("/switch/ecn/kmax_kb", -5), "switch.ecn.kmax_kb", ">= 0"},
+    {"EcnPmaxAboveOne", Set("/switch/ecn/pmax", 1.5), "switch.ecn.pmax", "between 0 and 1"},
+    {"EcnEnabledString", Set("/switch/ecn/enabled", "no"), "switch.ecn.enabled", "true or false"},
+    {"EcnKminAboveKmax", Both(Set("/switch/ecn/kmin_kb", 800), Set("/switch/ecn/kmax_kb", 400)),
+     "switch.ecn.kmin_kb", "must be <= kmax_kb (400)"},
+    {"SwitchUnknownKey", Set("/switch/buffer_kb", 5), "switch.buffer_kb", "buffer_mb"},
+};
+
+const std::vector<BadCase> kModes{
+    {"LbSprayRandom", Set("/load_balancing/mode", "spray-random"), "load_balancing.mode",
+     "'spray-random' is not implemented yet"},
+    {"LbSprayAdaptive", Set("/load_balancing/mode", "spray-adaptive"), "load_balancing.mode",
+     "not implemented yet"},
+    {"LbSteering", Set("/load_balancing/mode", "steering"), "load_balancing.mode", "not impl"},
+    {"LbUnknown", Set("/load_balancing/mode", "random"), "load_balancing.mode",
+     "must be one of 'ecmp', 'spray-random', 'spray-adaptive', 'steering'"},
+    {"LbUnknownKey", Set("/load_balancing/modes", "ecmp"), "load_balancing.modes", "unknown key"},
+    {"MechanismBier", Set("/p2mp/mechanism", "bier"), "p2mp.mechanism", "not implemented yet"},
+    {"MechanismXpuList", Set("/p2mp/mechanism", "bier-xpu-list"), "p2mp.mechanism",
+     "not implemented yet"},
+    {"MechanismNewProtocol", Set("/p2mp/mechanism", "new-protocol"), "p2mp.mechanism",
+     "not implemented yet"},
+    {"MechanismUnknown", Set("/p2mp/mechanism", "multicast"), "p2mp.mechanism", "must be one of"},
+    {"AckAggregationSourceTor", Set("/p2mp/ack_aggregation", "source-tor"), "p2mp.ack_aggregation",
+     "not implemented yet"},
+    {"AckAggregationUnknown", Set("/p2mp/ack_aggregation", "switch"), "p2mp.ack_aggregation",
+     "'none', 'sender-nic', 'source-tor', 'hop-by-hop'"},
+    {"BslNotAllowed", Set("/p2mp/bier/bsl_bits", 100), "p2mp.bier.bsl_bits", "64, 128, 256"},
+    {"BierUnknownKey", Set("/p2mp/bier/si", 0), "p2mp.bier.si", "known keys: bsl_bits"},
+};
+
+const std::vector<BadCase> kWorkloads{
+    {"TypeMissing", Erase("/workloads/0", "type"), "workloads[0].type", "required key"},
+    {"TypeUnknown", Set("/workloads/0/type", "ring"), "workloads[0].type", "must be one of"},
+    {"WorkloadNotObject", Set("/workloads/0", 3), "workloads[0]", "must be an object"},
+    {"LabelEmpty", Set("/workloads/0/label", ""), "workloads[0].label", "non-empty string"},
+    {"OpUnknown", Set("/workloads/0/op", "read"), "workloads[0].op", "'write', 'send'"},
+    {"PatternMissing", Erase("/workloads/0", "pattern"), "workloads[0].pattern", "required key"},
+    {"PatternUnknown", Set("/workloads/0/pattern", "shuffle"), "workloads[0].pattern", "one of"},
+    {"ListWithoutFlows", Erase("/workloads/0", "flows"), "workloads[0].flows", "required key"},
+    {"ListFlowsEmpty", Set("/workloads/0/flows", json::array()), "workloads[0].flows", "non-empty"},
+    {"ListWithTopLevelBytes", Set("/workloads/0/bytes", 5), "workloads[0].bytes",
+     "unknown key 'bytes' for pattern 'list'"},
+    {"FlowNotObject", Set("/workloads/0/flows/0", 1), "workloads[0].flows[0]", "must be an object"},
+    {"FlowSrcEqualsDst", Set("/workloads/0/flows/0/dst", 0), "workloads[0].flows[0].dst",
+     "must differ from src (0)"},
+    {"FlowDstBeyondTopology", Set("/workloads/0/flows/0/dst", 8), "workloads[0].flows[0].dst",
+     "between 0 and 7 (a host index; the topology has 8 hosts)"},
+    {"FlowSrcBeyondTopology", Set("/workloads/0/flows/0/src", 100), "workloads[0].flows[0].src",
+     "between 0 and 7"},
+    {"FlowSrcMissing", Erase("/workloads/0/flows/0", "src"), "workloads[0].flows[0].src", "req"},
+    {"FlowBytesZero", Set("/workloads/0/flows/0/bytes", 0), "workloads[0].flows[0].bytes", ">= 1"},
+    {"FlowBytesMissing", Erase("/workloads/0/flows/0", "bytes"), "workloads[0].flows[0].bytes",
+     "required key"},
+    {"FlowStartNegative", Set("/workloads/0/flows/0/start_us", -1),
+     "workloads[0].flows[0].start_us", ">= 0"},
+    {"FlowUnknownKey", Set("/workloads/0/flows/0/size", 1), "workloads[0].flows[0].size",
+     "known keys: src, dst, bytes, start_us"},
+    {"SecondFlowBad", Set("/workloads/0/flows/1", {{"src", 1}, {"dst", 1}, {"bytes", 1}}),
+     "workloads[0].flows[1].dst", "must differ"},
+    {"SecondWorkloadBad", Set("/workloads/1", {{"type", "flows"}, {"pattern", "permutation"}}),
+     "workloads[1].bytes", "required key"},
+    {"PermutationBytesMissing",
+     Set("/workloads/0", {{"type", "flows"}, {"pattern", "permutation"}}), "workloads[0].bytes",
+     "required key"},
+    {"PermutationWithFlows", Set("/workloads/0/pattern", "permutation"), "workloads[0].flows",
+     "unknown key 'flows' for pattern 'permutation'"},
+    {"PermutationStartNegative",
+     Set("/workloads/0",
+         {{"type", "flows"}, {"pattern", "permutation"}, {"bytes", 1}, {"start_us", -2}}),
+     "workloads[0].start_us", ">= 0"},
+    {"PermutationNeedsTwoHosts",
+     Both(Set("/topology/leaves", 1),
+          Both(Set("/topology/hosts_per_leaf", 1),
+               Set("/workloads/0", {{"type", "flows"}, {"pattern", "permutation"}, {"bytes", 1}}))),
+     "workloads[0].pattern", "at least 2 hosts"},
+    {"IncastSendersZero",
+     Set("/workloads/0",
+         {{"type", "flows"}, {"pattern", "incast"}, {"senders", 0}, {"receiver", 0}, {"bytes", 1}}),
+     "workloads[0].senders", "between 1 and 7"},
+    {"IncastSendersAllHosts",
+     Set("/workloads/0",
+         {{"type", "flows"}, {"pattern", "incast"}, {"senders", 8}, {"receiver", 0}, {"bytes", 1}}),
+     "workloads[0].senders", "between 1 and 7"},
+    {"IncastReceiverBeyondTopology",
+     Set("/workloads/0",
+         {{"type", "flows"}, {"pattern", "incast"}, {"senders", 2}, {"receiver", 8}, {"bytes", 1}}),
+     "workloads[0].receiver", "between 0 and 7"},
+    {"IncastReceiverMissing",
+     Set("/workloads/0", {{"type", "flows"}, {"pattern", "incast"}, {"senders", 2}, {"bytes", 1}}),
+     "workloads[0].receiver", "required key"},
+    {"IncastBytesFraction",
+     Set("/workloads/0", {{"type", "flows"},
+                          {"pattern", "incast"},
+                          {"senders", 2},
+                          {"receiver", 0},
+                          {"bytes", 1.5}}),
+     "workloads[0].bytes", "must be an integer"},
+    {"IncastWithFlowsKey", Set("/workloads/0/pattern", "incast"), "workloads[0].flows",
+     "unknown key 'flows' for pattern 'incast'"},
+    {"DuplicateLabels",
+     Both(Set("/workloads/0/label", "a"),
+          Set("/workloads/1",
+              {{"type", "flows"}, {"pattern", "permutation"}, {"bytes", 1}, {"label", "a"}})),
+     "workloads[1].label", "must be unique"},
+    {"DefaultLabelClash",
+     Both(Set("/workloads/0/label", "flows-1"),
+          Set("/workloads/1", {{"type", "flows"}, {"pattern", "permutation"}, {"bytes", 1}})),
+     "workloads[1].label", "must be unique"},
+};
+
+INSTANTIATE_TEST_SUITE_P(TopLevel, ScenarioRejects, ::testing::ValuesIn(kTopLevel),
+                         [](const auto& info)
+                         {
+                             return info.param.name;
+                         });
+INSTANTIATE_TEST_SUITE_P(Topology, ScenarioRejects, ::testing::ValuesIn(kTopology),
+                         [](const auto& info)
+                         {
+                             return info.param.name;
+                         });
+INSTANTIATE_TEST_SUITE_P(NicSwitch, ScenarioRejects, ::testing::ValuesIn(kNicSwitch),
+                         [](const auto& info)
+                         {
+                             return info.param.name;
+                         });
+INSTANTIATE_TEST_SUITE_P(Modes, ScenarioRejects, ::testing::ValuesIn(kModes),
+                         [](const auto& info)
+                         {
+                             return info.param.name;
+                         });
+INSTANTIATE_TEST_SUITE_P(Workloads, ScenarioRejects, ::testing::ValuesIn(kWorkloads),
+                         [](const auto& info)
+                         {
+                             return info.param.name;
+                         });
+
+TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
+{
+    for (const char* type : {"allreduce", "allgather", "reducescatter", "broadcast", "moe-dispatch",
+                             "kv-cache-fanout", "spec-decode", "checkpoint", "background"})
+    {
+        json j = Minimal();
+        j["workloads"][0]["type"] = type;
+        const ScenarioError e = ErrorOf(j);
+        EXPECT_EQ(e.GetPath(), "workloads[0].type") << type;
+        EXPECT_EQ(e.GetReason().rfind(std::string("'") + type + "' is not implemented yet", 0), 0u)
+            << e.what();
+    }
+}
+
+TEST(ScenarioValidation, UnknownKeyListsTheKnownKeys)
+{
+    json j = Minimal();
+    j["colour"] = "blue";
+    const ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "colour");
+    EXPECT_EQ(e.GetReason(),
+              "unknown key 'colour'; known keys: name, seed, stop_time_ms, topology, nic, switch, "
+              "load_balancing, p2mp, workloads, stragglers, output");
+}
+
+TEST(ScenarioValidation, RootMustBeAnObject)
+{
+    const ScenarioError e = ErrorOf(std::string("[1, 2]"));
+    EXPECT_EQ(e.GetPath(), "(root)");
+    EXPECT_NE(e.GetReason().find("must be an object"), std::string::npos);
+}
+
+TEST(ScenarioValidation, SyntaxErrorHasLineAndColumn)
+{
+    // "  oops": the lexer stops at the first o, which starts no JSON literal (column 3).
+    const std::string text = "{\n  \"seed\": 1,\n  oops: 2\n}\n";
+    const ScenarioError e = ErrorOf(text);
+    EXPECT_EQ(e.GetPath(), "(root)");
+    EXPECT_EQ(e.GetFile(), kLabel);
+    EXPECT_EQ(e.GetReason().rfind("line 3, column 3: syntax error", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(kLabel + ": (root): line 3, column 3: ", 0), 0u);
+}
+
+TEST(ScenarioValidation, EmptyAndTruncatedDocuments)
+{
+    EXPECT_EQ(ErrorOf(std::string("")).GetReason().rfind("line 1, column 1: ", 0), 0u);
+    const ScenarioError e = ErrorOf(std::string("{\"seed\": 1,\n"));
+    EXPECT_EQ(e.GetPath(), "(root)");
+    EXPECT_NE(e.GetReason().find("line 2"), std::string::npos) << e.what();
+}
+
+TEST(ScenarioValidation, DuplicateKeysAreRejectedAtTheirPath)
+{
+    const ScenarioError top = ErrorOf(std::string(R"({"seed": 1, "seed": 2})"));
+    EXPECT_EQ(top.GetPath(), "seed");
+    EXPECT_NE(top.GetReason().find("duplicate key 'seed'"), std::string::npos);
+
+    const std::string nested = R"({"topology": {"kind": "fat-tree", "k": 4},
+        "workloads": [{"type": "flows", "pattern": "list",
+                       "flows": [{"src": 0, "dst": 1, "bytes": 1},
+                                 {"src": 0, "dst": 2, "dst": 3, "bytes": 1}]}]})";
+    EXPECT_EQ(ErrorOf(nested).GetPath(), "workloads[0].flows[1].dst");
+}
+
+TEST(ScenarioValidation, HugeNumberIsAnError)
+{
+    json j = Minimal();
+    std::string text = j.dump();
+    text.insert(1, "\"stop_time_ms\": 1e400, ");
+    const ScenarioError e = ErrorOf(text);
+    EXPECT_EQ(e.GetPath(), "(root)");
+}
+
+TEST(ScenarioValidation, HostIndicesFollowTheFatTreeSize)
+{
+    json j = Minimal();
+    j["topology"] = kFatTree4; // 16 hosts
+    j["workloads"][0]["flows"][0]["dst"] = 15;
+    EXPECT_EQ(ParseJson(j).workloads[0].flows[0].dst, 15u);
+    j["workloads"][0]["flows"][0]["dst"] = 16;
+    EXPECT_EQ(ErrorOf(j).GetPath(), "workloads[0].flows[0].dst");
+}
+
+// ---------------------------------------------------------------------------------------------
+// --set overrides
+
+TEST(ScenarioSet, ValueTypes)
+{
+    const ScenarioConfig c = ParseJson(
+        Minimal(), {"seed=7", "output.pcap=true", "name=my-run", "topology.host_link.rate_gbps=400",
+                    "topology.fabric_link.delay_us=0.25", "p2mp.mechanism=unicast",
+                    "output.dir=\"out dir\"", "stragglers=[]"});
+    EXPECT_EQ(c.seed, 7u);
+    EXPECT_TRUE(c.output.pcap);
+    EXPECT_EQ(c.name, "my-run");
+    EXPECT_EQ(c.topology.hostLink.rateGbps, 400.0);
+    EXPECT_EQ(c.topology.fabricLink.delayUs, 0.25);
+    EXPECT_EQ(c.output.dir, "out dir");
+}
+
+TEST(ScenarioSet, NameOverrideMovesDefaultOutputDir)
+{
+    EXPECT_EQ(ParseJson(Minimal(), {"name=x"}).output.dir, "results/x");
+}
+
+TEST(ScenarioSet, ArrayIndexForms)
+{
+    const ScenarioConfig a = ParseJson(Minimal(), {"workloads[0].flows[0].bytes=8192"});
+    EXPECT_EQ(a.workloads[0].flows[0].bytes, 8192u);
+    const ScenarioConfig b = ParseJson(Minimal(), {"workloads.0.flows.0.dst=7"});
+    EXPECT_EQ(b.workloads[0].flows[0].dst, 7u);
+    const ScenarioConfig c = ParseJson(Minimal(), {"workloads.0.flows[0].start_us=3"});
+    EXPECT_EQ(c.workloads[0].flows[0].startUs, 3.0);
+}
+
+TEST(ScenarioSet, CreatesMissingObjectsAndReplacesElements)
+{
+    const ScenarioConfig c = ParseJson(
+        Minimal(), {"switch.ecn.kmin_kb=100", "switch.pfc.enabled=false",
+                    R"(workloads[0]={"type":"flows","pattern":"permutation","bytes":64})"});
+    EXPECT_EQ(c.sw.ecn.kminKb, 100.0);
+    EXPECT_FALSE(c.sw.pfc.enabled);
+    EXPECT_EQ(c.workloads[0].pattern, "permutation");
+    EXPECT_EQ(c.workloads[0].bytes, 64u);
+}
+
+TEST(ScenarioSet, LaterOverrideWins)
+{
+    EXPECT_EQ(ParseJson(Minimal(), {"seed=3", "seed=9"}).seed, 9u);
+}
+
+TEST(ScenarioSet, OverrideIsValidatedLikeTheFile)
+{
+    const ScenarioError bad = ErrorOf(Minimal(), {"p2mp.mechanism=bier"});
+    EXPECT_EQ(bad.GetFile(), kLabel);
+    EXPECT_EQ(bad.GetPath(), "p2mp.mechanism");
+    EXPECT_NE(bad.GetReason().find("not implemented yet"), std::string::npos);
+    EXPECT_NE(bad.GetReason().find("(set by --set p2mp.mechanism=bier)"), std::string::npos);
+
+    EXPECT_EQ(ErrorOf(Minimal(), {"nic.mtu_bytes=1000"}).GetPath(), "nic.mtu_bytes");
+    EXPECT_EQ(ErrorOf(Minimal(), {"seed=-1"}).GetPath(), "seed");
+    EXPECT_EQ(ErrorOf(Minimal(), {"seed=abc"}).GetPath(), "seed"); // a string, not an integer
+    EXPECT_EQ(ErrorOf(Minimal(), {"workloads.0.flows.0.dst=0"}).GetPath(),
+              "workloads[0].flows[0].dst");
+}
+
+TEST(ScenarioSet, UnknownKeyViaSet)
+{
+    const ScenarioError e = ErrorOf(Minimal(), {"nic.mtu=2048"});
+    EXPECT_EQ(e.GetFile(), kLabel);
+    EXPECT_EQ(e.GetPath(), "nic.mtu");
+    EXPECT_NE(e.GetReason().find("unknown key 'mtu'"), std::string::npos);
+
+    EXPECT_EQ(ErrorOf(Minimal(), {"brand.new.key=1"}).GetPath(), "brand");
+}
+
+struct BadSet
+{
+    std::string set;
+    std::string path;
+    std::string reasonPart;
+};
+
+TEST(ScenarioSet, MalformedOverridesNameTheirPath)
+{
+    const std::vector<BadSet> cases{
+        {"seed", "seed", "missing '='"},
+        {"=5", "(root)", "empty path"},
+        {"workloads[3].bytes=1", "workloads[3].bytes", "index 3 is out of range"},
+        {"workloads.5.bytes=1", "workloads.5.bytes", "index 5 is out of range"},
+        {"seed[0]=1", "seed[0]", "not an array"},
+        {"topology[0].kind=1", "topology[0].kind", "not an array"},
+        {"topology.kind.x=1", "topology.kind.x", "not an object"},
+        {"a..b=1", "a..b", "empty key"},
+        {"nic.=1", "nic.", "empty key"},
+        {"workloads[x].bytes=1", "workloads[x].bytes", "non-negative integer"},
+        {"workloads[0.bytes=1", "workloads[0.bytes", "unclosed '['"},
+        {"workloads[0]x.bytes=1", "workloads[0]x.bytes", "unexpected text"},
+        {"work]loads=1", "work]loads", "unmatched ']'"},
+    };
+    for (const BadSet& c : cases)
+    {
+        const ScenarioError e = ErrorOf(Minimal(), {c.set});
+        EXPECT_EQ(e.GetFile(), "--set") << c.set;
+        EXPECT_EQ(e.GetPath(), c.path) << c.set;
+        EXPECT_NE(e.GetReason().find(c.reasonPart), std::string::npos) << e.what();
+    }
+}
+
+TEST(ScenarioSet, ApplySetReturnsCanonicalPath)
+{
+    json j = Minimal();
+    EXPECT_EQ(Scenario::ApplySet(j, "workloads.0.flows.0.bytes=5"), "workloads[0].flows[0].bytes");
+    EXPECT_EQ(j["workloads"][0]["flows"][0]["bytes"], 5);
+    EXPECT_EQ(Scenario::ApplySet(j, "x.y=not json {"), "x.y");
+    EXPECT_EQ(j["x"]["y"], "not json {");
+    EXPECT_EQ(Scenario::ApplySet(j, "z="), "z");
+    EXPECT_EQ(j["z"], "");
+    EXPECT_EQ(Scenario::ApplySet(j, "w=a=b"), "w"); // only the first '=' splits
+    EXPECT_EQ(j["w"], "a=b");
+}
+
+// ---------------------------------------------------------------------------------------------
+// ToJson
+
+TEST(ScenarioToJson, MinimalRoundTrip)
+{
+    const ScenarioConfig c = ParseJson(Minimal());
+    const json j = Scenario::ToJson(c);
+    // Every default is written out.
+    EXPECT_EQ(j["name"], "minimal");
+    EXPECT_EQ(j["seed"], 1);
+    EXPECT_EQ(j["stop_time_ms"], 100.0);
+    EXPECT_EQ(j["topology"]["host_link"]["rate_gbps"], 100.0);
+    EXPECT_EQ(j["nic"]["mtu_bytes"], 1024);
+    EXPECT_EQ(j["nic"]["ctrl_priority"], 6);
+    EXPECT_EQ(j["nic"]["dcqcn"]["enabled"], true);
+    EXPECT_EQ(j["switch"]["ecn"]["pmax"], 0.2);
+    EXPECT_EQ(j["switch"]["pfc"]["enabled"], true);
+    EXPECT_FALSE(j["switch"]["pfc"].contains("headroom_kb")); // auto
+    EXPECT_FALSE(j["switch"]["ecn"].contains("kmin_kb"));
+    EXPECT_EQ(j["load_balancing"]["mode"], "ecmp");
+    EXPECT_EQ(j["p2mp"]["bier"]["bsl_bits"], 256);
+    EXPECT_EQ(j["workloads"][0]["label"], "flows-0");
+    EXPECT_EQ(j["workloads"][0]["op"], "write");
+    EXPECT_EQ(j["workloads"][0]["flows"][0]["start_us"], 0.0);
+    EXPECT_EQ(j["stragglers"], json::array());
+    EXPECT_EQ(j["output"]["dir"], "results/minimal");
+    EXPECT_FALSE(j.contains("file"));
+
+    const ScenarioConfig back = Scenario::Parse(j.dump(), "elsewhere/other.json", {});
+    ExpectSameConfig(c, back);
+    EXPECT_EQ(Scenario::ToJson(back), j);
+}
+
+TEST(ScenarioToJson, EveryFieldRoundTrips)
+{
+    const json in = json::parse(R"({
+        "name": "all-fields", "seed": 18446744073709551615, "stop_time_ms": 0.1,
+        "topology": {"kind": "fat-tree", "k": 8,
+                     "host_link": {"rate_gbps": 25.5, "delay_us": 0.3},
+                     "fabric_link": {"rate_gbps": 800, "delay_us": 0}},
+        "nic": {"mtu_bytes": 4096, "ack_every": 16, "rto_us": 123.456, "data_priority": 0,
+                "ctrl_priority": 7, "dcqcn": {"enabled": false}},
+        "switch": {"buffer_mb": 12.5, "latency_ns": 0, "reserve_kb": 0.1, "alpha": 0.125,
+                   "pfc": {"enabled": false, "headroom_kb": 97.3, "hysteresis_kb": 0},
+                   "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1}},
+        "load_balancing": {"mode": "ecmp"},
+        "p2mp": {"mechanism": "unicast", "ack_aggregation": "none", "bier": {"bsl_bits": 4096}},
+        "workloads": [
+            {"type": "flows", "pattern": "list", "label": "L", "op": "send",
+             "flows": [{"src": 127, "dst": 0, "bytes": 18446744073709551615, "start_us": 0.7},
+                       {"src": 1, "dst": 2, "bytes": 1, "start_us": 0}]},
+            {"type": "flows", "pattern": "permutation", "bytes": 3, "start_us": 1e-3,
+             "label": "flows-1", "op": "write"},
+            {"type": "flows", "pattern": "incast", "senders": 127, "receiver": 64, "bytes": 9,
+             "start_us": 5, "label": "flows-2", "op": "write"}],
+        "stragglers": [],
+        "output": {"dir": "/tmp/x", "pcap": true}
+    })");
+    const ScenarioConfig c = ParseJson(in);
+    EXPECT_EQ(c.seed, 18446744073709551615ull);
+    EXPECT_EQ(c.sw.pfc.headroomKb, 97.3);
+    EXPECT_EQ(c.sw.pfc.hysteresisKb, 0.0);
+    const json out = Scenario::ToJson(c);
+    EXPECT_EQ(out, in); // nothing was lost, nothing added beyond the defaults in `in`
+    ExpectSameConfig(c, Scenario::Parse(out.dump(), kLabel, {}));
+    ExpectSameConfig(c, Scenario::Parse(out.dump(2), kLabel, {}));
+}
+
+TEST(ScenarioToJson, ExpandedFlowsOfAPatternAreNotWritten)
+{
+    json j = Minimal();
+    j["workloads"][0] = {
+        {"type", "flows"}, {"pattern", "incast"}, {"senders", 3}, {"receiver", 0}, {"bytes", 10}};
+    ScenarioConfig c = ParseJson(j);
+    c.workloads[0].flows.push_back({1, 0, 10, 0}); // as the runner expands it
+    const json out = Scenario::ToJson(c);
+    EXPECT_FALSE(out["workloads"][0].contains("flows"));
+    EXPECT_EQ(ParseJson(out).workloads[0].senders, 3u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+class ScenarioLoad : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        m_dir = std::filesystem::path(::testing::TempDir())
+                / ("mcast4ai-scenario-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(m_dir);
+    }
+
+    void TearDown() override
+    {
+        std::filesystem::remove_all(m_dir);
+    }
+
+    std::string Write(const std::string& name, const std::string& text)
+    {
+        const std::string path = (m_dir / name).string();
+        std::ofstream(path) << text;
+        return path;
+    }
+
+    std::filesystem::path m_dir;
+};
+
+TEST_F(ScenarioLoad, ReadsFileAndAppliesSets)
+{
+    const std::string file = Write("incast-4.json", Minimal().dump(2));
+    const ScenarioConfig c = Scenario::Load(file, {"seed=11"});
+    EXPECT_EQ(c.file, file);
+    EXPECT_EQ(c.name, "incast-4");
+    EXPECT_EQ(c.seed, 11u);
+}
+
+TEST_F(ScenarioLoad, MissingFileIsAnErrorAtRoot)
+{
+    const std::string file = (m_dir / "nope.json").string();
+    try
+    {
+        Scenario::Load(file, {});
+        FAIL() << "loaded a missing file";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(e.GetFile(), file);
+        EXPECT_EQ(e.GetPath(), "(root)");
+        EXPECT_NE(e.GetReason().find("no such file"), std::string::npos);
+    }
+}
+
+TEST_F(ScenarioLoad, DirectoryIsAnError)
+{
+    try
+    {
+        Scenario::Load(m_dir.string(), {});
+        FAIL() << "loaded a directory";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(e.GetPath(), "(root)");
+    }
+}
+
+TEST_F(ScenarioLoad, SyntaxErrorNamesTheFile)
+{
+    const std::string file = Write("broken.json", "{\n  \"seed\": 1,\n}\n");
+    try
+    {
+        Scenario::Load(file, {});
+        FAIL() << "loaded a broken file";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(std::string(e.what()).rfind(file + ": (root): line 3, column 1: ", 0), 0u)
+            << e.what();
+    }
+}
+
+TEST(ScenarioErrorTest, WhatIsFilePathReason)
+{
+    const ScenarioError e("a.json", "topology.k", "must be even");
+    EXPECT_STREQ(e.what(), "a.json: topology.k: must be even");
+    EXPECT_EQ(e.GetFile(), "a.json");
+    EXPECT_EQ(e.GetPath(), "topology.k");
+    EXPECT_EQ(e.GetReason(), "must be even");
+    EXPECT_EQ(ScenarioError("a.json", "", "x").GetPath(), "(root)");
+    const std::runtime_error& base = e;
+    EXPECT_STREQ(base.what(), "a.json: topology.k: must be even");
+}
+
+} // namespace

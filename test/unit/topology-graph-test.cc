@@ -1,0 +1,354 @@
+/*
+ * TopologyGraph: node and port numbering, ECMP next-hop sets and hop counts for leaf-spine and
+ * k-ary fat-trees. Expected counts are derived by hand in the comments.
+ */
+#include "scenario/model/topology-graph.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <set>
+#include <stdexcept>
+
+namespace
+{
+
+using ns3::TopologyConfig;
+using ns3::TopologyGraph;
+
+TopologyConfig
+LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+{
+    TopologyConfig t;
+    t.kind = "leaf-spine";
+    t.leaves = leaves;
+    t.spines = spines;
+    t.hostsPerLeaf = hostsPerLeaf;
+    return t;
+}
+
+TopologyConfig
+FatTree(uint32_t k)
+{
+    TopologyConfig t;
+    t.kind = "fat-tree";
+    t.k = k;
+    return t;
+}
+
+uint32_t
+LinkCount(const TopologyGraph& g)
+{
+    uint32_t ends = 0;
+    for (uint32_t n = 0; n < g.NodeCount(); ++n)
+    {
+        ends += g.Ports(n).size();
+    }
+    return ends / 2;
+}
+
+// Every link is seen identically from both ends, and hostLink marks exactly host links.
+void
+ExpectPortSymmetry(const TopologyGraph& g)
+{
+    for (uint32_t n = 0; n < g.NodeCount(); ++n)
+    {
+        const auto& ports = g.Ports(n);
+        for (uint32_t p = 0; p < ports.size(); ++p)
+        {
+            const auto& back = g.Ports(ports[p].peer);
+            ASSERT_LT(ports[p].peerPort, back.size());
+            EXPECT_EQ(back[ports[p].peerPort].peer, n);
+            EXPECT_EQ(back[ports[p].peerPort].peerPort, p);
+            EXPECT_EQ(ports[p].hostLink, g.IsHost(n) || g.IsHost(ports[p].peer));
+        }
+    }
+}
+
+// Downlinks (lower tier) first, each group in ascending node order.
+void
+ExpectPortOrder(const TopologyGraph& g)
+{
+    for (uint32_t n = 0; n < g.NodeCount(); ++n)
+    {
+        const auto& ports = g.Ports(n);
+        for (uint32_t p = 1; p < ports.size(); ++p)
+        {
+            const bool prevUp = g.Tier(ports[p - 1].peer) > g.Tier(n);
+            const bool up = g.Tier(ports[p].peer) > g.Tier(n);
+            EXPECT_TRUE(!prevUp || up) << "uplink before downlink at node " << n;
+            if (prevUp == up)
+            {
+                EXPECT_LT(ports[p - 1].peer, ports[p].peer);
+            }
+        }
+    }
+}
+
+// Walk from src to dst always taking the first (or last) ECMP port; every step must follow a
+// shortest path, so the walk length equals HopCount.
+uint32_t
+Walk(const TopologyGraph& g, uint32_t src, uint32_t dst, bool last)
+{
+    uint32_t node = src;
+    uint32_t hops = 0;
+    while (node != dst)
+    {
+        const auto& next = g.NextHopPorts(node, dst);
+        EXPECT_FALSE(next.empty());
+        if (next.empty() || hops > 16)
+        {
+            return 0;
+        }
+        node = g.Ports(node)[last ? next.back() : next.front()].peer;
+        ++hops;
+    }
+    return hops;
+}
+
+void
+ExpectRoutesConsistent(const TopologyGraph& g)
+{
+    for (uint32_t sw = g.HostCount(); sw < g.NodeCount(); ++sw)
+    {
+        for (uint32_t h = 0; h < g.HostCount(); ++h)
+        {
+            const auto& next = g.NextHopPorts(sw, h);
+            ASSERT_FALSE(next.empty());
+            EXPECT_TRUE(std::adjacent_find(next.begin(), next.end(), std::greater_equal<>())
+                        == next.end())
+                << "not strictly ascending";
+            EXPECT_LT(next.back(), g.Ports(sw).size());
+        }
+    }
+    for (uint32_t a = 0; a < g.HostCount(); ++a)
+    {
+        for (uint32_t b = 0; b < g.HostCount(); ++b)
+        {
+            EXPECT_EQ(Walk(g, a, b, false), g.HopCount(a, b));
+            EXPECT_EQ(Walk(g, a, b, true), g.HopCount(a, b));
+        }
+    }
+}
+
+TEST(TopologyGraphLeafSpine, Counts)
+{
+    // 4 leaves x 16 hosts = 64 hosts; 4 + 2 = 6 switches; 70 nodes.
+    // Links: 64 host links + 4 x 2 leaf-spine links = 72.
+    const TopologyGraph g = TopologyGraph::Build(LeafSpine(4, 2, 16));
+    EXPECT_EQ(g.HostCount(), 64u);
+    EXPECT_EQ(g.SwitchCount(), 6u);
+    EXPECT_EQ(g.NodeCount(), 70u);
+    EXPECT_EQ(g.LeafCount(), 4u);
+    EXPECT_EQ(LinkCount(g), 72u);
+    EXPECT_EQ(boost::num_edges(g.GetGraph()), 72u);
+    for (uint32_t h = 0; h < 64; ++h)
+    {
+        EXPECT_TRUE(g.IsHost(h));
+        EXPECT_EQ(g.Tier(h), 0u);
+        ASSERT_EQ(g.Ports(h).size(), 1u);
+        EXPECT_EQ(g.LeafOf(h), 64 + h / 16);
+        EXPECT_TRUE(g.Ports(h)[0].hostLink);
+    }
+    for (uint32_t leaf = 64; leaf < 68; ++leaf)
+    {
+        EXPECT_FALSE(g.IsHost(leaf));
+        EXPECT_EQ(g.Tier(leaf), 1u);
+        EXPECT_EQ(g.Ports(leaf).size(), 18u); // 16 hosts down, 2 spines up
+    }
+    for (uint32_t spine = 68; spine < 70; ++spine)
+    {
+        EXPECT_EQ(g.Tier(spine), 2u);
+        EXPECT_EQ(g.Ports(spine).size(), 4u); // one per leaf
+    }
+    // Leaf 1 (node 65): ports 0..15 are hosts 16..31, ports 16 and 17 the spines.
+    EXPECT_EQ(g.Ports(65)[0].peer, 16u);
+    EXPECT_EQ(g.Ports(65)[15].peer, 31u);
+    EXPECT_EQ(g.Ports(65)[16].peer, 68u);
+    EXPECT_EQ(g.Ports(65)[17].peer, 69u);
+    EXPECT_FALSE(g.Ports(65)[16].hostLink);
+    EXPECT_EQ(g.Ports(69)[2].peer, 66u);
+    EXPECT_EQ(g.NodeName(3), "host3");
+    EXPECT_EQ(g.NodeName(65), "leaf1");
+    EXPECT_EQ(g.NodeName(69), "spine1");
+    ExpectPortSymmetry(g);
+    ExpectPortOrder(g);
+}
+
+TEST(TopologyGraphLeafSpine, NextHopsAndHopCounts)
+{
+    TopologyGraph g = TopologyGraph::Build(LeafSpine(4, 2, 16));
+    EXPECT_FALSE(g.HasRoutes());
+    EXPECT_EQ(g.HopCount(0, 1), 2u); // before routes: BFS
+    EXPECT_EQ(g.HopCount(0, 63), 4u);
+    g.ComputeRoutes();
+    ASSERT_TRUE(g.HasRoutes());
+
+    // Leaf -> host on another leaf: every spine (ports 16, 17).
+    EXPECT_EQ(g.NextHopPorts(64, 20), (std::vector<uint16_t>{16, 17}));
+    // Leaf -> own host: the one downlink.
+    EXPECT_EQ(g.NextHopPorts(64, 5), (std::vector<uint16_t>{5}));
+    // Spine -> any host: the port of its leaf.
+    EXPECT_EQ(g.NextHopPorts(68, 37), (std::vector<uint16_t>{2}));
+    // Host -> anyone: its only port; to itself: nothing.
+    EXPECT_EQ(g.NextHopPorts(7, 40), (std::vector<uint16_t>{0}));
+    EXPECT_TRUE(g.NextHopPorts(7, 7).empty());
+
+    EXPECT_EQ(g.HopCount(3, 3), 0u);
+    EXPECT_EQ(g.HopCount(0, 15), 2u); // same leaf
+    EXPECT_EQ(g.HopCount(0, 16), 4u); // host-leaf-spine-leaf-host
+    EXPECT_EQ(g.HopCount(63, 0), 4u);
+    ExpectRoutesConsistent(g);
+}
+
+TEST(TopologyGraphLeafSpine, EcmpWidthIsSpineCount)
+{
+    TopologyGraph g = TopologyGraph::Build(LeafSpine(3, 5, 2));
+    g.ComputeRoutes();
+    for (uint32_t leaf = 6; leaf < 9; ++leaf)
+    {
+        for (uint32_t h = 0; h < 6; ++h)
+        {
+            EXPECT_EQ(g.NextHopPorts(leaf, h).size(), g.LeafOf(h) == leaf ? 1u : 5u);
+        }
+    }
+}
+
+TEST(TopologyGraphFatTree, CountsK4)
+{
+    // k=4: 4 pods x (2 edge + 2 agg), (k/2)^2 = 4 cores -> 20 switches; k^3/4 = 16 hosts.
+    // Nodes: hosts 0..15, edges 16..23, aggs 24..31, cores 32..35.
+    // Links: 16 host + 4 pods x 2 x 2 edge-agg + 4 pods x 2 aggs x 2 cores = 16 + 16 + 16 = 48.
+    const TopologyGraph g = TopologyGraph::Build(FatTree(4));
+    EXPECT_EQ(g.HostCount(), 16u);
+    EXPECT_EQ(g.SwitchCount(), 20u);
+    EXPECT_EQ(g.NodeCount(), 36u);
+    EXPECT_EQ(g.LeafCount(), 8u);
+    EXPECT_EQ(LinkCount(g), 48u);
+    for (uint32_t n = 16; n < 36; ++n)
+    {
+        EXPECT_EQ(g.Ports(n).size(), 4u) << "every switch has k ports";
+        EXPECT_EQ(g.Tier(n), n < 24 ? 1u : n < 32 ? 2u : 3u);
+    }
+    // Hosts 2, 3 sit on edge 1 of pod 0 (node 17).
+    EXPECT_EQ(g.LeafOf(2), 17u);
+    EXPECT_EQ(g.LeafOf(3), 17u);
+    EXPECT_EQ(g.LeafOf(15), 23u);
+    // Edge 17: hosts 2, 3 down; pod-0 aggs 24, 25 up.
+    EXPECT_EQ(g.Ports(17)[0].peer, 2u);
+    EXPECT_EQ(g.Ports(17)[2].peer, 24u);
+    EXPECT_EQ(g.Ports(17)[3].peer, 25u);
+    // Aggregation j of a pod reaches cores j*2, j*2+1: agg 25 (pod 0, j=1) -> cores 34, 35.
+    EXPECT_EQ(g.Ports(25)[0].peer, 16u);
+    EXPECT_EQ(g.Ports(25)[1].peer, 17u);
+    EXPECT_EQ(g.Ports(25)[2].peer, 34u);
+    EXPECT_EQ(g.Ports(25)[3].peer, 35u);
+    // Core 32 reaches aggregation 0 of every pod: 24, 26, 28, 30.
+    EXPECT_EQ(g.Ports(32)[0].peer, 24u);
+    EXPECT_EQ(g.Ports(32)[3].peer, 30u);
+    EXPECT_EQ(g.NodeName(17), "edge1");
+    EXPECT_EQ(g.NodeName(25), "agg1");
+    EXPECT_EQ(g.NodeName(35), "core3");
+    ExpectPortSymmetry(g);
+    ExpectPortOrder(g);
+}
+
+TEST(TopologyGraphFatTree, CountsK8)
+{
+    // k=8: 128 hosts; 8 pods x (4 + 4) = 64 pod switches + 16 cores = 80 switches; 208 nodes.
+    // Links: 128 host + 8 x 4 x 4 edge-agg + 8 x 4 x 4 agg-core = 384.
+    const TopologyGraph g = TopologyGraph::Build(FatTree(8));
+    EXPECT_EQ(g.HostCount(), 128u);
+    EXPECT_EQ(g.SwitchCount(), 80u);
+    EXPECT_EQ(g.NodeCount(), 208u);
+    EXPECT_EQ(LinkCount(g), 384u);
+    for (uint32_t n = 128; n < 208; ++n)
+    {
+        EXPECT_EQ(g.Ports(n).size(), 8u);
+    }
+    EXPECT_EQ(g.LeafOf(127), 128u + 31u);
+    ExpectPortSymmetry(g);
+    ExpectPortOrder(g);
+}
+
+TEST(TopologyGraphFatTree, NextHopSetsK4)
+{
+    TopologyGraph g = TopologyGraph::Build(FatTree(4));
+    g.ComputeRoutes();
+    // Edge 16 (pod 0) -> host 15 (pod 3): both aggs.
+    EXPECT_EQ(g.NextHopPorts(16, 15), (std::vector<uint16_t>{2, 3}));
+    // Edge 16 -> its own host 1: the one downlink.
+    EXPECT_EQ(g.NextHopPorts(16, 1), (std::vector<uint16_t>{1}));
+    // Edge 16 -> host 2 in the same pod, other edge: both aggs.
+    EXPECT_EQ(g.NextHopPorts(16, 2).size(), 2u);
+    // Aggregation 24 (pod 0) -> host in pod 2: both its cores.
+    EXPECT_EQ(g.NextHopPorts(24, 9), (std::vector<uint16_t>{2, 3}));
+    // Aggregation 24 -> host 3 of its own pod: down to edge 17 only.
+    EXPECT_EQ(g.NextHopPorts(24, 3), (std::vector<uint16_t>{1}));
+    // Core -> any host: the one pod port.
+    for (uint32_t core = 32; core < 36; ++core)
+    {
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            ASSERT_EQ(g.NextHopPorts(core, h).size(), 1u);
+            EXPECT_EQ(g.NextHopPorts(core, h)[0], h / 4); // pod index
+        }
+    }
+    ExpectRoutesConsistent(g);
+}
+
+TEST(TopologyGraphFatTree, HopCounts)
+{
+    TopologyGraph g = TopologyGraph::Build(FatTree(4));
+    // Without routes (BFS) and with routes (table) the answers agree.
+    const uint32_t sameEdge = g.HopCount(0, 1);
+    const uint32_t samePod = g.HopCount(0, 2);
+    const uint32_t otherPod = g.HopCount(0, 15);
+    g.ComputeRoutes();
+    EXPECT_EQ(sameEdge, 2u);
+    EXPECT_EQ(samePod, 4u);  // host-edge-agg-edge-host
+    EXPECT_EQ(otherPod, 6u); // host-edge-agg-core-agg-edge-host
+    EXPECT_EQ(g.HopCount(0, 1), 2u);
+    EXPECT_EQ(g.HopCount(0, 2), 4u);
+    EXPECT_EQ(g.HopCount(0, 15), 6u);
+    EXPECT_EQ(g.HopCount(5, 4), 2u);
+    EXPECT_THROW(g.HopCount(0, 16), std::invalid_argument);
+}
+
+TEST(TopologyGraphFatTree, K16RoutesAreShared)
+{
+    // k=16: 1024 hosts, 5 x 16^2 / 4 = 320 switches. (Build time is a benchmark matter.)
+    TopologyGraph g = TopologyGraph::Build(FatTree(16));
+    g.ComputeRoutes();
+    EXPECT_EQ(g.HostCount(), 1024u);
+    EXPECT_EQ(g.SwitchCount(), 320u);
+    // Sets: empty, 16 singletons (down ports 0..15), {8..15} (up) and nothing else.
+    EXPECT_EQ(g.DistinctPortSets(), 18u);
+    EXPECT_EQ(g.NextHopPorts(1024, 1023).size(), 8u);
+    EXPECT_EQ(g.HopCount(0, 1023), 6u);
+}
+
+TEST(TopologyGraphFatTree, SmallestK2)
+{
+    // k=2: 2 pods of 1 edge + 1 agg, 1 core; 2 hosts.
+    TopologyGraph g = TopologyGraph::Build(FatTree(2));
+    EXPECT_EQ(g.HostCount(), 2u);
+    EXPECT_EQ(g.SwitchCount(), 5u);
+    g.ComputeRoutes();
+    EXPECT_EQ(g.HopCount(0, 1), 6u);
+    ExpectPortSymmetry(g);
+    ExpectRoutesConsistent(g);
+}
+
+TEST(TopologyGraphBuild, RejectsUnbuildableConfigs)
+{
+    EXPECT_THROW(TopologyGraph::Build(FatTree(3)), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(FatTree(0)), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(LeafSpine(0, 1, 1)), std::invalid_argument);
+    TopologyConfig ring;
+    ring.kind = "ring";
+    EXPECT_THROW(TopologyGraph::Build(ring), std::invalid_argument);
+    // A leaf with more than 65536 ports cannot be numbered with 16-bit ports.
+    EXPECT_THROW(TopologyGraph::Build(LeafSpine(1, 2, 65535)), std::invalid_argument);
+}
+
+} // namespace
