@@ -29,6 +29,8 @@ Incast(bool pfc)
     w.bytes = 1u << 20;
     c.workloads.push_back(w);
     c.sw.pfc.enabled = pfc;
+    // The fabric alone: DCQCN's effect on the same incast is the DCQCN suite's subject.
+    c.nic.dcqcn.enabled = false;
     if (!pfc)
     {
         c.sw.bufferMb = 2;

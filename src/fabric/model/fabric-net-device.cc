@@ -281,6 +281,12 @@ FabricNetDevice::GetDataRate() const
     return m_rate;
 }
 
+uint32_t
+FabricNetDevice::GetFramingBytes() const
+{
+    return m_framingBytes;
+}
+
 Time
 FabricNetDevice::GetRxLatency() const
 {

@@ -58,6 +58,8 @@ public:
     void EnablePcap(const std::string& filename);
 
     DataRate GetDataRate() const;
+    /// Wire bytes per frame beyond the packet (preamble, SFD, FCS, inter-frame gap).
+    uint32_t GetFramingBytes() const;
     Time GetRxLatency() const;
     Ptr<FabricChannel> GetFabricChannel() const;
     bool IsBusy() const;

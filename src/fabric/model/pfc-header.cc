@@ -21,8 +21,8 @@ constexpr uint16_t VECTOR_MASK = 0x00FF;
 } // namespace
 
 PfcHeader::PfcHeader()
-: m_opcode(OPCODE)
-, m_classEnableVector(0)
+    : m_opcode(OPCODE),
+      m_classEnableVector(0)
 {
 }
 

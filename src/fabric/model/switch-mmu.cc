@@ -55,7 +55,7 @@ SwitchMmu::GetTypeId()
 }
 
 SwitchMmu::SwitchMmu()
-: m_used(0)
+    : m_used(0)
 {
 }
 

@@ -23,8 +23,8 @@ constexpr uint32_t MASK_24 = 0x00FFFFFF;
 } // namespace
 
 AethHeader::AethHeader()
-: m_syndrome(KIND_ACK | INVALID_CREDIT_COUNT)
-, m_msn(0)
+    : m_syndrome(KIND_ACK | INVALID_CREDIT_COUNT),
+      m_msn(0)
 {
 }
 

@@ -18,17 +18,17 @@ constexpr uint32_t MASK_24 = 0x00FFFFFF;
 } // namespace
 
 BthHeader::BthHeader()
-: m_opcode(0)
-, m_solicitedEvent(false)
-, m_migReq(false)
-, m_padCount(0)
-, m_tver(0)
-, m_pkey(0xFFFF)
-, m_fecn(false)
-, m_becn(false)
-, m_destQp(0)
-, m_ackRequest(false)
-, m_psn(0)
+    : m_opcode(0),
+      m_solicitedEvent(false),
+      m_migReq(false),
+      m_padCount(0),
+      m_tver(0),
+      m_pkey(0xFFFF),
+      m_fecn(false),
+      m_becn(false),
+      m_destQp(0),
+      m_ackRequest(false),
+      m_psn(0)
 {
 }
 

@@ -12,7 +12,9 @@ NS_LOG_COMPONENT_DEFINE("CnpHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(CnpHeader);
 
-CnpHeader::CnpHeader() {}
+CnpHeader::CnpHeader()
+{
+}
 
 TypeId
 CnpHeader::GetTypeId()

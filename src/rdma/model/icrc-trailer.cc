@@ -59,7 +59,7 @@ Crc32Update(uint32_t reg, const uint8_t* data, uint32_t length)
 } // namespace
 
 IcrcTrailer::IcrcTrailer()
-: m_icrc(0)
+    : m_icrc(0)
 {
 }
 

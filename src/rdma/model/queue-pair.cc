@@ -40,12 +40,19 @@ QueuePair::GetTypeId()
     return tid;
 }
 
-QueuePair::QueuePair() {}
+QueuePair::QueuePair()
+{
+}
 
 void
 QueuePair::DoDispose()
 {
     m_timer.Cancel();
+    if (m_cc)
+    {
+        m_cc->Dispose();
+        m_cc = nullptr;
+    }
     m_nic = nullptr;
     m_messages.clear();
     Object::DoDispose();
@@ -127,10 +134,47 @@ QueuePair::Post(Operation op, uint64_t bytes)
     return m.id;
 }
 
+void
+QueuePair::SetCongestionControl(Ptr<Dcqcn> cc)
+{
+    m_cc = cc;
+}
+
+Ptr<Dcqcn>
+QueuePair::GetCongestionControl() const
+{
+    return m_cc;
+}
+
 bool
 QueuePair::HasPacketToSend() const
 {
     return m_sndNxt < m_psnEnd;
+}
+
+Time
+QueuePair::GetNextSendTime() const
+{
+    return m_nextSend;
+}
+
+void
+QueuePair::PacketSent(uint32_t wireBytes)
+{
+    if (m_cc)
+    {
+        m_cc->BytesSent(wireBytes);
+        m_nextSend = Simulator::Now() + m_cc->PacingDelay(wireBytes);
+    }
+}
+
+void
+QueuePair::ReceiveCnp()
+{
+    if (m_cc)
+    {
+        m_cc->ReceiveCnp();
+    }
 }
 
 Ptr<Packet>
@@ -297,6 +341,18 @@ QueuePair::TimerExpired()
 void
 QueuePair::ReceiveData(const FrameInfo& fi)
 {
+    // Notification point: a CE mark asks the requester to slow down, at most once per
+    // CNP interval per QP.
+    if (fi.ecn == 0x3 && m_nic->IsNotificationPoint())
+    {
+        Time now = Simulator::Now();
+        if (!m_cnpSent || now - m_lastCnp >= m_nic->GetCnpInterval())
+        {
+            m_cnpSent = true;
+            m_lastCnp = now;
+            m_nic->SendCnp(this);
+        }
+    }
     uint64_t psn = Unwrap(fi.psn, m_expected);
     if (psn == m_expected)
     {
@@ -363,6 +419,12 @@ uint64_t
 QueuePair::GetPacketsSent() const
 {
     return m_packetsSent;
+}
+
+uint64_t
+QueuePair::GetReceivedPackets() const
+{
+    return m_expected;
 }
 
 } // namespace ns3

@@ -12,6 +12,7 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "rdma/model/dcqcn.h"
 
 #include <deque>
 
@@ -65,8 +66,18 @@ public:
     /// Post a message; returns its id. The NIC is told there is something to send.
     uint64_t Post(Operation op, uint64_t bytes);
 
+    /// DCQCN reaction point of this QP's sends; null means unpaced, line-rate sending.
+    void SetCongestionControl(Ptr<Dcqcn> cc);
+    Ptr<Dcqcn> GetCongestionControl() const;
+
     // Requester, driven by the NIC.
     bool HasPacketToSend() const;
+    /// Earliest time the rate limiter lets the next packet go.
+    Time GetNextSendTime() const;
+    /// The NIC put a frame of this many wire bytes (framing included) on the port.
+    void PacketSent(uint32_t wireBytes);
+    /// A CNP for this QP arrived.
+    void ReceiveCnp();
     /// BTH (+RETH) + payload of the next PSN; advances the send pointer.
     Ptr<Packet> BuildNextPacket(uint32_t& payloadBytes);
     void ReceiveAck(const FrameInfo& fi);
@@ -78,6 +89,8 @@ public:
     uint64_t GetTimeouts() const;
     uint64_t GetOutstandingMessages() const;
     uint64_t GetPacketsSent() const;
+    /// Responder: packets received in order so far (the next expected PSN).
+    uint64_t GetReceivedPackets() const;
 
 protected:
     void DoDispose() override;
@@ -115,7 +128,12 @@ private:
     uint64_t m_packetsSent{0};
     CompletionCallback m_completion;
 
+    Ptr<Dcqcn> m_cc;
+    Time m_nextSend;
+
     // Responder
+    Time m_lastCnp;
+    bool m_cnpSent{false};
     uint64_t m_expected{0};
     uint64_t m_msn{0};
     uint64_t m_msgBytes{0};

@@ -10,6 +10,7 @@
 #include "ns3/uinteger.h"
 #include "rdma/model/aeth-header.h"
 #include "rdma/model/bth-header.h"
+#include "rdma/model/cnp-header.h"
 #include "rdma/model/icrc-trailer.h"
 
 namespace ns3
@@ -52,6 +53,14 @@ RdmaNic::GetTypeId()
               .AddAttribute("EcnCapable", "Send data as ECT(0) so switches can mark it",
                             BooleanValue(true), MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
                             MakeBooleanChecker())
+              .AddAttribute("DcqcnEnabled",
+                            "Run DCQCN: CNPs on CE-marked arrivals (notification point) and a "
+                            "paced rate per sending QP (reaction point)",
+                            BooleanValue(false), MakeBooleanAccessor(&RdmaNic::m_dcqcnEnabled),
+                            MakeBooleanChecker())
+              .AddAttribute("CnpInterval", "A responder QP sends at most one CNP per interval",
+                            TimeValue(MicroSeconds(50)), MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("ComputeIcrc",
                             "Compute the real ICRC of every packet (costs a CRC over the payload; "
                             "useful with pcaps). Otherwise the 4 ICRC bytes are zero.",
@@ -60,7 +69,34 @@ RdmaNic::GetTypeId()
     return tid;
 }
 
-RdmaNic::RdmaNic() {}
+RdmaNic::RdmaNic()
+{
+    m_dcqcnFactory.SetTypeId(Dcqcn::GetTypeId());
+}
+
+void
+RdmaNic::SetDcqcnAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_dcqcnFactory.Set(name, value);
+}
+
+bool
+RdmaNic::IsNotificationPoint() const
+{
+    return m_dcqcnEnabled;
+}
+
+Time
+RdmaNic::GetCnpInterval() const
+{
+    return m_cnpInterval;
+}
+
+Ptr<QueuePair>
+RdmaNic::GetQpByIndex(uint32_t index) const
+{
+    return m_qps[index];
+}
 
 void
 RdmaNic::DoDispose()
@@ -71,6 +107,7 @@ RdmaNic::DoDispose()
     }
     m_qps.clear();
     m_control.clear();
+    m_wakeup.Cancel();
     m_device = nullptr;
     m_node = nullptr;
     Object::DoDispose();
@@ -126,6 +163,12 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
 {
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
+    if (m_dcqcnEnabled)
+    {
+        Ptr<Dcqcn> cc = m_dcqcnFactory.Create<Dcqcn>();
+        cc->SetLineRate(m_device->GetDataRate());
+        qp->SetCongestionControl(cc);
+    }
     m_qps.push_back(qp);
     m_isActive.push_back(false);
     return qp;
@@ -176,7 +219,10 @@ RdmaNic::Dequeue(uint8_t pausedMask)
     {
         return nullptr;
     }
-    while (!m_active.empty())
+    // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    for (std::size_t tries = m_active.size(); tries > 0; --tries)
     {
         uint32_t index = m_active.front();
         m_active.pop_front();
@@ -186,9 +232,17 @@ RdmaNic::Dequeue(uint8_t pausedMask)
             m_isActive[index] = false;
             continue;
         }
+        Time ready = qp->GetNextSendTime();
+        if (ready > now)
+        {
+            earliest = std::min(earliest, ready);
+            m_active.push_back(index);
+            continue;
+        }
         uint32_t payload = 0;
         Ptr<Packet> p = qp->BuildNextPacket(payload);
-        Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_dataPriority);
+        Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_dataPriority, m_ecnCapable);
+        qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
         ++m_dataPackets;
         m_dataBytes += payload;
         m_headerBytes += p->GetSize() - payload;
@@ -202,11 +256,34 @@ RdmaNic::Dequeue(uint8_t pausedMask)
         }
         return p;
     }
+    if (earliest != Time::Max())
+    {
+        WakeAt(earliest);
+    }
     return nullptr;
 }
 
 void
-RdmaNic::Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority)
+RdmaNic::WakeAt(Time t)
+{
+    if (m_wakeup.IsRunning() && m_wakeupAt <= t)
+    {
+        return;
+    }
+    m_wakeup.Cancel();
+    m_wakeupAt = t;
+    m_wakeup = Simulator::Schedule(t - Simulator::Now(), &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    m_device->TryTransmit();
+}
+
+void
+RdmaNic::Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority,
+                     bool ecnCapable)
 {
     p->AddTrailer(IcrcTrailer());
     UdpHeader udp;
@@ -221,7 +298,7 @@ RdmaNic::Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t 
     ip.SetTtl(64);
     ip.SetDontFragment();
     ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
-    ip.SetEcn(m_ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.SetEcn(ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
     ip.EnableChecksum();
     p->AddHeader(ip);
     if (m_computeIcrc)
@@ -261,7 +338,28 @@ RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
     bth.SetDestQp(qp->GetRemoteQpn());
     bth.SetPsn(psn24);
     p->AddHeader(bth);
-    Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority);
+    Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
+    QueueControl(p);
+}
+
+void
+RdmaNic::SendCnp(Ptr<QueuePair> qp)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(CnpHeader());
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::CNP);
+    bth.SetBecn(true);
+    bth.SetDestQp(qp->GetRemoteQpn());
+    p->AddHeader(bth);
+    Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
+    ++m_cnpsSent;
+    QueueControl(p);
+}
+
+void
+RdmaNic::QueueControl(Ptr<Packet> p)
+{
     m_control.push_back(p);
     m_device->TryTransmit();
 }
@@ -288,7 +386,11 @@ RdmaNic::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi
     {
         qp->ReceiveData(fi);
     }
-    // CNPs are consumed by DCQCN's reaction point, which is not modelled yet.
+    else if (fi.opcode == BthHeader::CNP)
+    {
+        ++m_cnpsReceived;
+        qp->ReceiveCnp();
+    }
 }
 
 uint32_t
@@ -331,6 +433,18 @@ uint64_t
 RdmaNic::GetHeaderBytesSent() const
 {
     return m_headerBytes;
+}
+
+uint64_t
+RdmaNic::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaNic::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
 }
 
 uint64_t

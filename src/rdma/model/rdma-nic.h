@@ -10,6 +10,7 @@
 #include "fabric/model/frame-info.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "rdma/model/queue-pair.h"
 
@@ -50,6 +51,15 @@ public:
     void NotifyReady(Ptr<QueuePair> qp);
     /// Queue an ACK (or NAK) for a QP's peer, ahead of all data.
     void SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn);
+    /// Queue a CNP (BTH opcode 0x81) for a QP's peer, ahead of all data.
+    void SendCnp(Ptr<QueuePair> qp);
+
+    /// Give every QP created from now on a DCQCN reaction point with these attributes.
+    void SetDcqcnAttribute(const std::string& name, const AttributeValue& value);
+    bool IsNotificationPoint() const;
+    Time GetCnpInterval() const;
+    /// QP by creation order (0 .. GetNQps() - 1).
+    Ptr<QueuePair> GetQpByIndex(uint32_t index) const;
 
     uint32_t GetMtu() const;
     uint32_t GetAckEvery() const;
@@ -61,6 +71,8 @@ public:
     uint64_t GetDataBytesSent() const;
     uint64_t GetHeaderBytesSent() const;
     uint64_t GetRetransmissions() const;
+    uint64_t GetCnpsSent() const;
+    uint64_t GetCnpsReceived() const;
 
 protected:
     void DoDispose() override;
@@ -69,7 +81,12 @@ private:
     Ptr<Packet> Dequeue(uint8_t pausedMask);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
     /// Add UDP/IPv4/Ethernet (and the ICRC trailer) around a BTH-led packet.
-    void Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority);
+    void Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority,
+                     bool ecnCapable);
+    void QueueControl(Ptr<Packet> p);
+    /// Make sure the port retries no later than t (a paced QP becomes eligible then).
+    void WakeAt(Time t);
+    void Wake();
 
     Ptr<Node> m_node;
     Ptr<FabricNetDevice> m_device;
@@ -88,11 +105,18 @@ private:
     uint8_t m_ctrlPriority;
     bool m_ecnCapable;
     bool m_computeIcrc;
+    bool m_dcqcnEnabled;
+    Time m_cnpInterval;
+    ObjectFactory m_dcqcnFactory;
+    EventId m_wakeup;
+    Time m_wakeupAt;
 
     uint64_t m_acksReceived{0};
     uint64_t m_dataPackets{0};
     uint64_t m_dataBytes{0};
     uint64_t m_headerBytes{0};
+    uint64_t m_cnpsSent{0};
+    uint64_t m_cnpsReceived{0};
 };
 
 } // namespace ns3

@@ -13,9 +13,9 @@ NS_LOG_COMPONENT_DEFINE("RethHeader");
 NS_OBJECT_ENSURE_REGISTERED(RethHeader);
 
 RethHeader::RethHeader()
-: m_virtualAddress(0)
-, m_rkey(0)
-, m_dmaLength(0)
+    : m_virtualAddress(0),
+      m_rkey(0),
+      m_dmaLength(0)
 {
 }
 

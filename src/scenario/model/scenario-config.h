@@ -32,6 +32,20 @@ struct TopologyConfig
 struct DcqcnConfig
 {
     bool enabled{true};
+    std::string preset{"paper"}; // where the defaults below come from ("paper", "nvidia-cx6")
+    double cnpIntervalUs{50};    // notification point: at most one CNP per QP per interval
+    double g{1.0 / 256};         // alpha gain
+    double alphaUpdateUs{55};    // K: alpha decays every K without a CNP
+    double rateIncreaseUs{55};   // T: rate-increase timer
+    uint64_t byteCounterBytes{10485760}; // B: bytes per byte-counter stage
+    uint32_t fastRecoverySteps{5};       // F
+    double rateAiMbps{40};
+    double rateHaiMbps{200};
+    double minRateMbps{100};
+    double rateOnFirstCnpMbps{0}; // 0: the first CNP decreases like any other
+    double initialAlpha{1.0};
+    bool clampTargetRate{true}; // every CNP sets target = current rate (the paper)
+    bool rateTrace{false};      // write dcqcn-rates.csv into the result directory
 };
 
 struct NicConfig

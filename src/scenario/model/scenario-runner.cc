@@ -6,9 +6,9 @@
 #include "ns3/simulator.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -77,6 +77,7 @@ ScenarioRunner::~ScenarioRunner()
 {
     m_workloads.clear();
     Simulator::Destroy();
+    m_rateTrace.reset(); // after the QPs that call it are gone
 }
 
 void
@@ -108,6 +109,18 @@ ScenarioRunner::Build()
         m_workloads.push_back(wl);
     }
     m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
+    if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
+    {
+        m_rateTrace = std::make_unique<RateTraceWriter>(m_config.output.dir + "/dcqcn-rates.csv");
+        for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+        {
+            Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+            for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+            {
+                m_rateTrace->Attach(h, nic->GetQpByIndex(q));
+            }
+        }
+    }
 }
 
 bool
@@ -177,6 +190,7 @@ ScenarioRunner::NetworkSummary() const
     uint64_t retx = 0;
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
+    uint64_t cnps = 0;
     for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
@@ -189,6 +203,7 @@ ScenarioRunner::NetworkSummary() const
         retx += nic->GetRetransmissions();
         acks += nic->GetAcksReceived();
         dataPackets += nic->GetDataPacketsSent();
+        cnps += nic->GetCnpsSent();
     }
     uint64_t drops = 0;
     uint64_t marks = 0;
@@ -211,7 +226,7 @@ ScenarioRunner::NetworkSummary() const
             {"sender_nic_bytes", senderBytes},
             {"pfc_pauses", pfc},
             {"ecn_marks", marks},
-            {"cnps", 0},
+            {"cnps", cnps},
             {"drops", drops},
             {"retransmissions", retx},
             {"acks_at_senders", acks},

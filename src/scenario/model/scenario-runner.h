@@ -8,6 +8,7 @@
 #define MCAST4AI_SCENARIO_RUNNER_H
 
 #include "scenario/model/metrics.h"
+#include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-builder.h"
 #include "workload/model/flow-workload.h"
@@ -66,6 +67,7 @@ private:
     std::unique_ptr<TopologyBuilder> m_fabric;
     Ptr<Metrics> m_metrics;
     std::vector<Ptr<FlowWorkload>> m_workloads;
+    std::unique_ptr<RateTraceWriter> m_rateTrace;
     double m_wallSeconds{0};
     double m_progressStartWall{0};
     double m_lastProgressWall{0};

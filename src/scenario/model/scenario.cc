@@ -567,9 +567,50 @@ ReadNic(ObjectReader r, NicConfig& nic)
                                     + "): control packets need their own PFC class");
     }
     ObjectReader dcqcn = r.Object("dcqcn");
-    dcqcn.Allow({"enabled"});
+    dcqcn.Allow({"enabled", "preset", "cnp_interval_us", "g", "alpha_update_us", "rate_increase_us",
+                 "byte_counter_bytes", "fast_recovery_steps", "rate_ai_mbps", "rate_hai_mbps",
+                 "min_rate_mbps", "rate_on_first_cnp_mbps", "initial_alpha", "clamp_target_rate",
+                 "rate_trace"});
     dcqcn.RejectUnknown();
-    nic.dcqcn.enabled = dcqcn.Bool("enabled", true);
+    DcqcnConfig& d = nic.dcqcn;
+    // A preset only changes the defaults: keys given explicitly still win.
+    DcqcnConfig def;
+    def.preset = dcqcn.String("preset", def.preset);
+    if (def.preset == "nvidia-cx6")
+    {
+        // ConnectX-6 Lx firmware defaults as mlxconfig reports them (rpg_* / dce_tcp_* /
+        // min_time_between_cnps). g follows the firmware-modelled DCQCN of the HPCC study.
+        def.cnpIntervalUs = 4;
+        def.alphaUpdateUs = 1;
+        def.rateIncreaseUs = 300;
+        def.byteCounterBytes = 32767;
+        def.fastRecoverySteps = 1;
+        def.rateAiMbps = 5;
+        def.rateHaiMbps = 50;
+        def.minRateMbps = 1;
+        def.initialAlpha = 1023.0 / 1024;
+        def.clampTargetRate = false;
+    }
+    else if (def.preset != "paper")
+    {
+        dcqcn.Fail("preset", "must be one of 'paper', 'nvidia-cx6', got '" + def.preset + "'");
+    }
+    d.preset = def.preset;
+    d.enabled = dcqcn.Bool("enabled", def.enabled);
+    d.cnpIntervalUs = dcqcn.Number("cnp_interval_us", AtLeast(0), def.cnpIntervalUs);
+    d.g = dcqcn.Number("g", Between(0, 1), def.g);
+    d.alphaUpdateUs = dcqcn.Number("alpha_update_us", Above(0), def.alphaUpdateUs);
+    d.rateIncreaseUs = dcqcn.Number("rate_increase_us", Above(0), def.rateIncreaseUs);
+    d.byteCounterBytes = dcqcn.Uint("byte_counter_bytes", 1, UINT32_MAX, def.byteCounterBytes);
+    d.fastRecoverySteps = dcqcn.Uint("fast_recovery_steps", 0, 1000, def.fastRecoverySteps);
+    d.rateAiMbps = dcqcn.Number("rate_ai_mbps", AtLeast(0), def.rateAiMbps);
+    d.rateHaiMbps = dcqcn.Number("rate_hai_mbps", AtLeast(0), def.rateHaiMbps);
+    d.minRateMbps = dcqcn.Number("min_rate_mbps", Above(0), def.minRateMbps);
+    d.rateOnFirstCnpMbps
+        = dcqcn.Number("rate_on_first_cnp_mbps", AtLeast(0), def.rateOnFirstCnpMbps);
+    d.initialAlpha = dcqcn.Number("initial_alpha", Between(0, 1), def.initialAlpha);
+    d.clampTargetRate = dcqcn.Bool("clamp_target_rate", def.clampTargetRate);
+    d.rateTrace = dcqcn.Bool("rate_trace", def.rateTrace);
 }
 
 void
@@ -1099,7 +1140,22 @@ Scenario::ToJson(const ScenarioConfig& c)
                 {"rto_us", c.nic.rtoUs},
                 {"data_priority", c.nic.dataPriority},
                 {"ctrl_priority", c.nic.ctrlPriority},
-                {"dcqcn", {{"enabled", c.nic.dcqcn.enabled}}}};
+                {"dcqcn",
+                 {{"enabled", c.nic.dcqcn.enabled},
+                  {"preset", c.nic.dcqcn.preset},
+                  {"cnp_interval_us", c.nic.dcqcn.cnpIntervalUs},
+                  {"g", c.nic.dcqcn.g},
+                  {"alpha_update_us", c.nic.dcqcn.alphaUpdateUs},
+                  {"rate_increase_us", c.nic.dcqcn.rateIncreaseUs},
+                  {"byte_counter_bytes", c.nic.dcqcn.byteCounterBytes},
+                  {"fast_recovery_steps", c.nic.dcqcn.fastRecoverySteps},
+                  {"rate_ai_mbps", c.nic.dcqcn.rateAiMbps},
+                  {"rate_hai_mbps", c.nic.dcqcn.rateHaiMbps},
+                  {"min_rate_mbps", c.nic.dcqcn.minRateMbps},
+                  {"rate_on_first_cnp_mbps", c.nic.dcqcn.rateOnFirstCnpMbps},
+                  {"initial_alpha", c.nic.dcqcn.initialAlpha},
+                  {"clamp_target_rate", c.nic.dcqcn.clampTargetRate},
+                  {"rate_trace", c.nic.dcqcn.rateTrace}}}};
 
     // Negative means "auto": sized per port when the fabric is built, so it has no JSON value.
     auto setIfGiven = [](json& obj, const char* key, double v)

@@ -119,6 +119,23 @@ TopologyBuilder::Build()
         rnic->SetAttribute("DataPriority", UintegerValue(nic.dataPriority));
         rnic->SetAttribute("ControlPriority", UintegerValue(nic.ctrlPriority));
         rnic->SetAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
+        const DcqcnConfig& d = nic.dcqcn;
+        rnic->SetAttribute("DcqcnEnabled", BooleanValue(d.enabled));
+        rnic->SetAttribute("CnpInterval", TimeValue(Time::FromDouble(d.cnpIntervalUs, Time::US)));
+        rnic->SetDcqcnAttribute("G", DoubleValue(d.g));
+        rnic->SetDcqcnAttribute("AlphaUpdatePeriod",
+                                TimeValue(Time::FromDouble(d.alphaUpdateUs, Time::US)));
+        rnic->SetDcqcnAttribute("RateIncreasePeriod",
+                                TimeValue(Time::FromDouble(d.rateIncreaseUs, Time::US)));
+        rnic->SetDcqcnAttribute("ByteCounter", UintegerValue(d.byteCounterBytes));
+        rnic->SetDcqcnAttribute("FastRecoverySteps", UintegerValue(d.fastRecoverySteps));
+        rnic->SetDcqcnAttribute("RateAi", DataRateValue(DataRate(d.rateAiMbps * 1e6)));
+        rnic->SetDcqcnAttribute("RateHai", DataRateValue(DataRate(d.rateHaiMbps * 1e6)));
+        rnic->SetDcqcnAttribute("MinRate", DataRateValue(DataRate(d.minRateMbps * 1e6)));
+        rnic->SetDcqcnAttribute("RateOnFirstCnp",
+                                DataRateValue(DataRate(d.rateOnFirstCnpMbps * 1e6)));
+        rnic->SetDcqcnAttribute("InitialAlpha", DoubleValue(d.initialAlpha));
+        rnic->SetDcqcnAttribute("ClampTargetRate", BooleanValue(d.clampTargetRate));
         rnic->Setup(m_nodes.Get(h), ports[h][0], h);
         m_nodes.Get(h)->AggregateObject(rnic);
         m_nics.push_back(rnic);

@@ -1,0 +1,245 @@
+/*
+ * DCQCN end to end: two flows converge to a fair share of one bottleneck; an incast keeps the
+ * bottleneck queue below kmax with far fewer PFC pauses than without DCQCN; an uncongested
+ * flow is never throttled.
+ */
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
+
+#include <iostream>
+
+using namespace ns3;
+using namespace ns3::test;
+
+namespace
+{
+
+/// Samples of each responder QP's in-order packet count at host 0, every period.
+struct Delivery
+{
+    Time period;
+    std::vector<std::vector<uint64_t>> packets; // [sample][flow]
+};
+
+void
+Sample(Ptr<RdmaNic> receiver, uint32_t flows, Delivery* d)
+{
+    std::vector<uint64_t> row;
+    for (uint32_t f = 0; f < flows; ++f)
+    {
+        row.push_back(receiver->GetQpByIndex(f)->GetReceivedPackets());
+    }
+    d->packets.push_back(row);
+    Simulator::Schedule(d->period, &Sample, receiver, flows, d);
+}
+
+class FairShareTestCase : public TestCase
+{
+public:
+    FairShareTestCase()
+        : TestCase("two flows through one 100 Gbps bottleneck converge to 50 percent each")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // Hosts 1 and 2 send to host 0 through one leaf: the leaf's port to host 0 is the
+        // bottleneck. The second flow starts 1 ms after the first.
+        ScenarioConfig c = LeafSpine(1, 1, 3, "dcqcn-fair");
+        c.stopTimeMs = 12;
+        c.workloads.push_back(FlowList({{1, 0, 500000000, 0}, {2, 0, 500000000, 1000}}));
+        ScenarioRunner runner(c);
+        runner.Build();
+        Delivery d;
+        d.period = MicroSeconds(100);
+        Simulator::Schedule(Seconds(0), &Sample, runner.GetFabric().GetNic(0), 2, &d);
+        runner.Run();
+
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(s["network"]["drops"].get<uint64_t>(), 0, "no drops with PFC");
+        NS_TEST_ASSERT_MSG_GT(s["network"]["cnps"].get<uint64_t>(), 0, "DCQCN was engaged");
+
+        // The bottleneck's payload capacity: 100 Gbps x 1024 / (1024 + 58 + 24) wire bytes.
+        const double capacity = 100e9 * 1024 / (1024 + ROCE_HEADER_BYTES + FRAMING_BYTES);
+        auto share = [&](std::size_t from, std::size_t to, uint32_t flow)
+        {
+            double bits = (d.packets[to][flow] - d.packets[from][flow]) * 1024.0 * 8;
+            return bits / ((to - from) * d.period.GetSeconds()) / capacity;
+        };
+        std::size_t last = d.packets.size() - 1; // 12 ms
+        std::size_t from = last - 20;            // the last 2 ms
+        double a = share(from, last, 0);
+        double b = share(from, last, 1);
+        NS_TEST_ASSERT_MSG_EQ_TOL(a, 0.5, 0.05, "flow 1 gets half the bottleneck");
+        NS_TEST_ASSERT_MSG_EQ_TOL(b, 0.5, 0.05, "flow 2 gets half the bottleneck");
+        double jain = (a + b) * (a + b) / (2 * (a * a + b * b));
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(jain, 0.99, "Jain's fairness index over the last 2 ms");
+
+        // Convergence: from when on every 500 us window is within 50% +- 5%.
+        std::size_t converged = last;
+        for (std::size_t i = last; i >= 15; --i)
+        {
+            double x = share(i - 5, i, 0);
+            double y = share(i - 5, i, 1);
+            if (std::abs(x - 0.5) > 0.05 || std::abs(y - 0.5) > 0.05)
+            {
+                break;
+            }
+            converged = i - 5;
+        }
+        std::clog << "fair share: shares " << a << " / " << b << ", Jain " << jain
+                  << ", within 50% +- 5% in every 500 us window from "
+                  << converged * d.period.GetMicroSeconds() << " us (second flow starts at "
+                  << "1000 us)" << std::endl;
+    }
+};
+
+/// Time-average of one egress queue, sampled every microsecond.
+struct QueueAverage
+{
+    Ptr<SwitchMmu> mmu;
+    uint32_t port;
+    double sum{0};
+    uint64_t samples{0};
+    uint64_t max{0};
+};
+
+void
+SampleQueue(QueueAverage* q)
+{
+    uint64_t bytes = q->mmu->GetEgressBytes(q->port, 3);
+    q->sum += bytes;
+    q->max = std::max(q->max, bytes);
+    ++q->samples;
+    Simulator::Schedule(MicroSeconds(1), &SampleQueue, q);
+}
+
+class IncastDcqcnTestCase : public TestCase
+{
+public:
+    IncastDcqcnTestCase()
+        : TestCase("16-to-1 incast: DCQCN keeps the queue below kmax and cuts PFC pauses")
+    {
+    }
+
+private:
+    struct Outcome
+    {
+        uint64_t pauses;
+        uint64_t cnps;
+        double avgQueue;
+        uint64_t maxQueue;
+        double end;
+        bool complete;
+    };
+
+    Outcome Run(bool dcqcn)
+    {
+        ScenarioConfig c = LeafSpine(2, 2, 16, dcqcn ? "incast16-dcqcn" : "incast16-nodcqcn");
+        c.stopTimeMs = 100;
+        c.nic.dcqcn.enabled = dcqcn;
+        WorkloadConfig w;
+        w.type = "flows";
+        w.label = "incast";
+        w.pattern = "incast";
+        w.senders = 16;
+        w.receiver = 0;
+        w.bytes = 4u << 20;
+        c.workloads.push_back(w);
+        ScenarioRunner runner(c);
+        runner.Build();
+        const TopologyGraph& g = runner.GetFabric().GetGraph();
+        QueueAverage q;
+        q.mmu = runner.GetFabric().GetSwitch(g.LeafOf(0) - g.HostCount())->GetMmu();
+        q.port = g.Ports(0)[0].peerPort;
+        Simulator::Schedule(Seconds(0), &SampleQueue, &q);
+        Outcome o;
+        o.complete = runner.Run();
+        nlohmann::json s = runner.Summary();
+        o.pauses = s["network"]["pfc_pauses"];
+        o.cnps = s["network"]["cnps"];
+        o.avgQueue = q.sum / q.samples;
+        o.maxQueue = q.max;
+        o.end = s["sim_time_s"];
+        return o;
+    }
+
+    void DoRun() override
+    {
+        Outcome on = Run(true);
+        Outcome off = Run(false);
+        std::clog << "incast 16x4MiB: DCQCN on: avg queue " << on.avgQueue / 1024 << " KB, max "
+                  << on.maxQueue / 1024 << " KB, " << on.pauses << " pauses, " << on.cnps
+                  << " CNPs, done at " << on.end * 1e3 << " ms; off: avg queue "
+                  << off.avgQueue / 1024 << " KB, max " << off.maxQueue / 1024 << " KB, "
+                  << off.pauses << " pauses, done at " << off.end * 1e3 << " ms" << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(on.complete, true, "every flow completes with DCQCN");
+        NS_TEST_ASSERT_MSG_EQ(off.complete, true, "every flow completes without DCQCN");
+        // kmax defaults to 16 KB per Gbps: 1600 KB at 100 Gbps.
+        NS_TEST_ASSERT_MSG_LT(on.avgQueue, 1600.0 * 1024, "time-average queue below kmax");
+        NS_TEST_ASSERT_MSG_GT(off.pauses, 0, "without DCQCN the incast needs PFC");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(on.pauses * 5, off.pauses, "at least 5x fewer pauses");
+    }
+};
+
+class UncongestedTestCase : public TestCase
+{
+public:
+    UncongestedTestCase()
+        : TestCase("a single uncongested flow is never throttled")
+    {
+    }
+
+private:
+    static void RateChanged(uint64_t* changes, double oldBps, double newBps)
+    {
+        ++*changes;
+    }
+
+    void DoRun() override
+    {
+        ScenarioConfig c = LeafSpine(1, 1, 2, "dcqcn-alone");
+        c.workloads.push_back(FlowList({{1, 0, 16u << 20, 0}}));
+        ScenarioRunner runner(c);
+        runner.Build();
+        Ptr<QueuePair> qp = runner.GetFabric().GetNic(1)->GetQpByIndex(0);
+        Ptr<Dcqcn> cc = qp->GetCongestionControl();
+        NS_TEST_ASSERT_MSG_NE(cc, nullptr, "DCQCN is on by default");
+        uint64_t changes = 0;
+        cc->TraceConnectWithoutContext("Rate", MakeBoundCallback(&RateChanged, &changes));
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(s["network"]["cnps"].get<uint64_t>(), 0, "no CNPs");
+        NS_TEST_ASSERT_MSG_EQ(s["network"]["ecn_marks"].get<uint64_t>(), 0, "no ECN marks");
+        NS_TEST_ASSERT_MSG_EQ(changes, 0, "the rate never changed");
+        NS_TEST_ASSERT_MSG_EQ(cc->GetRate().GetBitRate(), 100000000000ULL, "at line rate");
+        // And pacing at line rate costs nothing: the same completion time as the closed form
+        // of the line-rate suite (1024-byte MTU, one switch, 1 us cables, 500 ns pipeline).
+        const uint64_t n = (16u << 20) / 1024;
+        double frame = WireSeconds(1024 + ROCE_HEADER_BYTES, 100);
+        double ack = WireSeconds(ACK_FRAME_BYTES, 100);
+        double expected = n * frame + RETH_BYTES * 8 / 100e9 + frame + 2 * ack + 4e-6 + 1e-6;
+        const auto& op = runner.GetMetrics()->GetOps().at(0);
+        NS_TEST_ASSERT_MSG_EQ_TOL((op.end - op.start).GetSeconds(), expected, expected * 0.001,
+                                  "FCT as without DCQCN");
+    }
+};
+
+class DcqcnTestSuite : public TestSuite
+{
+public:
+    DcqcnTestSuite()
+        : TestSuite("mcast4ai-dcqcn", UNIT)
+    {
+        AddTestCase(new UncongestedTestCase(), TestCase::QUICK);
+        AddTestCase(new FairShareTestCase(), TestCase::QUICK);
+        AddTestCase(new IncastDcqcnTestCase(), TestCase::QUICK);
+    }
+};
+
+DcqcnTestSuite g_dcqcnTestSuite;
+
+} // namespace
