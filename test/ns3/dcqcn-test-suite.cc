@@ -223,8 +223,8 @@ private:
         double ack = WireSeconds(ACK_FRAME_BYTES, 100);
         double expected = n * frame + RETH_BYTES * 8 / 100e9 + frame + 2 * ack + 4e-6 + 1e-6;
         const auto& op = runner.GetMetrics()->GetOps().at(0);
-        NS_TEST_ASSERT_MSG_EQ_TOL((op.end - op.start).GetSeconds(), expected, expected * 0.001,
-                                  "FCT as without DCQCN");
+        NS_TEST_ASSERT_MSG_EQ_TOL(
+            (op.end - op.start).GetSeconds(), expected, expected * 0.001, "FCT as without DCQCN");
     }
 };
 

@@ -88,7 +88,8 @@ private:
         nlohmann::json s = runner.Summary();
         NS_TEST_ASSERT_MSG_GT(s["network"]["drops"].get<uint64_t>(), 0, "a small buffer drops");
         NS_TEST_ASSERT_MSG_EQ(s["network"]["pfc_pauses"].get<uint64_t>(), 0, "PFC is off");
-        NS_TEST_ASSERT_MSG_GT(s["network"]["retransmissions"].get<uint64_t>(), 0,
+        NS_TEST_ASSERT_MSG_GT(s["network"]["retransmissions"].get<uint64_t>(),
+                              0,
                               "losses are repaired by retransmission");
         NS_TEST_ASSERT_MSG_EQ(s["workloads"][0]["completed"].get<uint64_t>(), 32, "all 32 done");
     }

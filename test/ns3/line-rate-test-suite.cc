@@ -66,7 +66,8 @@ private:
         NS_TEST_ASSERT_MSG_EQ(s["network"]["retransmissions"].get<uint64_t>(), 0, "no retx");
         // Header bytes: every packet's headers, plus the RETH once.
         NS_TEST_ASSERT_MSG_EQ(s["network"]["header_bytes"].get<uint64_t>(),
-                              n * ROCE_HEADER_BYTES + RETH_BYTES, "header bytes on the wire");
+                              n * ROCE_HEADER_BYTES + RETH_BYTES,
+                              "header bytes on the wire");
     }
 
     uint32_t m_mtu;

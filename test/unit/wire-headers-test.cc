@@ -200,9 +200,14 @@ TEST(BthHeader, IgnoresReservedBitsOnReceive)
 TEST(BthHeader, OpcodeClassification)
 {
     using B = BthHeader;
-    const uint8_t data[]
-        = {B::RC_SEND_FIRST,  B::RC_SEND_MIDDLE,  B::RC_SEND_LAST,  B::RC_SEND_ONLY,
-           B::RC_WRITE_FIRST, B::RC_WRITE_MIDDLE, B::RC_WRITE_LAST, B::RC_WRITE_ONLY};
+    const uint8_t data[] = {B::RC_SEND_FIRST,
+                            B::RC_SEND_MIDDLE,
+                            B::RC_SEND_LAST,
+                            B::RC_SEND_ONLY,
+                            B::RC_WRITE_FIRST,
+                            B::RC_WRITE_MIDDLE,
+                            B::RC_WRITE_LAST,
+                            B::RC_WRITE_ONLY};
     for (uint8_t op : data)
     {
         EXPECT_TRUE(B::IsData(op)) << B::OpcodeName(op);
@@ -258,9 +263,23 @@ TEST(RethHeader, SerializesBigEndianAndRoundTrips)
     reth.SetVirtualAddress(0x0123456789ABCDEFULL);
     reth.SetRkey(0xDEADBEEF);
     reth.SetDmaLength(0x00100000);
-    EXPECT_EQ(HeaderBytes(reth), (Bytes{0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, // VA
-                                        0xDE, 0xAD, 0xBE, 0xEF,                         // R_Key
-                                        0x00, 0x10, 0x00, 0x00}));                      // length
+    EXPECT_EQ(HeaderBytes(reth),
+              (Bytes{0x01,
+                     0x23,
+                     0x45,
+                     0x67,
+                     0x89,
+                     0xAB,
+                     0xCD,
+                     0xEF, // VA
+                     0xDE,
+                     0xAD,
+                     0xBE,
+                     0xEF, // R_Key
+                     0x00,
+                     0x10,
+                     0x00,
+                     0x00})); // length
     RethHeader got = RoundTrip(reth);
     EXPECT_EQ(got.GetVirtualAddress(), 0x0123456789ABCDEFULL);
     EXPECT_EQ(got.GetRkey(), 0xDEADBEEFu);
@@ -430,8 +449,22 @@ TEST(IcrcTrailer, IgnoresTheFieldsRoutersMayChange)
     }
     // Everything else is covered: lengths, flags, addresses, ports, opcode, P_Key, QP, PSN and
     // payload.
-    for (uint32_t at : {ip + 2, ip + 3, ip + 6, ip + 12, ip + 19, udp + 0, udp + 3, udp + 4,
-                        bth + 0, bth + 2, bth + 5, bth + 7, bth + 8, bth + 11, bth + 12, bth + 27})
+    for (uint32_t at : {ip + 2,
+                        ip + 3,
+                        ip + 6,
+                        ip + 12,
+                        ip + 19,
+                        udp + 0,
+                        udp + 3,
+                        udp + 4,
+                        bth + 0,
+                        bth + 2,
+                        bth + 5,
+                        bth + 7,
+                        bth + 8,
+                        bth + 11,
+                        bth + 12,
+                        bth + 27})
     {
         Bytes changed = kCnpCapture;
         changed[at] ^= 0x01;
@@ -521,8 +554,22 @@ TEST(RoceV2Packet, WriteFirstHasTheRealLayout)
     EXPECT_EQ(Bytes(frame.begin() + 42, frame.begin() + 54),
               (Bytes{0x06, 0x40, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x11, 0x00, 0x00, 0x01, 0x00}));
     EXPECT_EQ(Bytes(frame.begin() + 54, frame.begin() + 70),
-              (Bytes{0x00, 0x00, 0x7F, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0xAB, 0xCD, 0xEF, 0x00,
-                     0x00, 0x10, 0x00}));
+              (Bytes{0x00,
+                     0x00,
+                     0x7F,
+                     0x00,
+                     0x00,
+                     0x00,
+                     0x10,
+                     0x00,
+                     0x00,
+                     0xAB,
+                     0xCD,
+                     0xEF,
+                     0x00,
+                     0x00,
+                     0x10,
+                     0x00}));
     EXPECT_EQ(frame[70], 0x00); // payload
     EXPECT_EQ(frame[70 + payloadSize - 1], payloadSize - 1);
     // Expected value computed independently, with Python's zlib.crc32 over 8 x 0xFF followed

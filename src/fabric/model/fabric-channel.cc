@@ -14,13 +14,15 @@ NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
 TypeId
 FabricChannel::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FabricChannel")
-              .SetParent<Channel>()
-              .SetGroupName("Mcast4ai")
-              .AddConstructor<FabricChannel>()
-              .AddAttribute("Delay", "Propagation delay of the cable", TimeValue(MicroSeconds(1)),
-                            MakeTimeAccessor(&FabricChannel::m_delay), MakeTimeChecker(Seconds(0)));
+    static TypeId tid = TypeId("ns3::FabricChannel")
+                            .SetParent<Channel>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<FabricChannel>()
+                            .AddAttribute("Delay",
+                                          "Propagation delay of the cable",
+                                          TimeValue(MicroSeconds(1)),
+                                          MakeTimeAccessor(&FabricChannel::m_delay),
+                                          MakeTimeChecker(Seconds(0)));
     return tid;
 }
 
@@ -41,8 +43,8 @@ FabricChannel::Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime) co
 {
     Ptr<FabricNetDevice> dst = (m_devices[0] == src) ? m_devices[1] : m_devices[0];
     Time arrival = txTime + m_delay + dst->GetRxLatency();
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(), arrival, &FabricNetDevice::Receive, dst,
-                                   p);
+    Simulator::ScheduleWithContext(
+        dst->GetNode()->GetId(), arrival, &FabricNetDevice::Receive, dst, p);
 }
 
 Time

@@ -25,8 +25,11 @@ FabricNetDevice::GetTypeId()
               .SetParent<NetDevice>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<FabricNetDevice>()
-              .AddAttribute("DataRate", "Line rate of the port", DataRateValue(DataRate("100Gbps")),
-                            MakeDataRateAccessor(&FabricNetDevice::m_rate), MakeDataRateChecker())
+              .AddAttribute("DataRate",
+                            "Line rate of the port",
+                            DataRateValue(DataRate("100Gbps")),
+                            MakeDataRateAccessor(&FabricNetDevice::m_rate),
+                            MakeDataRateChecker())
               .AddAttribute("FramingBytes",
                             "Per-frame wire overhead not stored in the packet: preamble and SFD "
                             "(8), FCS (4) and the minimum inter-frame gap (12)",
@@ -36,15 +39,20 @@ FabricNetDevice::GetTypeId()
               .AddAttribute("RxLatency",
                             "Processing latency between the last bit arriving and the frame "
                             "being handed to the owner (a switch's pipeline latency)",
-                            TimeValue(Seconds(0)), MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
                             MakeTimeChecker(Seconds(0)))
-              .AddAttribute("Mtu", "Largest frame payload accepted (Ethernet MTU)",
-                            UintegerValue(9000), MakeUintegerAccessor(&FabricNetDevice::m_mtu),
+              .AddAttribute("Mtu",
+                            "Largest frame payload accepted (Ethernet MTU)",
+                            UintegerValue(9000),
+                            MakeUintegerAccessor(&FabricNetDevice::m_mtu),
                             MakeUintegerChecker<uint16_t>())
-              .AddTraceSource("Tx", "A frame starts serialisation",
+              .AddTraceSource("Tx",
+                              "A frame starts serialisation",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
                               "ns3::Packet::TracedCallback")
-              .AddTraceSource("Rx", "A frame has been received",
+              .AddTraceSource("Rx",
+                              "A frame has been received",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
                               "ns3::Packet::TracedCallback")
               .AddTraceSource("PfcSent",
@@ -451,7 +459,9 @@ FabricNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocol
 }
 
 bool
-FabricNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+FabricNetDevice::SendFrom(Ptr<Packet> packet,
+                          const Address& source,
+                          const Address& dest,
                           uint16_t protocolNumber)
 {
     return false;

@@ -38,23 +38,30 @@ FabricSwitch::GetTypeId()
               .AddConstructor<FabricSwitch>()
               .AddAttribute("EcmpSeed",
                             "Per-switch seed of the ECMP hash (avoids polarisation across tiers)",
-                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
                             MakeUintegerChecker<uint32_t>())
-              .AddAttribute(
-                  "PauseQuanta", "Pause time carried in XOFF frames, in quanta of 512 bit times",
-                  UintegerValue(0xFFFF), MakeUintegerAccessor(&FabricSwitch::m_pauseQuanta),
-                  MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("PauseQuanta",
+                            "Pause time carried in XOFF frames, in quanta of 512 bit times",
+                            UintegerValue(0xFFFF),
+                            MakeUintegerAccessor(&FabricSwitch::m_pauseQuanta),
+                            MakeUintegerChecker<uint16_t>(1))
               .AddAttribute("EcnEnabled",
                             "Mark ECN-capable packets CE according to the MMU's RED thresholds",
-                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
                             MakeBooleanChecker())
-              .AddAttribute("Mmu", "The shared-buffer memory management unit", PointerValue(),
+              .AddAttribute("Mmu",
+                            "The shared-buffer memory management unit",
+                            PointerValue(),
                             MakePointerAccessor(&FabricSwitch::m_mmu),
                             MakePointerChecker<SwitchMmu>())
-              .AddTraceSource("Drop", "A frame was dropped (packet, ingress port)",
+              .AddTraceSource("Drop",
+                              "A frame was dropped (packet, ingress port)",
                               MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
                               "ns3::FabricSwitch::PortTracedCallback")
-              .AddTraceSource("EcnMark", "A frame was marked CE (packet, egress port)",
+              .AddTraceSource("EcnMark",
+                              "A frame was marked CE (packet, egress port)",
                               MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
                               "ns3::FabricSwitch::PortTracedCallback");
     return tid;

@@ -22,33 +22,43 @@ SwitchMmu::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<SwitchMmu>()
-              .AddAttribute("BufferBytes", "Total packet buffer of the switch",
+              .AddAttribute("BufferBytes",
+                            "Total packet buffer of the switch",
                             UintegerValue(32u * 1024 * 1024),
                             MakeUintegerAccessor(&SwitchMmu::m_bufferBytes),
                             MakeUintegerChecker<uint64_t>(1))
-              .AddAttribute("ReserveBytes", "Guaranteed buffer per ingress (port, priority) queue",
-                            UintegerValue(4096), MakeUintegerAccessor(&SwitchMmu::m_reserveBytes),
+              .AddAttribute("ReserveBytes",
+                            "Guaranteed buffer per ingress (port, priority) queue",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&SwitchMmu::m_reserveBytes),
                             MakeUintegerChecker<uint64_t>())
               .AddAttribute("Alpha",
                             "Dynamic threshold: a queue may use alpha x the free shared buffer",
-                            DoubleValue(1.0), MakeDoubleAccessor(&SwitchMmu::m_alpha),
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&SwitchMmu::m_alpha),
                             MakeDoubleChecker<double>(0.0))
               .AddAttribute("PfcEnabled",
                             "Lossless priorities pause their upstream instead of dropping",
-                            BooleanValue(true), MakeBooleanAccessor(&SwitchMmu::m_pfcEnabled),
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&SwitchMmu::m_pfcEnabled),
                             MakeBooleanChecker())
               .AddAttribute("HysteresisBytes",
                             "XON is sent when the queue's shared part is this far below XOFF",
                             UintegerValue(2 * 1500),
                             MakeUintegerAccessor(&SwitchMmu::m_hysteresisBytes),
                             MakeUintegerChecker<uint64_t>())
-              .AddAttribute("EcnPmax", "RED marking probability at kmax", DoubleValue(0.2),
+              .AddAttribute("EcnPmax",
+                            "RED marking probability at kmax",
+                            DoubleValue(0.2),
                             MakeDoubleAccessor(&SwitchMmu::m_pmax),
                             MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("LosslessPriorities", "Bit mask of priorities protected by PFC",
-                            UintegerValue(0xFF), MakeUintegerAccessor(&SwitchMmu::m_losslessMask),
+              .AddAttribute("LosslessPriorities",
+                            "Bit mask of priorities protected by PFC",
+                            UintegerValue(0xFF),
+                            MakeUintegerAccessor(&SwitchMmu::m_losslessMask),
                             MakeUintegerChecker<uint8_t>())
-              .AddTraceSource("UsedBytes", "Bytes of buffer in use",
+              .AddTraceSource("UsedBytes",
+                              "Bytes of buffer in use",
                               MakeTraceSourceAccessor(&SwitchMmu::m_used),
                               "ns3::TracedValueCallback::Uint64");
     return tid;

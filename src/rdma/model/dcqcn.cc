@@ -23,38 +23,54 @@ Dcqcn::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<Dcqcn>()
-              .AddAttribute("G", "Alpha gain g: alpha = (1 - g) alpha + g on a CNP",
-                            DoubleValue(1.0 / 256), MakeDoubleAccessor(&Dcqcn::m_g),
+              .AddAttribute("G",
+                            "Alpha gain g: alpha = (1 - g) alpha + g on a CNP",
+                            DoubleValue(1.0 / 256),
+                            MakeDoubleAccessor(&Dcqcn::m_g),
                             MakeDoubleChecker<double>(0.0, 1.0))
               .AddAttribute("AlphaUpdatePeriod",
                             "Alpha decays by (1 - g) every period without a CNP (K)",
-                            TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_alphaPeriod),
+                            TimeValue(MicroSeconds(55)),
+                            MakeTimeAccessor(&Dcqcn::m_alphaPeriod),
                             MakeTimeChecker(NanoSeconds(1)))
-              .AddAttribute("RateIncreasePeriod", "Rate-increase timer period (T)",
-                            TimeValue(MicroSeconds(55)), MakeTimeAccessor(&Dcqcn::m_increasePeriod),
+              .AddAttribute("RateIncreasePeriod",
+                            "Rate-increase timer period (T)",
+                            TimeValue(MicroSeconds(55)),
+                            MakeTimeAccessor(&Dcqcn::m_increasePeriod),
                             MakeTimeChecker(NanoSeconds(1)))
-              .AddAttribute("ByteCounter", "Bytes sent per byte-counter stage (B)",
+              .AddAttribute("ByteCounter",
+                            "Bytes sent per byte-counter stage (B)",
                             UintegerValue(10 * 1024 * 1024),
                             MakeUintegerAccessor(&Dcqcn::m_byteCounter),
                             MakeUintegerChecker<uint64_t>(1))
               .AddAttribute("FastRecoverySteps",
                             "Stages of fast recovery before additive increase (F)",
-                            UintegerValue(5), MakeUintegerAccessor(&Dcqcn::m_fastRecoverySteps),
+                            UintegerValue(5),
+                            MakeUintegerAccessor(&Dcqcn::m_fastRecoverySteps),
                             MakeUintegerChecker<uint32_t>())
-              .AddAttribute("RateAi", "Additive-increase step of the target rate",
+              .AddAttribute("RateAi",
+                            "Additive-increase step of the target rate",
                             DataRateValue(DataRate("40Mbps")),
-                            MakeDataRateAccessor(&Dcqcn::m_rateAi), MakeDataRateChecker())
-              .AddAttribute("RateHai", "Hyper-increase step of the target rate",
+                            MakeDataRateAccessor(&Dcqcn::m_rateAi),
+                            MakeDataRateChecker())
+              .AddAttribute("RateHai",
+                            "Hyper-increase step of the target rate",
                             DataRateValue(DataRate("400Mbps")),
-                            MakeDataRateAccessor(&Dcqcn::m_rateHai), MakeDataRateChecker())
-              .AddAttribute("MinRate", "The rate never falls below this floor",
+                            MakeDataRateAccessor(&Dcqcn::m_rateHai),
+                            MakeDataRateChecker())
+              .AddAttribute("MinRate",
+                            "The rate never falls below this floor",
                             DataRateValue(DataRate("100Mbps")),
-                            MakeDataRateAccessor(&Dcqcn::m_minRate), MakeDataRateChecker())
+                            MakeDataRateAccessor(&Dcqcn::m_minRate),
+                            MakeDataRateChecker())
               .AddAttribute("RateOnFirstCnp",
                             "Rate set by the first CNP of a queue pair; 0 = the normal decrease",
                             DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&Dcqcn::m_rateOnFirstCnp), MakeDataRateChecker())
-              .AddAttribute("InitialAlpha", "Alpha before the first CNP", DoubleValue(1.0),
+                            MakeDataRateAccessor(&Dcqcn::m_rateOnFirstCnp),
+                            MakeDataRateChecker())
+              .AddAttribute("InitialAlpha",
+                            "Alpha before the first CNP",
+                            DoubleValue(1.0),
                             MakeDoubleAccessor(&Dcqcn::m_initialAlpha),
                             MakeDoubleChecker<double>(0.0, 1.0))
               .AddAttribute("ClampTargetRate",
@@ -62,18 +78,23 @@ Dcqcn::GetTypeId()
                             "algorithm). false: only the first CNP after a rate increase does, so "
                             "back-to-back CNPs keep the older, higher target (the paper author's "
                             "simulator and NVIDIA firmware with clamp_tgt_rate = 0)",
-                            BooleanValue(true), MakeBooleanAccessor(&Dcqcn::m_clampTarget),
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&Dcqcn::m_clampTarget),
                             MakeBooleanChecker())
-              .AddTraceSource("Rate", "Current (paced) rate changed, bit/s",
+              .AddTraceSource("Rate",
+                              "Current (paced) rate changed, bit/s",
                               MakeTraceSourceAccessor(&Dcqcn::m_rateTrace),
                               "ns3::Dcqcn::RateTracedCallback")
-              .AddTraceSource("TargetRate", "Target rate changed, bit/s",
+              .AddTraceSource("TargetRate",
+                              "Target rate changed, bit/s",
                               MakeTraceSourceAccessor(&Dcqcn::m_targetTrace),
                               "ns3::Dcqcn::RateTracedCallback")
-              .AddTraceSource("Alpha", "Alpha changed at a CNP (old, new)",
+              .AddTraceSource("Alpha",
+                              "Alpha changed at a CNP (old, new)",
                               MakeTraceSourceAccessor(&Dcqcn::m_alphaTrace),
                               "ns3::Dcqcn::RateTracedCallback")
-              .AddTraceSource("CnpReceived", "A CNP reached this queue pair",
+              .AddTraceSource("CnpReceived",
+                              "A CNP reached this queue pair",
                               MakeTraceSourceAccessor(&Dcqcn::m_cnpTrace),
                               "ns3::TracedCallback::Void");
     return tid;

@@ -34,7 +34,8 @@ QueuePair::GetTypeId()
                               "A posted message was fully acknowledged (message id, bytes)",
                               MakeTraceSourceAccessor(&QueuePair::m_completeTrace),
                               "ns3::QueuePair::CompleteTracedCallback")
-              .AddTraceSource("GoBackN", "The requester went back to a PSN (NAK or timeout)",
+              .AddTraceSource("GoBackN",
+                              "The requester went back to a PSN (NAK or timeout)",
                               MakeTraceSourceAccessor(&QueuePair::m_retransmitTrace),
                               "ns3::TracedValueCallback::Uint64");
     return tid;

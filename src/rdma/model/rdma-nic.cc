@@ -33,39 +33,62 @@ RdmaNic::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<RdmaNic>()
-              .AddAttribute("Mtu", "RDMA path MTU: payload bytes per packet", UintegerValue(1024),
+              .AddAttribute("Mtu",
+                            "RDMA path MTU: payload bytes per packet",
+                            UintegerValue(1024),
                             MakeUintegerAccessor(&RdmaNic::m_mtu),
                             MakeUintegerChecker<uint32_t>(256, 4096))
               .AddAttribute("AckEvery",
                             "The responder acknowledges every N in-order packets (and every "
                             "message's last packet)",
-                            UintegerValue(1), MakeUintegerAccessor(&RdmaNic::m_ackEvery),
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&RdmaNic::m_ackEvery),
                             MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("Rto", "Retransmission timeout of the requester",
-                            TimeValue(MicroSeconds(1000)), MakeTimeAccessor(&RdmaNic::m_rto),
+              .AddAttribute("Rto",
+                            "Retransmission timeout of the requester",
+                            TimeValue(MicroSeconds(1000)),
+                            MakeTimeAccessor(&RdmaNic::m_rto),
                             MakeTimeChecker(NanoSeconds(1)))
-              .AddAttribute("DataPriority", "Priority (DSCP class selector) of RDMA data packets",
-                            UintegerValue(3), MakeUintegerAccessor(&RdmaNic::m_dataPriority),
+              .AddAttribute("DataPriority",
+                            "Priority (DSCP class selector) of RDMA data packets",
+                            UintegerValue(3),
+                            MakeUintegerAccessor(&RdmaNic::m_dataPriority),
                             MakeUintegerChecker<uint8_t>(0, 7))
-              .AddAttribute("ControlPriority", "Priority of ACK, NAK and CNP packets",
-                            UintegerValue(6), MakeUintegerAccessor(&RdmaNic::m_ctrlPriority),
+              .AddAttribute("ControlPriority",
+                            "Priority of ACK, NAK and CNP packets",
+                            UintegerValue(6),
+                            MakeUintegerAccessor(&RdmaNic::m_ctrlPriority),
                             MakeUintegerChecker<uint8_t>(0, 7))
-              .AddAttribute("EcnCapable", "Send data as ECT(0) so switches can mark it",
-                            BooleanValue(true), MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
+              .AddAttribute("EcnCapable",
+                            "Send data as ECT(0) so switches can mark it",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
                             MakeBooleanChecker())
               .AddAttribute("DcqcnEnabled",
                             "Run DCQCN: CNPs on CE-marked arrivals (notification point) and a "
                             "paced rate per sending QP (reaction point)",
-                            BooleanValue(false), MakeBooleanAccessor(&RdmaNic::m_dcqcnEnabled),
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&RdmaNic::m_dcqcnEnabled),
                             MakeBooleanChecker())
-              .AddAttribute("CnpInterval", "A responder QP sends at most one CNP per interval",
-                            TimeValue(MicroSeconds(50)), MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+              .AddAttribute("CnpInterval",
+                            "A responder QP sends at most one CNP per interval",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("ComputeIcrc",
                             "Compute the real ICRC of every packet (costs a CRC over the payload; "
                             "useful with pcaps). Otherwise the 4 ICRC bytes are zero.",
-                            BooleanValue(false), MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
-                            MakeBooleanChecker());
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                            MakeBooleanChecker())
+              .AddTraceSource("CnpSent",
+                              "The notification point sent a CNP (destination QPN)",
+                              MakeTraceSourceAccessor(&RdmaNic::m_cnpSentTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("CnpReceived",
+                              "A CNP arrived for a local QP (its QPN)",
+                              MakeTraceSourceAccessor(&RdmaNic::m_cnpReceivedTrace),
+                              "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
@@ -282,8 +305,8 @@ RdmaNic::Wake()
 }
 
 void
-RdmaNic::Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority,
-                     bool ecnCapable)
+RdmaNic::Encapsulate(
+    Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable)
 {
     p->AddTrailer(IcrcTrailer());
     UdpHeader udp;
@@ -354,6 +377,7 @@ RdmaNic::SendCnp(Ptr<QueuePair> qp)
     p->AddHeader(bth);
     Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
     ++m_cnpsSent;
+    m_cnpSentTrace(qp->GetRemoteQpn());
     QueueControl(p);
 }
 
@@ -389,6 +413,7 @@ RdmaNic::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi
     else if (fi.opcode == BthHeader::CNP)
     {
         ++m_cnpsReceived;
+        m_cnpReceivedTrace(fi.destQp);
         qp->ReceiveCnp();
     }
 }

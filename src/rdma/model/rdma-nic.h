@@ -12,6 +12,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 #include "rdma/model/queue-pair.h"
 
 #include <deque>
@@ -81,8 +82,8 @@ private:
     Ptr<Packet> Dequeue(uint8_t pausedMask);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
     /// Add UDP/IPv4/Ethernet (and the ICRC trailer) around a BTH-led packet.
-    void Encapsulate(Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority,
-                     bool ecnCapable);
+    void Encapsulate(
+        Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable);
     void QueueControl(Ptr<Packet> p);
     /// Make sure the port retries no later than t (a paced QP becomes eligible then).
     void WakeAt(Time t);
@@ -117,6 +118,9 @@ private:
     uint64_t m_headerBytes{0};
     uint64_t m_cnpsSent{0};
     uint64_t m_cnpsReceived{0};
+
+    TracedCallback<uint32_t> m_cnpSentTrace;     // QPN the CNP is sent to
+    TracedCallback<uint32_t> m_cnpReceivedTrace; // local QPN it arrived for
 };
 
 } // namespace ns3

@@ -44,9 +44,14 @@ void
 RateTraceWriter::Row(uint32_t host, uint32_t qpn, Ptr<Dcqcn> cc)
 {
     char line[160];
-    std::snprintf(line, sizeof(line), "%.3f,%u,%u,%.6f,%.6f,%.6f\n",
-                  Simulator::Now().GetNanoSeconds() / 1000.0, host, qpn,
-                  cc->GetRate().GetBitRate() / 1e9, cc->GetTargetRate().GetBitRate() / 1e9,
+    std::snprintf(line,
+                  sizeof(line),
+                  "%.3f,%u,%u,%.6f,%.6f,%.6f\n",
+                  Simulator::Now().GetNanoSeconds() / 1000.0,
+                  host,
+                  qpn,
+                  cc->GetRate().GetBitRate() / 1e9,
+                  cc->GetTargetRate().GetBitRate() / 1e9,
                   cc->GetAlpha());
     m_out << line;
 }

@@ -99,31 +99,54 @@ void
 ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
 {
     char buf[256];
-    std::snprintf(buf, sizeof(buf), "scenario %s  seed %" PRIu64 "  mechanism %s  %s\n",
-                  s["scenario"].get<std::string>().c_str(), s["seed"].get<uint64_t>(),
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "scenario %s  seed %" PRIu64 "  mechanism %s  %s\n",
+                  s["scenario"].get<std::string>().c_str(),
+                  s["seed"].get<uint64_t>(),
                   s["mechanism"].get<std::string>().c_str(),
                   s["complete"].get<bool>() ? "complete" : "INCOMPLETE");
     os << buf;
-    std::snprintf(buf, sizeof(buf),
+    std::snprintf(buf,
+                  sizeof(buf),
                   "simulated %.6f s in %.2f s wall  %.3g events (%.3g/s)  %.3g packet-hops "
                   "(%.3g/s)  peak RSS %.0f MB\n\n",
-                  s["sim_time_s"].get<double>(), s["wall_s"].get<double>(),
-                  static_cast<double>(s["events"].get<uint64_t>()), s["events_per_s"].get<double>(),
+                  s["sim_time_s"].get<double>(),
+                  s["wall_s"].get<double>(),
+                  static_cast<double>(s["events"].get<uint64_t>()),
+                  s["events_per_s"].get<double>(),
                   static_cast<double>(s["packet_hops"].get<uint64_t>()),
-                  s["packet_hops_per_s"].get<double>(), s["peak_rss_mb"].get<double>());
+                  s["packet_hops_per_s"].get<double>(),
+                  s["peak_rss_mb"].get<double>());
     os << buf;
-    std::snprintf(buf, sizeof(buf), "%-20s %-12s %9s %12s %12s %12s %12s %12s\n", "workload",
-                  "type", "ops done", "mean us", "p50 us", "p99 us", "p99.9 us", "max us");
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "%-20s %-12s %9s %12s %12s %12s %12s %12s\n",
+                  "workload",
+                  "type",
+                  "ops done",
+                  "mean us",
+                  "p50 us",
+                  "p99 us",
+                  "p99.9 us",
+                  "max us");
     os << buf;
     for (const auto& w : s["workloads"])
     {
         const auto& d = w["duration_us"];
         std::string done = std::to_string(w["completed"].get<uint64_t>()) + "/"
                            + std::to_string(w["ops"].get<uint64_t>());
-        std::snprintf(buf, sizeof(buf), "%-20s %-12s %9s %12.3f %12.3f %12.3f %12.3f %12.3f\n",
-                      w["label"].get<std::string>().c_str(), w["type"].get<std::string>().c_str(),
-                      done.c_str(), d["mean"].get<double>(), d["p50"].get<double>(),
-                      d["p99"].get<double>(), d["p999"].get<double>(), d["max"].get<double>());
+        std::snprintf(buf,
+                      sizeof(buf),
+                      "%-20s %-12s %9s %12.3f %12.3f %12.3f %12.3f %12.3f\n",
+                      w["label"].get<std::string>().c_str(),
+                      w["type"].get<std::string>().c_str(),
+                      done.c_str(),
+                      d["mean"].get<double>(),
+                      d["p50"].get<double>(),
+                      d["p99"].get<double>(),
+                      d["p999"].get<double>(),
+                      d["max"].get<double>());
         os << buf;
     }
     os << "\nnetwork:";

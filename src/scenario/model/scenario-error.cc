@@ -14,7 +14,8 @@ RootIfEmpty(const std::string& path)
 
 } // namespace
 
-ScenarioError::ScenarioError(const std::string& file, const std::string& jsonPath,
+ScenarioError::ScenarioError(const std::string& file,
+                             const std::string& jsonPath,
                              const std::string& reason)
     : std::runtime_error(file + ": " + RootIfEmpty(jsonPath) + ": " + reason),
       m_file(file),

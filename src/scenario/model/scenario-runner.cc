@@ -47,8 +47,12 @@ StopSimulation()
 nlohmann::json
 DistributionJson(const Metrics::Distribution& d)
 {
-    return {{"mean", d.mean}, {"p50", d.p50},   {"p95", d.p95},
-            {"p99", d.p99},   {"p999", d.p999}, {"max", d.max}};
+    return {{"mean", d.mean},
+            {"p50", d.p50},
+            {"p95", d.p95},
+            {"p99", d.p99},
+            {"p999", d.p999},
+            {"max", d.max}};
 }
 } // namespace
 
@@ -171,8 +175,13 @@ ScenarioRunner::Progress()
         std::fprintf(stderr,
                      "\r[sim %.3f ms | ops %" PRIu64 "/%" PRIu64 " (%.1f%%) | %.2f M ev/s | "
                      "ETA %s | stop at %.0f%%]   ",
-                     Simulator::Now().GetSeconds() * 1e3, m_metrics->GetCompleted(), total,
-                     100.0 * frac, eventsPerS / 1e6, eta, 100.0 * simFrac);
+                     Simulator::Now().GetSeconds() * 1e3,
+                     m_metrics->GetCompleted(),
+                     total,
+                     100.0 * frac,
+                     eventsPerS / 1e6,
+                     eta,
+                     100.0 * simFrac);
         std::fflush(stderr);
     }
     Time stop = MilliSeconds(1) * m_config.stopTimeMs;

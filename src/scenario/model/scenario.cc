@@ -38,9 +38,16 @@ const std::vector<std::string> kKinds{"leaf-spine", "fat-tree"};
 const std::vector<std::string> kLbModes{"ecmp", "spray-random", "spray-adaptive", "steering"};
 const std::vector<std::string> kMechanisms{"unicast", "bier", "bier-xpu-list", "new-protocol"};
 const std::vector<std::string> kAckAggregation{"none", "sender-nic", "source-tor", "hop-by-hop"};
-const std::vector<std::string> kWorkloadTypes{
-    "flows",        "allreduce",       "allgather",   "reducescatter", "broadcast",
-    "moe-dispatch", "kv-cache-fanout", "spec-decode", "checkpoint",    "background"};
+const std::vector<std::string> kWorkloadTypes{"flows",
+                                              "allreduce",
+                                              "allgather",
+                                              "reducescatter",
+                                              "broadcast",
+                                              "moe-dispatch",
+                                              "kv-cache-fanout",
+                                              "spec-decode",
+                                              "checkpoint",
+                                              "background"};
 const std::vector<std::string> kFlowPatterns{"list", "permutation", "incast"};
 const std::vector<std::string> kOps{"write", "send"};
 const std::vector<uint64_t> kMtus{256, 512, 1024, 2048, 4096};
@@ -119,7 +126,8 @@ bool
 AllDigits(const std::string& s)
 {
     return !s.empty()
-           && std::all_of(s.begin(), s.end(),
+           && std::all_of(s.begin(),
+                          s.end(),
                           [](char c)
                           {
                               return c >= '0' && c <= '9';
@@ -313,8 +321,11 @@ public:
         throw ScenarioError(m_file, m_path, reason);
     }
 
-    uint64_t Uint(const std::string& key, uint64_t lo, uint64_t hi,
-                  std::optional<uint64_t> def = std::nullopt, const std::string& note = "") const
+    uint64_t Uint(const std::string& key,
+                  uint64_t lo,
+                  uint64_t hi,
+                  std::optional<uint64_t> def = std::nullopt,
+                  const std::string& note = "") const
     {
         std::string expect;
         if (hi == kUintMax)
@@ -354,7 +365,8 @@ public:
         Fail(key, reason);
     }
 
-    uint64_t UintIn(const std::string& key, const std::vector<uint64_t>& allowed,
+    uint64_t UintIn(const std::string& key,
+                    const std::vector<uint64_t>& allowed,
                     std::optional<uint64_t> def) const
     {
         const std::string expect = "an integer, one of " + JoinList(allowed, false);
@@ -419,7 +431,8 @@ public:
     }
 
     /// One of a fixed set of names; names in `all` but not in `implemented` are reserved.
-    std::string Choice(const std::string& key, const std::vector<std::string>& all,
+    std::string Choice(const std::string& key,
+                       const std::vector<std::string>& all,
                        const std::vector<std::string>& implemented,
                        std::optional<std::string> def) const
     {
@@ -521,27 +534,29 @@ ReadTopology(ObjectReader r, TopologyConfig& t)
         // Port numbers are 16-bit in the forwarding tables.
         if (uint64_t{t.hostsPerLeaf} + t.spines > kMaxHosts)
         {
-            r.Fail("spines", "a leaf would have hosts_per_leaf + spines = "
-                                 + std::to_string(uint64_t{t.hostsPerLeaf} + t.spines)
-                                 + " ports; at most " + std::to_string(kMaxHosts)
-                                 + " are supported");
+            r.Fail("spines",
+                   "a leaf would have hosts_per_leaf + spines = "
+                       + std::to_string(uint64_t{t.hostsPerLeaf} + t.spines) + " ports; at most "
+                       + std::to_string(kMaxHosts) + " are supported");
         }
     }
     else
     {
         for (const char* key : {"leaves", "spines", "hosts_per_leaf"})
         {
-            r.Forbid(key, Quote(key)
-                              + " applies only to kind 'leaf-spine'; a fat-tree is sized by k "
-                                "alone");
+            r.Forbid(key,
+                     Quote(key)
+                         + " applies only to kind 'leaf-spine'; a fat-tree is sized by k "
+                           "alone");
         }
         r.Allow({"k"});
         r.RejectUnknown("for kind 'fat-tree'");
         t.k = r.Uint("k", 2, 64, std::nullopt, "even; k^3/4 hosts");
         if (t.k % 2 != 0)
         {
-            r.Fail("k", "must be an even integer between 2 and 64 (k/2 hosts per edge switch), got "
-                            + std::to_string(t.k));
+            r.Fail("k",
+                   "must be an even integer between 2 and 64 (k/2 hosts per edge switch), got "
+                       + std::to_string(t.k));
         }
     }
     ReadLink(r.Object("host_link"), t.hostLink);
@@ -562,14 +577,25 @@ ReadNic(ObjectReader r, NicConfig& nic)
     {
         // ACKs and CNPs sharing the data class would be paused by the very congestion they
         // report on.
-        r.Fail("ctrl_priority", "must differ from data_priority ("
-                                    + std::to_string(nic.dataPriority)
-                                    + "): control packets need their own PFC class");
+        r.Fail("ctrl_priority",
+               "must differ from data_priority (" + std::to_string(nic.dataPriority)
+                   + "): control packets need their own PFC class");
     }
     ObjectReader dcqcn = r.Object("dcqcn");
-    dcqcn.Allow({"enabled", "preset", "cnp_interval_us", "g", "alpha_update_us", "rate_increase_us",
-                 "byte_counter_bytes", "fast_recovery_steps", "rate_ai_mbps", "rate_hai_mbps",
-                 "min_rate_mbps", "rate_on_first_cnp_mbps", "initial_alpha", "clamp_target_rate",
+    dcqcn.Allow({"enabled",
+                 "preset",
+                 "cnp_interval_us",
+                 "g",
+                 "alpha_update_us",
+                 "rate_increase_us",
+                 "byte_counter_bytes",
+                 "fast_recovery_steps",
+                 "rate_ai_mbps",
+                 "rate_hai_mbps",
+                 "min_rate_mbps",
+                 "rate_on_first_cnp_mbps",
+                 "initial_alpha",
+                 "clamp_target_rate",
                  "rate_trace"});
     dcqcn.RejectUnknown();
     DcqcnConfig& d = nic.dcqcn;
@@ -699,9 +725,9 @@ ReadWorkload(ObjectReader w, std::size_t index, uint32_t hosts)
     wc.op = w.Choice("op", kOps, kOps, std::string("write"));
     if (hosts < 2)
     {
-        w.Fail("pattern", "pattern " + Quote(wc.pattern)
-                              + " needs at least 2 hosts; the topology has "
-                              + std::to_string(hosts));
+        w.Fail("pattern",
+               "pattern " + Quote(wc.pattern) + " needs at least 2 hosts; the topology has "
+                   + std::to_string(hosts));
     }
     if (wc.pattern == "list")
     {
@@ -710,10 +736,16 @@ ReadWorkload(ObjectReader w, std::size_t index, uint32_t hosts)
     }
     if (wc.pattern == "incast")
     {
-        wc.senders = w.Uint("senders", 1, hosts - 1, std::nullopt,
+        wc.senders = w.Uint("senders",
+                            1,
+                            hosts - 1,
+                            std::nullopt,
                             "hosts other than the receiver; the topology has "
                                 + std::to_string(hosts) + " hosts");
-        wc.receiver = w.Uint("receiver", 0, hosts - 1, std::nullopt,
+        wc.receiver = w.Uint("receiver",
+                             0,
+                             hosts - 1,
+                             std::nullopt,
                              "a host index; the topology has " + std::to_string(hosts) + " hosts");
     }
     wc.bytes = w.Uint("bytes", 1, kUintMax);
@@ -776,7 +808,8 @@ ParseDocument(const std::string& text, const std::string& file)
                 f.key = parsed.get<std::string>();
                 if (!f.keys.insert(f.key).second)
                 {
-                    throw ScenarioError(file, currentPath(),
+                    throw ScenarioError(file,
+                                        currentPath(),
                                         "duplicate key " + Quote(f.key)
                                             + "; each key may appear only once in an object");
                 }
@@ -812,7 +845,8 @@ ParseDocument(const std::string& text, const std::string& file)
         {
             detail = detail.substr(colon + 2);
         }
-        throw ScenarioError(file, kRoot,
+        throw ScenarioError(file,
+                            kRoot,
                             "line " + std::to_string(line) + ", column " + std::to_string(column)
                                 + ": " + detail);
     }
@@ -841,7 +875,8 @@ ParseSetPath(const std::string& path)
 {
     auto fail = [&path](const std::string& reason)
     {
-        throw ScenarioError(kSetFile, path,
+        throw ScenarioError(kSetFile,
+                            path,
                             reason
                                 + "; expected PATH=VALUE, e.g. nic.mtu_bytes=2048 "
                                   "or workloads[0].bytes=4096");
@@ -902,14 +937,15 @@ Scenario::ApplySet(json& doc, const std::string& set)
     const std::size_t eq = set.find('=');
     if (eq == std::string::npos)
     {
-        throw ScenarioError(kSetFile, set,
-                            "missing '='; expected PATH=VALUE, e.g. nic.mtu_bytes=2048");
+        throw ScenarioError(
+            kSetFile, set, "missing '='; expected PATH=VALUE, e.g. nic.mtu_bytes=2048");
     }
     const std::string path = set.substr(0, eq);
     const std::string text = set.substr(eq + 1);
     if (path.empty())
     {
-        throw ScenarioError(kSetFile, kRoot,
+        throw ScenarioError(kSetFile,
+                            kRoot,
                             "empty path in " + Quote(set)
                                 + "; expected PATH=VALUE, e.g. nic.mtu_bytes=2048");
     }
@@ -933,7 +969,8 @@ Scenario::ApplySet(json& doc, const std::string& set)
         {
             if (!node->is_array())
             {
-                throw ScenarioError(kSetFile, path,
+                throw ScenarioError(kSetFile,
+                                    path,
                                     "cannot index " + Quote(canonical) + ": it is "
                                         + TypeWithArticle(*node) + ", not an array");
             }
@@ -944,7 +981,8 @@ Scenario::ApplySet(json& doc, const std::string& set)
             const std::size_t index = seg.isIndex ? seg.index : std::stoul(seg.key);
             if (index >= node->size())
             {
-                throw ScenarioError(kSetFile, path,
+                throw ScenarioError(kSetFile,
+                                    path,
                                     "index " + std::to_string(index)
                                         + " is out of range: " + Quote(canonical) + " has "
                                         + std::to_string(node->size()) + " element(s)");
@@ -959,7 +997,8 @@ Scenario::ApplySet(json& doc, const std::string& set)
         }
         if (!node->is_object())
         {
-            throw ScenarioError(kSetFile, path,
+            throw ScenarioError(kSetFile,
+                                path,
                                 "cannot set key " + Quote(seg.key) + " inside " + Quote(canonical)
                                     + ": it is " + TypeWithArticle(*node) + ", not an object");
         }
@@ -990,8 +1029,8 @@ Scenario::Load(const std::string& file, const std::vector<std::string>& sets)
     std::ifstream in(file, std::ios::binary);
     if (!in)
     {
-        throw ScenarioError(file, kRoot,
-                            std::string("cannot read the scenario: ") + std::strerror(errno));
+        throw ScenarioError(
+            file, kRoot, std::string("cannot read the scenario: ") + std::strerror(errno));
     }
     std::ostringstream text;
     text << in.rdbuf();
@@ -1003,7 +1042,8 @@ Scenario::Load(const std::string& file, const std::vector<std::string>& sets)
 }
 
 ScenarioConfig
-Scenario::Parse(const std::string& text, const std::string& fileLabel,
+Scenario::Parse(const std::string& text,
+                const std::string& fileLabel,
                 const std::vector<std::string>& sets)
 {
     NS_LOG_FUNCTION(fileLabel << sets.size());
@@ -1030,8 +1070,8 @@ Scenario::Parse(const std::string& text, const std::string& fileLabel,
             if (ep == p || ep.compare(0, p.size() + 1, p + ".") == 0
                 || ep.compare(0, p.size() + 1, p + "[") == 0)
             {
-                throw ScenarioError(e.GetFile(), ep,
-                                    e.GetReason() + " (set by --set " + it->second + ")");
+                throw ScenarioError(
+                    e.GetFile(), ep, e.GetReason() + " (set by --set " + it->second + ")");
             }
         }
         throw;
@@ -1044,8 +1084,17 @@ Scenario::Validate(const json& doc, const std::string& file)
     ScenarioConfig c;
     c.file = file;
     ObjectReader root(file, doc, kRoot);
-    root.Allow({"name", "seed", "stop_time_ms", "topology", "nic", "switch", "load_balancing",
-                "p2mp", "workloads", "stragglers", "output"});
+    root.Allow({"name",
+                "seed",
+                "stop_time_ms",
+                "topology",
+                "nic",
+                "switch",
+                "load_balancing",
+                "p2mp",
+                "workloads",
+                "stragglers",
+                "output"});
     root.RejectUnknown();
 
     c.name = root.String("name", DefaultName(file));
@@ -1087,7 +1136,8 @@ Scenario::Validate(const json& doc, const std::string& file)
         {
             if (c.workloads[j].label == w.label)
             {
-                throw ScenarioError(file, KeyPath(path, "label"),
+                throw ScenarioError(file,
+                                    KeyPath(path, "label"),
                                     "must be unique, but workloads[" + std::to_string(j)
                                         + "] is also labelled " + Quote(w.label));
             }

@@ -42,7 +42,8 @@ public:
      * \param sets overrides, as for Load
      * \return the validated config
      */
-    static ScenarioConfig Parse(const std::string& text, const std::string& fileLabel,
+    static ScenarioConfig Parse(const std::string& text,
+                                const std::string& fileLabel,
                                 const std::vector<std::string>& sets);
 
     /**

@@ -47,7 +47,9 @@ TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
 }
 
 uint64_t
-TopologyBuilder::HeadroomBytes(double rateGbps, double delayUs, double switchLatencyNs,
+TopologyBuilder::HeadroomBytes(double rateGbps,
+                               double delayUs,
+                               double switchLatencyNs,
                                uint32_t maxFrameBytes)
 {
     // After XOFF leaves, the upstream keeps sending for a round trip of cable and pipeline,
@@ -176,9 +178,10 @@ TopologyBuilder::Build()
             const auto& gp = m_graph->Ports(n)[p];
             const LinkConfig& link
                 = gp.hostLink ? m_config.topology.hostLink : m_config.topology.fabricLink;
-            uint64_t headroom = sw.pfc.headroomKb >= 0 ? KbToBytes(sw.pfc.headroomKb)
-                                                       : HeadroomBytes(link.rateGbps, link.delayUs,
-                                                                       sw.latencyNs, maxFrame);
+            uint64_t headroom
+                = sw.pfc.headroomKb >= 0
+                      ? KbToBytes(sw.pfc.headroomKb)
+                      : HeadroomBytes(link.rateGbps, link.delayUs, sw.latencyNs, maxFrame);
             mmu->SetHeadroom(p, headroom);
             // Default RED thresholds scale with port speed: 100/400 KB at 25 Gb/s.
             double kmin = sw.ecn.kminKb >= 0 ? sw.ecn.kminKb : 4.0 * link.rateGbps;

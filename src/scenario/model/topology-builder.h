@@ -44,7 +44,9 @@ public:
     Ptr<FabricNetDevice> GetLeafPortToHost(uint32_t host) const;
 
     /// PFC headroom the builder reserves per ingress port and lossless priority.
-    static uint64_t HeadroomBytes(double rateGbps, double delayUs, double switchLatencyNs,
+    static uint64_t HeadroomBytes(double rateGbps,
+                                  double delayUs,
+                                  double switchLatencyNs,
                                   uint32_t maxFrameBytes);
 
 private:

@@ -180,7 +180,8 @@ TopologyGraph::Distances(uint32_t source) const
 {
     std::vector<uint32_t> dist(NodeCount(), kUnreached);
     dist[source] = 0;
-    boost::breadth_first_search(m_graph, boost::vertex(source, m_graph),
+    boost::breadth_first_search(m_graph,
+                                boost::vertex(source, m_graph),
                                 boost::visitor(boost::make_bfs_visitor(
                                     boost::record_distances(dist.data(), boost::on_tree_edge()))));
     return dist;

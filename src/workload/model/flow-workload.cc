@@ -75,8 +75,11 @@ FlowWorkload::Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed)
 }
 
 void
-FlowWorkload::Install(const WorkloadConfig& w, uint32_t workloadIndex, TopologyBuilder& fabric,
-                      Ptr<Metrics> metrics, uint64_t seed)
+FlowWorkload::Install(const WorkloadConfig& w,
+                      uint32_t workloadIndex,
+                      TopologyBuilder& fabric,
+                      Ptr<Metrics> metrics,
+                      uint64_t seed)
 {
     m_metrics = metrics;
     m_op = (w.op == "send") ? QueuePair::SEND : QueuePair::WRITE;
@@ -108,8 +111,8 @@ FlowWorkload::Install(const WorkloadConfig& w, uint32_t workloadIndex, TopologyB
         r.bytes = spec.bytes;
         r.receivers = 1;
         m_handles.push_back(metrics->AddOp(r));
-        Simulator::Schedule(Time::FromDouble(spec.startUs, Time::US), &FlowWorkload::StartFlow,
-                            this, f);
+        Simulator::Schedule(
+            Time::FromDouble(spec.startUs, Time::US), &FlowWorkload::StartFlow, this, f);
     }
 }
 

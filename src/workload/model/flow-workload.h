@@ -33,8 +33,11 @@ public:
     static std::vector<FlowSpec> Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed);
 
     /// Create the queue pairs and schedule the posts; registers every flow with metrics.
-    void Install(const WorkloadConfig& w, uint32_t workloadIndex, TopologyBuilder& fabric,
-                 Ptr<Metrics> metrics, uint64_t seed);
+    void Install(const WorkloadConfig& w,
+                 uint32_t workloadIndex,
+                 TopologyBuilder& fabric,
+                 Ptr<Metrics> metrics,
+                 uint64_t seed);
 
     const std::vector<FlowSpec>& GetFlows() const;
 
