@@ -1,17 +1,12 @@
 #include "rdma/model/rdma-nic.h"
 
 #include "ns3/boolean.h"
-#include "ns3/ethernet-header.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
-#include "rdma/model/aeth-header.h"
 #include "rdma/model/bth-header.h"
-#include "rdma/model/cnp-header.h"
-#include "rdma/model/icrc-trailer.h"
+#include "rdma/model/roce-packet-builder.h"
 
 namespace ns3
 {
@@ -308,59 +303,22 @@ void
 RdmaNic::Encapsulate(
     Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable)
 {
-    p->AddTrailer(IcrcTrailer());
-    UdpHeader udp;
-    udp.SetSourcePort(srcPort);
-    udp.SetDestinationPort(FrameInfo::ROCEV2_UDP_PORT);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(m_address);
-    ip.SetDestination(HostAddress(dstHost));
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetTtl(64);
-    ip.SetDontFragment();
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
-    ip.SetEcn(ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-    if (m_computeIcrc)
-    {
-        std::vector<uint8_t> bytes(p->GetSize());
-        p->CopyData(bytes.data(), bytes.size());
-        IcrcTrailer icrc;
-        p->RemoveTrailer(icrc);
-        icrc.SetIcrc(IcrcTrailer::Compute(bytes.data(), bytes.size() - FrameInfo::ICRC_BYTES));
-        p->AddTrailer(icrc);
-    }
-    EthernetHeader eth(false);
-    eth.SetSource(m_mac);
+    RocePacketBuilder::Addressing a;
+    a.srcIp = m_address.Get();
+    a.dstIp = HostAddress(dstHost).Get();
+    a.srcPort = srcPort;
+    a.priority = priority;
+    a.ecnCapable = ecnCapable;
+    a.computeIcrc = m_computeIcrc;
+    RocePacketBuilder::AddUdpIp(p, a);
     // Switches route on IPv4; the destination MAC names the final host, not the next hop.
-    eth.SetDestination(HostMac(dstHost));
-    eth.SetLengthType(FrameInfo::ETHERTYPE_IPV4);
-    p->AddHeader(eth);
+    RocePacketBuilder::AddEthernet(p, m_mac, HostMac(dstHost), FrameInfo::ETHERTYPE_IPV4);
 }
 
 void
 RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
 {
-    Ptr<Packet> p = Create<Packet>();
-    AethHeader aeth;
-    if (nak)
-    {
-        aeth.SetNak(AethHeader::PSN_SEQUENCE_ERROR);
-    }
-    else
-    {
-        aeth.SetAck();
-    }
-    aeth.SetMsn(msn);
-    p->AddHeader(aeth);
-    BthHeader bth;
-    bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
-    bth.SetDestQp(qp->GetRemoteQpn());
-    bth.SetPsn(psn24);
-    p->AddHeader(bth);
+    Ptr<Packet> p = RocePacketBuilder::Ack(qp->GetRemoteQpn(), psn24, nak, msn);
     Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
     QueueControl(p);
 }
@@ -368,13 +326,7 @@ RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
 void
 RdmaNic::SendCnp(Ptr<QueuePair> qp)
 {
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(CnpHeader());
-    BthHeader bth;
-    bth.SetOpcode(BthHeader::CNP);
-    bth.SetBecn(true);
-    bth.SetDestQp(qp->GetRemoteQpn());
-    p->AddHeader(bth);
+    Ptr<Packet> p = RocePacketBuilder::Cnp(qp->GetRemoteQpn());
     Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
     ++m_cnpsSent;
     m_cnpSentTrace(qp->GetRemoteQpn());
