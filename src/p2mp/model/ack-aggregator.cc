@@ -1,0 +1,229 @@
+#include "p2mp/model/ack-aggregator.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AckAggregator");
+NS_OBJECT_ENSURE_REGISTERED(AckAggregator);
+
+namespace
+{
+constexpr uint64_t PSN_MASK = 0xFFFFFF;
+constexpr uint64_t PSN_HALF = 0x800000;
+
+/// Full PSN nearest to ref whose low 24 bits are psn24.
+uint64_t
+Unwrap(uint32_t psn24, uint64_t ref)
+{
+    uint64_t fwd = (psn24 - ref) & PSN_MASK;
+    if (fwd < PSN_HALF)
+    {
+        return ref + fwd;
+    }
+    uint64_t back = PSN_MASK + 1 - fwd;
+    return ref >= back ? ref - back : 0;
+}
+} // namespace
+
+TypeId
+AckAggregator::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::AckAggregator")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<AckAggregator>()
+              .AddTraceSource("Aggregated",
+                              "An aggregated ACK went upstream (flow key, PSN acknowledged)",
+                              MakeTraceSourceAccessor(&AckAggregator::m_aggregatedTrace),
+                              "ns3::AckAggregator::AggregatedTracedCallback");
+    return tid;
+}
+
+AckAggregator::AckAggregator()
+{
+}
+
+uint64_t
+AckAggregator::FlowKey(uint32_t senderHost, uint32_t senderQpn)
+{
+    return (static_cast<uint64_t>(senderHost) << 24) | (senderQpn & PSN_MASK);
+}
+
+void
+AckAggregator::Owe(Flow& f, const Child& c, int delta)
+{
+    if (c.expected >= c.needed)
+    {
+        return; // owes nothing: does not hold the aggregate back
+    }
+    auto it = f.owing.try_emplace(c.expected, 0).first;
+    it->second += delta;
+    if (it->second == 0)
+    {
+        f.owing.erase(it);
+    }
+}
+
+void
+AckAggregator::ExpectMessage(uint64_t flow,
+                             const std::vector<uint32_t>& children,
+                             uint64_t firstPsn,
+                             uint64_t lastPsn)
+{
+    Flow& f = m_flows[flow];
+    if (f.children.empty())
+    {
+        f.emitted = firstPsn;
+    }
+    for (uint32_t id : children)
+    {
+        auto [it, added] = f.children.try_emplace(id);
+        Child& c = it->second;
+        if (added)
+        {
+            c.expected = firstPsn;
+            ++m_entries;
+        }
+        else
+        {
+            Owe(f, c, -1);
+            if (c.expected >= c.needed)
+            {
+                // Caught up with everything asked of it: skip messages it was not part of.
+                c.expected = std::max(c.expected, firstPsn);
+            }
+        }
+        c.needed = std::max(c.needed, lastPsn + 1);
+        Owe(f, c, +1);
+    }
+    f.maxNeeded = std::max(f.maxNeeded, lastPsn + 1);
+    m_peakEntries = std::max(m_peakEntries, m_entries);
+}
+
+bool
+AckAggregator::Knows(uint64_t flow) const
+{
+    return m_flows.count(flow) != 0;
+}
+
+uint64_t
+AckAggregator::Aggregate(const Flow& f)
+{
+    return f.owing.empty() ? f.maxNeeded : f.owing.begin()->first;
+}
+
+AckAggregator::Action
+AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
+{
+    ++m_acksIn;
+    Action a;
+    auto fit = m_flows.find(flow);
+    if (fit == m_flows.end())
+    {
+        return a;
+    }
+    Flow& f = fit->second;
+    auto cit = f.children.find(child);
+    if (cit == f.children.end())
+    {
+        return a; // not a receiver of this flow here
+    }
+    Child& c = cit->second;
+    uint64_t psn = Unwrap(psn24, c.expected);
+    // An ACK of p means everything through p arrived; a NAK of p means p is the next needed.
+    uint64_t expected = nak ? psn : psn + 1;
+    if (expected > c.expected)
+    {
+        Owe(f, c, -1);
+        c.expected = expected;
+        Owe(f, c, +1);
+    }
+    uint64_t agg = Aggregate(f);
+    if (nak)
+    {
+        // Go back to where the furthest-behind child is, not just to this child's gap.
+        a.kind = Action::NAK;
+        a.psn = agg;
+        ++m_acksOut;
+        return a;
+    }
+    if (agg > f.emitted)
+    {
+        f.emitted = agg;
+        a.kind = Action::ACK;
+        a.psn = agg - 1;
+        ++m_acksOut;
+        m_aggregatedTrace(flow, a.psn);
+    }
+    return a;
+}
+
+AckAggregator::Action
+AckAggregator::ReceiveCnp(uint64_t flow, Time interval)
+{
+    Action a;
+    auto fit = m_flows.find(flow);
+    if (fit == m_flows.end())
+    {
+        return a;
+    }
+    Flow& f = fit->second;
+    Time now = Simulator::Now();
+    if (!f.cnpSent || now - f.lastCnp >= interval)
+    {
+        f.cnpSent = true;
+        f.lastCnp = now;
+        a.kind = Action::CNP;
+    }
+    return a;
+}
+
+void
+AckAggregator::Forget(uint64_t flow)
+{
+    auto it = m_flows.find(flow);
+    if (it != m_flows.end())
+    {
+        m_entries -= it->second.children.size();
+        m_flows.erase(it);
+    }
+}
+
+uint64_t
+AckAggregator::GetFlowCount() const
+{
+    return m_flows.size();
+}
+
+uint64_t
+AckAggregator::GetEntryCount() const
+{
+    return m_entries;
+}
+
+uint64_t
+AckAggregator::GetPeakEntryCount() const
+{
+    return m_peakEntries;
+}
+
+uint64_t
+AckAggregator::GetAcksIn() const
+{
+    return m_acksIn;
+}
+
+uint64_t
+AckAggregator::GetAcksOut() const
+{
+    return m_acksOut;
+}
+
+} // namespace ns3

@@ -1,0 +1,111 @@
+/*
+ * ACK aggregation for point-to-multipoint RDMA: collapses the ACKs of many receivers (or of
+ * downstream aggregation points) into one RoCEv2 ACK whose PSN is the minimum acknowledged
+ * over all of them, forwards NAKs with the minimum expected PSN, and lets at most one CNP per
+ * flow through per interval. The same class serves at the sender's NIC, at the source ToR and
+ * at every replication point (hop-by-hop); only what a "child" is differs (a receiver host or
+ * a downstream port).
+ */
+#ifndef MCAST4AI_ACK_AGGREGATOR_H
+#define MCAST4AI_ACK_AGGREGATOR_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Per-flow minimum-PSN aggregation state.
+ *
+ * Receiver sets may change with every message (MoE dispatch): a child must acknowledge only
+ * the messages it is a receiver of. A child that has acknowledged everything asked of it does
+ * not hold the aggregate back, and when it joins a later message its expectation jumps to that
+ * message's first PSN.
+ */
+class AckAggregator : public Object
+{
+public:
+    static TypeId GetTypeId();
+    AckAggregator();
+
+    /// What to send upstream after an ACK, NAK or CNP arrived.
+    struct Action
+    {
+        enum Kind : uint8_t
+        {
+            NOTHING,
+            ACK, ///< acknowledge everything up to and including psn
+            NAK, ///< go back to psn (the minimum expected PSN)
+            CNP
+        };
+
+        Kind kind{NOTHING};
+        uint64_t psn{0};
+    };
+
+    /// Flow identifier: the requester (sender host, sender QPN) the ACKs are addressed to.
+    static uint64_t FlowKey(uint32_t senderHost, uint32_t senderQpn);
+
+    /// A message [firstPsn, lastPsn] of the flow is on its way to these children.
+    void ExpectMessage(uint64_t flow,
+                       const std::vector<uint32_t>& children,
+                       uint64_t firstPsn,
+                       uint64_t lastPsn);
+    /// Whether this aggregator holds state for the flow (it intercepts only those ACKs).
+    bool Knows(uint64_t flow) const;
+    /// An ACK (psn acknowledged) or NAK (psn expected) from a child; psn24 as on the wire.
+    Action Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak);
+    /// A CNP for the flow: forwarded at most once per interval.
+    Action ReceiveCnp(uint64_t flow, Time interval);
+    /// Drop a flow's state (the requester finished with it).
+    void Forget(uint64_t flow);
+
+    uint64_t GetFlowCount() const;
+    /// Children entries over all flows: the aggregation state a switch must hold.
+    uint64_t GetEntryCount() const;
+    uint64_t GetPeakEntryCount() const;
+    uint64_t GetAcksIn() const;
+    uint64_t GetAcksOut() const;
+
+private:
+    struct Child
+    {
+        uint64_t expected{0}; ///< next PSN this child still needs
+        uint64_t needed{0};   ///< one past the last PSN asked of it
+    };
+
+    struct Flow
+    {
+        std::unordered_map<uint32_t, Child> children;
+        /// expected PSN -> number of children at it that still owe packets: the minimum is
+        /// the aggregate, found in O(log n) per ACK instead of a scan over all children.
+        std::map<uint64_t, uint32_t> owing;
+        uint64_t emitted{0}; ///< aggregate "expected" last sent upstream
+        uint64_t maxNeeded{0};
+        Time lastCnp;
+        bool cnpSent{false};
+    };
+
+    /// Minimum "expected" over children that still owe something; maxNeeded if none.
+    static uint64_t Aggregate(const Flow& f);
+    static void Owe(Flow& f, const Child& c, int delta);
+
+    std::unordered_map<uint64_t, Flow> m_flows;
+    uint64_t m_entries{0};
+    uint64_t m_peakEntries{0};
+    uint64_t m_acksIn{0};
+    uint64_t m_acksOut{0};
+
+    TracedCallback<uint64_t, uint64_t> m_aggregatedTrace; // flow, PSN acknowledged upstream
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_ACK_AGGREGATOR_H */

@@ -1,0 +1,125 @@
+/*
+ * AckAggregator: minimum-PSN aggregation, NAK forwarding with the minimum expected PSN,
+ * receiver sets that change per message, 24-bit PSN wrap, CNP rate limiting.
+ */
+#include "ns3/simulator.h"
+#include "p2mp/model/ack-aggregator.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+using Kind = AckAggregator::Action::Kind;
+const uint64_t FLOW = AckAggregator::FlowKey(7, 0x100);
+
+TEST(AckAggregator, EmitsOnlyWhenTheMinimumAdvances)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->ExpectMessage(FLOW, {1, 2, 3}, 0, 9);
+    EXPECT_EQ(agg->Receive(FLOW, 1, 0, false).kind, Kind::NOTHING); // 1 at 1, others at 0
+    EXPECT_EQ(agg->Receive(FLOW, 2, 0, false).kind, Kind::NOTHING);
+    auto a = agg->Receive(FLOW, 3, 0, false); // all through 0
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 0u);
+    EXPECT_EQ(agg->Receive(FLOW, 1, 5, false).kind, Kind::NOTHING); // min is still 2 and 3
+    EXPECT_EQ(agg->Receive(FLOW, 2, 3, false).kind, Kind::NOTHING); // 3 holds at 1
+    a = agg->Receive(FLOW, 3, 2, false); // expected: 6, 4, 3 -> through 2
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 2u);
+    // A duplicate or stale ACK changes nothing.
+    EXPECT_EQ(agg->Receive(FLOW, 3, 1, false).kind, Kind::NOTHING);
+    EXPECT_EQ(agg->GetAcksIn(), 7u);
+    EXPECT_EQ(agg->GetAcksOut(), 2u);
+    EXPECT_EQ(agg->GetEntryCount(), 3u);
+}
+
+TEST(AckAggregator, NakCarriesTheMinimumExpectedPsn)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->ExpectMessage(FLOW, {1, 2}, 0, 99);
+    agg->Receive(FLOW, 1, 10, false);         // child 1 expects 11
+    agg->Receive(FLOW, 2, 6, false);          // child 2 expects 7: aggregate ACK through 6
+    auto a = agg->Receive(FLOW, 1, 11, true); // child 1 lost 11
+    EXPECT_EQ(a.kind, Kind::NAK);
+    EXPECT_EQ(a.psn, 7u); // go back to where child 2 is
+}
+
+TEST(AckAggregator, ReceiverSetsChangePerMessage)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->ExpectMessage(FLOW, {1, 2}, 0, 4);                         // message 1: PSN 0..4 to {1, 2}
+    agg->ExpectMessage(FLOW, {2, 3}, 5, 9);                         // message 2: PSN 5..9 to {2, 3}
+    EXPECT_EQ(agg->Receive(FLOW, 1, 4, false).kind, Kind::NOTHING); // 2 still owes from 0
+    auto a = agg->Receive(FLOW, 2, 4, false);                       // 1 done; 2 and 3 owe from 5
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 4u);
+    EXPECT_EQ(agg->Receive(FLOW, 3, 9, false).kind, Kind::NOTHING); // 2 owes 5..9
+    a = agg->Receive(FLOW, 2, 9, false);
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 9u);
+    // Message 3 to {1} only: child 1 caught up at 5, jumps to 10.
+    agg->ExpectMessage(FLOW, {1}, 10, 12);
+    a = agg->Receive(FLOW, 1, 12, false);
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 12u);
+    EXPECT_EQ(agg->GetEntryCount(), 3u);
+}
+
+TEST(AckAggregator, PsnWrapsAt24Bits)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    const uint64_t first = 0xFFFFF0; // 16 before the wrap
+    agg->ExpectMessage(FLOW, {1, 2}, first, first + 31);
+    agg->Receive(FLOW, 1, 0x000005, false); // 24-bit 5 is full PSN 0x1000005
+    auto a = agg->Receive(FLOW, 2, 0x000003, false);
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 0x1000003u);
+}
+
+TEST(AckAggregator, ManyChildrenOneAckPerAdvance)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    std::vector<uint32_t> kids;
+    for (uint32_t i = 0; i < 1024; ++i)
+    {
+        kids.push_back(i);
+    }
+    agg->ExpectMessage(FLOW, kids, 0, 99);
+    for (uint32_t i = 1; i < 1024; ++i) // everyone but child 0 has it all
+    {
+        EXPECT_EQ(agg->Receive(FLOW, i, 99, false).kind, Kind::NOTHING);
+    }
+    for (uint32_t p = 0; p < 100; ++p) // the straggler drags the aggregate PSN by PSN
+    {
+        auto a = agg->Receive(FLOW, 0, p, false);
+        EXPECT_EQ(a.kind, Kind::ACK);
+        EXPECT_EQ(a.psn, p);
+    }
+    EXPECT_EQ(agg->GetAcksOut(), 100u);
+}
+
+TEST(AckAggregator, AtMostOneCnpPerInterval)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->ExpectMessage(FLOW, {1, 2}, 0, 9);
+    int forwarded = 0;
+    for (int us = 0; us < 200; us += 10) // a CNP every 10 us, interval 50 us
+    {
+        Simulator::Schedule(MicroSeconds(us),
+                            [&]()
+                            {
+                                forwarded
+                                    += agg->ReceiveCnp(FLOW, MicroSeconds(50)).kind == Kind::CNP;
+                            });
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_EQ(forwarded, 4); // at 0, 50, 100, 150 us
+    EXPECT_EQ(agg->ReceiveCnp(AckAggregator::FlowKey(1, 1), MicroSeconds(50)).kind,
+              Kind::NOTHING); // unknown flows are not ours to touch
+}
+
+} // namespace
