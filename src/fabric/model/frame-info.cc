@@ -1,5 +1,7 @@
 #include "fabric/model/frame-info.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -33,22 +35,73 @@ OpcodeCarriesReth(uint8_t op)
 bool
 FrameInfo::Parse(Ptr<const Packet> p)
 {
-    // Ethernet + IPv4 + UDP + BTH + AETH = 58 bytes: all a forwarding or ACK decision reads.
-    uint8_t b[BTH_OFFSET + BTH_BYTES + AETH_BYTES];
+    // Ethernet + IPv4 + UDP + BTH + RETH = 74 bytes: all a forwarding or ACK decision reads.
+    // P2MP headers in front of IPv4 can be long (a 4096-bit BitString, an address list), so
+    // those frames are read again once the header length is known.
+    constexpr uint32_t ROCE_BYTES = BTH_OFFSET + BTH_BYTES + RETH_BYTES;
+    uint8_t local[ROCE_BYTES + 64];
+    static thread_local std::vector<uint8_t> big;
+    const uint8_t* b = local;
     size = p->GetSize();
-    uint32_t n = p->CopyData(b, sizeof(b));
+    uint32_t n = p->CopyData(local, sizeof(local));
     roce = false;
+    p2mp = P2MP_NONE;
+    p2mpBytes = 0;
     if (n < ETH_BYTES)
     {
         etherType = 0;
         return false;
     }
     etherType = Read16(b + 12);
-    if (etherType != ETHERTYPE_IPV4 || n < BTH_OFFSET)
+    if (etherType == ETHERTYPE_BIER && n >= ETH_BYTES + 12)
+    {
+        const uint8_t* h = b + ETH_BYTES;
+        uint8_t code = h[5] >> 4;
+        entropy = Read24(h + 5) & 0xFFFFF;
+        if (code >= 1 && code <= 7)
+        {
+            p2mp = P2MP_BIER;
+            p2mpBytes = 12 + ((64u << (code - 1)) / 8);
+        }
+        else if (code == 0xF && n >= ETH_BYTES + 14)
+        {
+            p2mp = P2MP_XPU_LIST;
+            uint32_t ids = Read16(h + 12);
+            p2mpBytes = 16 + 4 * (ids / 2);
+        }
+        else
+        {
+            return false;
+        }
+    }
+    else if (etherType == ETHERTYPE_SHIM && n >= ETH_BYTES + 12)
+    {
+        const uint8_t* h = b + ETH_BYTES;
+        p2mp = P2MP_SHIM;
+        entropy = Read16(h + 2);
+        groupId = Read32(h + 4);
+        p2mpBytes = (h[0] & 0x1) ? 16 + 16 * static_cast<uint32_t>(Read16(h + 12)) : 12;
+    }
+    else if (etherType != ETHERTYPE_IPV4)
     {
         return false;
     }
-    const uint8_t* ip = b + ETH_BYTES;
+    if (p2mpBytes + ROCE_BYTES > n)
+    {
+        if (size < p2mpBytes + BTH_OFFSET)
+        {
+            return false;
+        }
+        big.resize(p2mpBytes + ROCE_BYTES);
+        n = p->CopyData(big.data(), big.size());
+        b = big.data();
+    }
+    const uint8_t* ip = b + ETH_BYTES + p2mpBytes;
+    n -= ETH_BYTES + p2mpBytes;
+    if (n < IPV4_BYTES + UDP_BYTES)
+    {
+        return false;
+    }
     dscp = ip[1] >> 2;
     ecn = ip[1] & 0x3;
     protocol = ip[9];
@@ -61,21 +114,26 @@ FrameInfo::Parse(Ptr<const Packet> p)
     const uint8_t* udp = ip + IPV4_BYTES;
     srcPort = Read16(udp);
     dstPort = Read16(udp + 2);
-    if (dstPort != ROCEV2_UDP_PORT || n < BTH_OFFSET + BTH_BYTES)
+    if (dstPort != ROCEV2_UDP_PORT || n < IPV4_BYTES + UDP_BYTES + BTH_BYTES)
     {
         return true;
     }
-    const uint8_t* bth = b + BTH_OFFSET;
+    const uint8_t* bth = udp + UDP_BYTES;
     roce = true;
     opcode = bth[0];
     padCount = (bth[1] >> 4) & 0x3;
     destQp = Read24(bth + 5);
     ackRequest = (bth[8] & 0x80) != 0;
     psn = Read24(bth + 9);
-    if (opcode == 0x11 && n >= BTH_OFFSET + BTH_BYTES + AETH_BYTES)
+    uint32_t rest = n - IPV4_BYTES - UDP_BYTES - BTH_BYTES;
+    if (opcode == 0x11 && rest >= AETH_BYTES)
     {
         syndrome = bth[12];
         msn = Read24(bth + 13);
+    }
+    else if (OpcodeCarriesReth(opcode) && rest >= RETH_BYTES)
+    {
+        dmaLength = Read32(bth + 12 + 12);
     }
     return true;
 }
@@ -83,7 +141,7 @@ FrameInfo::Parse(Ptr<const Packet> p)
 uint32_t
 FrameInfo::PayloadBytes() const
 {
-    uint32_t headers = BTH_OFFSET + BTH_BYTES + ICRC_BYTES;
+    uint32_t headers = BTH_OFFSET + p2mpBytes + BTH_BYTES + ICRC_BYTES;
     if (OpcodeCarriesReth(opcode))
     {
         headers += RETH_BYTES;

@@ -22,6 +22,8 @@ public:
     static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
     static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791;
+    static constexpr uint16_t ETHERTYPE_BIER = 0xAB37;  ///< RFC 8296 (and the XPU-ID list)
+    static constexpr uint16_t ETHERTYPE_SHIM = 0x88B5;  ///< the new protocol's group shim
     static constexpr uint32_t ETH_BYTES = 14;
     static constexpr uint32_t IPV4_BYTES = 20;
     static constexpr uint32_t UDP_BYTES = 8;
@@ -29,7 +31,7 @@ public:
     static constexpr uint32_t RETH_BYTES = 16;
     static constexpr uint32_t AETH_BYTES = 4;
     static constexpr uint32_t ICRC_BYTES = 4;
-    /// Offset of the BTH in a RoCEv2 frame.
+    /// Offset of the BTH in a unicast RoCEv2 frame (a P2MP header shifts it by p2mpBytes).
     static constexpr uint32_t BTH_OFFSET = ETH_BYTES + IPV4_BYTES + UDP_BYTES;
     /// First host address: host h has 10.0.0.0 + h + 1.
     static constexpr uint32_t HOST_ADDRESS_BASE = 0x0A000001;
@@ -40,8 +42,22 @@ public:
      */
     bool Parse(Ptr<const Packet> p);
 
+    /// How the frame is replicated in the fabric, if at all.
+    enum P2mpKind : uint8_t
+    {
+        P2MP_NONE,
+        P2MP_BIER,
+        P2MP_XPU_LIST,
+        P2MP_SHIM
+    };
+
     uint16_t etherType{0};
     uint32_t size{0};
+    // P2MP header between Ethernet and IPv4
+    P2mpKind p2mp{P2MP_NONE};
+    uint32_t p2mpBytes{0}; ///< length of that header
+    uint32_t groupId{0};   ///< shim only
+    uint32_t entropy{0};   ///< BIER / shim entropy field
     // IPv4
     uint8_t dscp{0};
     uint8_t ecn{0};
@@ -60,6 +76,7 @@ public:
     uint32_t psn{0};
     uint8_t syndrome{0}; // AETH, for ACK/NAK
     uint32_t msn{0};
+    uint32_t dmaLength{0}; // RETH, on WRITE FIRST/ONLY
 
     /// Host index of the destination address.
     uint32_t DstHost() const
