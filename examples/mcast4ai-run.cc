@@ -151,6 +151,12 @@ main(int argc, char** argv)
             return 3;
         }
     }
+    catch (const ScenarioError& e)
+    {
+        // Problems only the built fabric reveals (e.g. a buffer too small for its headroom).
+        std::cerr << "error: " << e.what() << std::endl;
+        return 2;
+    }
     catch (const std::exception& e)
     {
         std::cerr << "error: " << e.what() << std::endl;

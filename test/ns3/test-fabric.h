@@ -6,6 +6,7 @@
 #define MCAST4AI_TEST_FABRIC_H
 
 #include "scenario/model/scenario-config.h"
+#include "scenario/model/scenario-runner.h"
 
 #include <cstdint>
 #include <string>
@@ -33,6 +34,9 @@ WireSeconds(uint32_t frameBytes, double rateGbps)
 inline ScenarioConfig
 LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, const std::string& name)
 {
+    // Some suites build fabrics without a ScenarioRunner; ns-3's own test-runner does not set
+    // the resolution the module needs, so the fixtures do.
+    ScenarioRunner::UsePicoseconds();
     ScenarioConfig c;
     c.name = name;
     c.file = name + ".json";

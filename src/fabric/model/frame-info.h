@@ -22,8 +22,8 @@ public:
     static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
     static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791;
-    static constexpr uint16_t ETHERTYPE_BIER = 0xAB37;  ///< RFC 8296 (and the XPU-ID list)
-    static constexpr uint16_t ETHERTYPE_SHIM = 0x88B5;  ///< the new protocol's group shim
+    static constexpr uint16_t ETHERTYPE_BIER = 0xAB37; ///< RFC 8296 (and the XPU-ID list)
+    static constexpr uint16_t ETHERTYPE_SHIM = 0x88B5; ///< the new protocol's group shim
     static constexpr uint32_t ETH_BYTES = 14;
     static constexpr uint32_t IPV4_BYTES = 20;
     static constexpr uint32_t UDP_BYTES = 8;

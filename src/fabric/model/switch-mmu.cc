@@ -1,6 +1,5 @@
 #include "fabric/model/switch-mmu.h"
 
-#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -102,10 +101,9 @@ SwitchMmu::SetHeadroom(uint32_t port, uint64_t bytes)
             carved += h * lossless;
         }
     }
-    NS_ABORT_MSG_IF(carved >= m_bufferBytes,
-                    "switch buffer of " << m_bufferBytes << " B cannot hold reserves and PFC "
-                                        << "headroom of " << carved << " B");
-    m_sharedPool = m_bufferBytes - carved;
+    // Over-commitment is the builder's to report (with the JSON path); the pool stays empty.
+    m_carved = carved;
+    m_sharedPool = carved < m_bufferBytes ? m_bufferBytes - carved : 0;
 }
 
 void
@@ -281,6 +279,12 @@ uint64_t
 SwitchMmu::GetPeakUsedBytes() const
 {
     return m_peakUsed;
+}
+
+uint64_t
+SwitchMmu::GetCarvedBytes() const
+{
+    return m_carved;
 }
 
 uint64_t

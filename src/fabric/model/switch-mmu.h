@@ -56,6 +56,8 @@ public:
     uint64_t GetPeakUsedBytes() const;
     /// Bytes of the shared pool (buffer minus reserves and headroom).
     uint64_t GetSharedPoolBytes() const;
+    /// Reserves plus headroom: more than the buffer means the configuration cannot work.
+    uint64_t GetCarvedBytes() const;
     /// Current XOFF threshold of one ingress queue's shared part.
     uint64_t GetPfcThreshold() const;
 
@@ -86,6 +88,7 @@ private:
     std::vector<uint64_t> m_kmin;        // per port
     std::vector<uint64_t> m_kmax;        // per port
     uint64_t m_sharedPool{0};
+    uint64_t m_carved{0};
     uint64_t m_sharedUsed{0};
     TracedValue<uint64_t> m_used;
     uint64_t m_peakUsed{0};

@@ -6,8 +6,10 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
+#include "scenario/model/scenario-error.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -187,6 +189,16 @@ TopologyBuilder::Build()
             double kmin = sw.ecn.kminKb >= 0 ? sw.ecn.kminKb : 4.0 * link.rateGbps;
             double kmax = sw.ecn.kmaxKb >= 0 ? sw.ecn.kmaxKb : 16.0 * link.rateGbps;
             mmu->SetEcnThresholds(p, KbToBytes(kmin), KbToBytes(kmax));
+        }
+        if (mmu->GetSharedPoolBytes() == 0)
+        {
+            std::ostringstream why;
+            why << sw.bufferMb << " MB cannot hold the per-queue reserves and PFC headroom of "
+                << m_graph->NodeName(n) << " (" << ports[n].size()
+                << " ports): " << mmu->GetCarvedBytes() / 1024
+                << " KB are set aside before any sharing; "
+                << "raise buffer_mb or lower reserve_kb / pfc.headroom_kb";
+            throw ScenarioError(m_config.file, "switch.buffer_mb", why.str());
         }
         std::vector<const std::vector<uint16_t>*> routes(hosts);
         for (uint32_t h = 0; h < hosts; ++h)
