@@ -424,20 +424,16 @@ const std::vector<BadCase> kModes{
      "load_balancing.mode",
      "must be one of 'ecmp', 'spray-random', 'spray-adaptive', 'steering'"},
     {"LbUnknownKey", Set("/load_balancing/modes", "ecmp"), "load_balancing.modes", "unknown key"},
-    {"MechanismBier", Set("/p2mp/mechanism", "bier"), "p2mp.mechanism", "not implemented yet"},
-    {"MechanismXpuList",
-     Set("/p2mp/mechanism", "bier-xpu-list"),
-     "p2mp.mechanism",
-     "not implemented yet"},
-    {"MechanismNewProtocol",
-     Set("/p2mp/mechanism", "new-protocol"),
-     "p2mp.mechanism",
-     "not implemented yet"},
+    {"AddressListNeedsTheShim",
+     Set("/p2mp/address_mapping", "per-receiver-list"),
+     "p2mp.address_mapping",
+     "needs mechanism 'new-protocol'"},
+    {"AckModeUnknown", Set("/p2mp/ack_mode", "sometimes"), "p2mp.ack_mode", "must be one of"},
     {"MechanismUnknown", Set("/p2mp/mechanism", "multicast"), "p2mp.mechanism", "must be one of"},
-    {"AckAggregationSourceTor",
+    {"AckAggregationWithUnicast",
      Set("/p2mp/ack_aggregation", "source-tor"),
      "p2mp.ack_aggregation",
-     "not implemented yet"},
+     "must be 'none' with mechanism 'unicast'"},
     {"AckAggregationUnknown",
      Set("/p2mp/ack_aggregation", "switch"),
      "p2mp.ack_aggregation",
@@ -600,7 +596,6 @@ TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
     for (const char* type : {"allreduce",
                              "allgather",
                              "reducescatter",
-                             "broadcast",
                              "moe-dispatch",
                              "kv-cache-fanout",
                              "spec-decode",
@@ -742,11 +737,12 @@ TEST(ScenarioSet, LaterOverrideWins)
 
 TEST(ScenarioSet, OverrideIsValidatedLikeTheFile)
 {
-    const ScenarioError bad = ErrorOf(Minimal(), {"p2mp.mechanism=bier"});
+    const ScenarioError bad = ErrorOf(Minimal(), {"load_balancing.mode=steering"});
     EXPECT_EQ(bad.GetFile(), kLabel);
-    EXPECT_EQ(bad.GetPath(), "p2mp.mechanism");
+    EXPECT_EQ(bad.GetPath(), "load_balancing.mode");
     EXPECT_NE(bad.GetReason().find("not implemented yet"), std::string::npos);
-    EXPECT_NE(bad.GetReason().find("(set by --set p2mp.mechanism=bier)"), std::string::npos);
+    EXPECT_NE(bad.GetReason().find("(set by --set load_balancing.mode=steering)"),
+              std::string::npos);
 
     EXPECT_EQ(ErrorOf(Minimal(), {"nic.mtu_bytes=1000"}).GetPath(), "nic.mtu_bytes");
     EXPECT_EQ(ErrorOf(Minimal(), {"seed=-1"}).GetPath(), "seed");
@@ -862,7 +858,11 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                    "pfc": {"enabled": false, "headroom_kb": 97.3, "hysteresis_kb": 0},
                    "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1}},
         "load_balancing": {"mode": "ecmp"},
-        "p2mp": {"mechanism": "unicast", "ack_aggregation": "none", "bier": {"bsl_bits": 4096}},
+        "p2mp": {"mechanism": "new-protocol", "ack_aggregation": "hop-by-hop",
+                 "ack_mode": "every-n", "ack_every": 4, "address_mapping": "per-receiver-list",
+                 "bier": {"bsl_bits": 4096}, "xpu_list": {"lookup_ns_per_id": 2.5},
+                 "new_protocol": {"install_us": 12.5, "table_entries": 77,
+                                  "on_table_full": "fallback-unicast"}},
         "workloads": [
             {"type": "flows", "pattern": "list", "label": "L", "op": "send",
              "flows": [{"src": 127, "dst": 0, "bytes": 18446744073709551615, "start_us": 0.7},

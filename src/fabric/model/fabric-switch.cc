@@ -8,6 +8,8 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "rdma/model/rdma-nic.h"
+#include "rdma/model/roce-packet-builder.h"
 
 namespace ns3
 {
@@ -83,6 +85,8 @@ FabricSwitch::DoDispose()
     m_ports.clear();
     m_node = nullptr;
     m_mmu = nullptr;
+    m_replicator = nullptr;
+    m_aggregator = nullptr;
     Object::DoDispose();
 }
 
@@ -172,6 +176,20 @@ void
 FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi)
 {
     uint32_t inPort = device->GetIfIndex();
+    if (fi.p2mp != FrameInfo::P2MP_NONE)
+    {
+        ReplicateFrame(inPort, p, fi);
+        return;
+    }
+    if (m_aggregator && fi.roce)
+    {
+        // ACKs hide their opcode in the UDP payload: an aggregating switch reads every BTH.
+        ++m_deepParsed;
+        if ((fi.opcode == 0x11 || fi.opcode == 0x81) && InterceptAck(inPort, p, fi))
+        {
+            return;
+        }
+    }
     uint32_t dstHost = fi.DstHost();
     if (fi.etherType != FrameInfo::ETHERTYPE_IPV4 || dstHost >= m_routes.size()
         || m_routes[dstHost]->empty())
@@ -182,7 +200,12 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInf
     }
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
     uint32_t outPort = hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
-    uint8_t prio = PriorityOf(fi);
+    Enqueue(inPort, outPort, PriorityOf(fi), p);
+}
+
+void
+FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p)
+{
     if (!m_mmu->Admit(inPort, outPort, prio, p->GetSize()))
     {
         ++m_drops;
@@ -198,6 +221,169 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInf
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
     ++m_forwarded;
     port.device->TryTransmit();
+}
+
+void
+FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
+{
+    if (!m_replicator)
+    {
+        ++m_drops;
+        m_dropTrace(p, inPort);
+        return;
+    }
+    uint8_t prio = PriorityOf(fi);
+    bool sourceTor = m_aggMode == AGGREGATE_SOURCE_TOR && m_hostPort[inPort];
+    bool hop = m_aggMode == AGGREGATE_HOP_BY_HOP;
+    bool expect = (sourceTor || hop) && fi.IsFirstPacket();
+    // Everything needed from the frame view is read before replication consumes the packet.
+    uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
+    uint32_t psn = fi.psn;
+    uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
+    m_copies.clear();
+    m_children.clear();
+    Time lookup = m_replicator->Replicate(
+        p, fi, inPort, m_copies, (expect && sourceTor) ? &m_children : nullptr);
+    if (m_aggregator && fi.roce)
+    {
+        ++m_deepParsed;
+    }
+    if (expect)
+    {
+        if (hop)
+        {
+            // Children are the downstream branches; aggregated ACKs go back where data came from.
+            for (const auto& c : m_copies)
+            {
+                m_children.push_back(c.port);
+            }
+            m_upstream[flow] = inPort;
+        }
+        m_aggregator->ExpectMessageOnWire(flow, m_children, psn, packets);
+    }
+    if (m_copies.empty())
+    {
+        ++m_drops; // no forwarding state for this frame
+        m_dropTrace(p, inPort);
+        return;
+    }
+    for (const auto& c : m_copies)
+    {
+        if (lookup.IsZero())
+        {
+            Enqueue(inPort, c.port, prio, c.packet);
+        }
+        else
+        {
+            Simulator::Schedule(
+                lookup, &FabricSwitch::Enqueue, this, inPort, c.port, prio, c.packet);
+        }
+    }
+}
+
+uint32_t
+FabricSwitch::UpstreamPort(uint64_t flow, const FrameInfo& fi) const
+{
+    if (m_aggMode == AGGREGATE_HOP_BY_HOP)
+    {
+        auto it = m_upstream.find(flow);
+        if (it != m_upstream.end())
+        {
+            return it->second;
+        }
+    }
+    const std::vector<uint16_t>& hops = *m_routes[fi.DstHost()];
+    return hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
+}
+
+bool
+FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
+{
+    uint64_t flow = AckAggregator::FlowKey(fi.DstHost(), fi.destQp);
+    if (!m_aggregator->Knows(flow) || fi.DstHost() >= m_routes.size())
+    {
+        return false;
+    }
+    uint8_t prio = PriorityOf(fi);
+    uint32_t out = UpstreamPort(flow, fi);
+    if (fi.opcode == 0x81)
+    {
+        if (m_aggregator->ReceiveCnp(flow, m_cnpInterval).kind == AckAggregator::Action::CNP)
+        {
+            Enqueue(inPort, out, prio, p); // the CNP itself goes on, at most once per interval
+        }
+        return true;
+    }
+    uint32_t child = m_aggMode == AGGREGATE_HOP_BY_HOP ? inPort : fi.SrcHost();
+    bool nak = ((fi.syndrome >> 5) & 0x3) == 0x3;
+    AckAggregator::Action a = m_aggregator->Receive(flow, child, fi.psn, nak);
+    if (a.kind == AckAggregator::Action::NOTHING)
+    {
+        return true;
+    }
+    // A valid RoCEv2 ACK of our own: BTH opcode 0x11, PSN = the minimum over the receivers.
+    Ptr<Packet> ack = RocePacketBuilder::Ack(fi.destQp,
+                                             static_cast<uint32_t>(a.psn & 0xFFFFFF),
+                                             a.kind == AckAggregator::Action::NAK,
+                                             0);
+    RocePacketBuilder::Addressing ad;
+    ad.srcIp = m_address;
+    ad.dstIp = fi.dstIp;
+    ad.srcPort = fi.srcPort;
+    ad.priority = prio;
+    RocePacketBuilder::AddUdpIp(ack, ad);
+    RocePacketBuilder::AddEthernet(ack,
+                                   Mac48Address::ConvertFrom(m_ports[out].device->GetAddress()),
+                                   RdmaNic::HostMac(fi.DstHost()),
+                                   FrameInfo::ETHERTYPE_IPV4);
+    ++m_aggregatedSent;
+    Enqueue(inPort, out, prio, ack);
+    return true;
+}
+
+void
+FabricSwitch::SetReplicator(Ptr<Replicator> replicator)
+{
+    m_replicator = replicator;
+}
+
+Ptr<Replicator>
+FabricSwitch::GetReplicator() const
+{
+    return m_replicator;
+}
+
+void
+FabricSwitch::SetAckAggregation(AggregationMode mode,
+                                uint32_t pathMtu,
+                                Time cnpInterval,
+                                uint32_t address,
+                                std::vector<bool> hostPorts)
+{
+    m_aggMode = mode;
+    m_pathMtu = pathMtu;
+    m_cnpInterval = cnpInterval;
+    m_address = address;
+    m_hostPort = std::move(hostPorts);
+    m_aggregator = mode == AGGREGATE_NONE ? nullptr : CreateObject<AckAggregator>();
+}
+
+Ptr<AckAggregator>
+FabricSwitch::GetAckAggregator() const
+{
+    return m_aggregator;
+}
+
+uint64_t
+FabricSwitch::GetDeepParsed() const
+{
+    return m_deepParsed;
+}
+
+uint64_t
+FabricSwitch::GetAggregatedAcksSent() const
+{
+    return m_aggregatedSent;
 }
 
 Ptr<Packet>

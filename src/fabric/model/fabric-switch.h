@@ -13,8 +13,11 @@
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+#include "p2mp/model/ack-aggregator.h"
+#include "p2mp/model/replicator.h"
 
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -59,6 +62,32 @@ public:
     uint64_t GetEcnMarks() const;
     uint64_t GetForwarded() const;
 
+    /// Where ACKs of P2MP flows are aggregated in the fabric.
+    enum AggregationMode : uint8_t
+    {
+        AGGREGATE_NONE,       ///< not in switches (at the sender's NIC, or nowhere)
+        AGGREGATE_SOURCE_TOR, ///< at the sender's ToR, per receiver
+        AGGREGATE_HOP_BY_HOP  ///< at every replication point, per downstream port
+    };
+
+    /// P2MP replication state (BIFT, group table); null: P2MP frames are dropped.
+    void SetReplicator(Ptr<Replicator> replicator);
+    Ptr<Replicator> GetReplicator() const;
+    /**
+     * Aggregate ACKs here. pathMtu lets the switch tell a message's length from its RETH;
+     * cnpInterval limits forwarded CNPs per flow; address is the source IPv4 of the ACKs
+     * this switch emits; hostPorts[p] tells whether port p faces a host.
+     */
+    void SetAckAggregation(AggregationMode mode,
+                           uint32_t pathMtu,
+                           Time cnpInterval,
+                           uint32_t address,
+                           std::vector<bool> hostPorts);
+    Ptr<AckAggregator> GetAckAggregator() const;
+    /// Packets whose BTH this switch had to read (it aggregates ACKs, so it must look).
+    uint64_t GetDeepParsed() const;
+    uint64_t GetAggregatedAcksSent() const;
+
 protected:
     void DoDispose() override;
 
@@ -77,6 +106,13 @@ private:
     };
 
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
+    /// Admit into the MMU and queue on outPort (drops are counted).
+    void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p);
+    void ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
+    /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
+    bool InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
+    /// Toward the requester: up the tree (hop-by-hop) or along the routes (source ToR).
+    uint32_t UpstreamPort(uint64_t flow, const FrameInfo& fi) const;
     Ptr<Packet> Dequeue(uint32_t port, uint8_t pausedMask);
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
@@ -93,6 +129,19 @@ private:
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
     bool m_ecnEnabled;
+
+    Ptr<Replicator> m_replicator;
+    Ptr<AckAggregator> m_aggregator;
+    AggregationMode m_aggMode{AGGREGATE_NONE};
+    uint32_t m_pathMtu{1024};
+    Time m_cnpInterval;
+    uint32_t m_address{0};
+    std::vector<bool> m_hostPort;
+    std::unordered_map<uint64_t, uint32_t> m_upstream; // flow -> port its data came in on
+    std::vector<Replicator::Copy> m_copies;            // scratch
+    std::vector<uint32_t> m_children;                  // scratch
+    uint64_t m_deepParsed{0};
+    uint64_t m_aggregatedSent{0};
 
     uint64_t m_drops{0};
     uint64_t m_ecnMarks{0};

@@ -92,6 +92,12 @@ public:
 
     /// RDMA payload bytes of a SEND/WRITE packet (frame minus headers, RETH and ICRC).
     uint32_t PayloadBytes() const;
+
+    /// A message's first packet (SEND/WRITE FIRST or ONLY).
+    bool IsFirstPacket() const
+    {
+        return roce && (opcode == 0x00 || opcode == 0x04 || opcode == 0x06 || opcode == 0x0A);
+    }
 };
 
 } // namespace ns3

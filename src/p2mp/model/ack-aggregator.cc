@@ -107,6 +107,18 @@ AckAggregator::ExpectMessage(uint64_t flow,
     m_peakEntries = std::max(m_peakEntries, m_entries);
 }
 
+void
+AckAggregator::ExpectMessageOnWire(uint64_t flow,
+                                   const std::vector<uint32_t>& children,
+                                   uint32_t firstPsn24,
+                                   uint64_t packets)
+{
+    auto it = m_flows.find(flow);
+    uint64_t ref = it == m_flows.end() ? firstPsn24 : it->second.maxNeeded;
+    uint64_t first = Unwrap(firstPsn24, ref);
+    ExpectMessage(flow, children, first, first + std::max<uint64_t>(packets, 1) - 1);
+}
+
 bool
 AckAggregator::Knows(uint64_t flow) const
 {

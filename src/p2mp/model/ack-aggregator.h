@@ -58,6 +58,11 @@ public:
                        const std::vector<uint32_t>& children,
                        uint64_t firstPsn,
                        uint64_t lastPsn);
+    /// The same, as a switch sees it: the first packet's 24-bit PSN and the packet count.
+    void ExpectMessageOnWire(uint64_t flow,
+                             const std::vector<uint32_t>& children,
+                             uint32_t firstPsn24,
+                             uint64_t packets);
     /// Whether this aggregator holds state for the flow (it intercepts only those ACKs).
     bool Knows(uint64_t flow) const;
     /// An ACK (psn acknowledged) or NAK (psn expected) from a child; psn24 as on the wire.

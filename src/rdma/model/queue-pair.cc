@@ -55,6 +55,8 @@ QueuePair::DoDispose()
         m_cc = nullptr;
     }
     m_nic = nullptr;
+    m_p2mp = nullptr;
+    m_localAgg = nullptr;
     m_messages.clear();
     Object::DoDispose();
 }
@@ -122,6 +124,12 @@ QueuePair::SetSourcePort(uint16_t port)
 uint64_t
 QueuePair::Post(Operation op, uint64_t bytes)
 {
+    return Enqueue(op, bytes, P2mpSender::Target());
+}
+
+uint64_t
+QueuePair::Enqueue(Operation op, uint64_t bytes, const P2mpSender::Target& target)
+{
     Message m;
     m.id = m_nextMessageId++;
     m.op = op;
@@ -129,10 +137,18 @@ QueuePair::Post(Operation op, uint64_t bytes)
     m.firstPsn = m_psnEnd;
     m.packets = std::max<uint64_t>(1, (bytes + m_mtu - 1) / m_mtu);
     m.posted = Simulator::Now();
+    m.target = target;
     m_psnEnd += m.packets;
     m_messages.push_back(m);
+    // Last: the NIC may build the first packet right away.
     m_nic->NotifyReady(this);
     return m.id;
+}
+
+uint64_t
+QueuePair::GetNextPostPsn() const
+{
+    return m_psnEnd;
 }
 
 void
@@ -145,6 +161,64 @@ Ptr<Dcqcn>
 QueuePair::GetCongestionControl() const
 {
     return m_cc;
+}
+
+void
+QueuePair::SetMulticast(Ptr<P2mpSender> sender,
+                        uint32_t groupQpn,
+                        Ptr<AckAggregator> localAgg,
+                        bool ackFree)
+{
+    m_p2mp = sender;
+    m_groupQpn = groupQpn;
+    m_localAgg = localAgg;
+    m_ackFree = ackFree;
+}
+
+uint64_t
+QueuePair::PostMulticast(uint64_t bytes, const P2mpSender::Target& target)
+{
+    NS_ASSERT_MSG(m_p2mp, "PostMulticast on a unicast QP");
+    return Enqueue(WRITE, bytes, target);
+}
+
+bool
+QueuePair::IsMulticast() const
+{
+    return m_p2mp != nullptr;
+}
+
+uint32_t
+QueuePair::GetGroupQpn() const
+{
+    return m_groupQpn;
+}
+
+Ptr<P2mpSender>
+QueuePair::GetP2mpSender() const
+{
+    return m_p2mp;
+}
+
+const QueuePair::Message&
+QueuePair::GetLastBuiltMessage() const
+{
+    return m_messages[m_lastBuilt];
+}
+
+bool
+QueuePair::LastBuiltWasFirst() const
+{
+    return m_lastBuiltFirst;
+}
+
+void
+QueuePair::SetMulticastResponder(uint32_t ackEvery, bool ackFree)
+{
+    m_multicastResponder = true;
+    // 0: only the last packet of each message (it carries AckReq) is acknowledged.
+    m_ackEvery = ackEvery == 0 ? UINT32_MAX : ackEvery;
+    m_silentResponder = ackFree;
 }
 
 bool
@@ -218,11 +292,32 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
     BthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetPadCount(pad);
-    bth.SetDestQp(m_remoteQpn);
+    bth.SetDestQp(m_p2mp ? m_groupQpn : m_remoteQpn);
     bth.SetAckRequest(last);
     bth.SetPsn(static_cast<uint32_t>(m_sndNxt & PSN_MASK));
     p->AddHeader(bth);
 
+    m_lastBuilt = m_buildIndex;
+    m_lastBuiltFirst = first;
+    if (first && m_localAgg)
+    {
+        m_localAgg->ExpectMessage(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),
+                                  *m.target.receivers,
+                                  m.firstPsn,
+                                  m.firstPsn + m.packets - 1);
+    }
+    if (m_ackFree)
+    {
+        // Nobody will acknowledge: the message is done once its last packet is on its way.
+        ++m_sndNxt;
+        m_maxSent = std::max(m_maxSent, m_sndNxt);
+        ++m_packetsSent;
+        if (last)
+        {
+            Simulator::ScheduleNow(&QueuePair::Acknowledge, this, m_sndNxt - 1);
+        }
+        return p;
+    }
     if (m_sndUna == m_maxSent)
     {
         m_lastProgress = Simulator::Now(); // first packet in flight: the timer starts now
@@ -253,8 +348,27 @@ QueuePair::Unwrap(uint32_t psn24, uint64_t ref)
 void
 QueuePair::ReceiveAck(const FrameInfo& fi)
 {
-    uint64_t psn = Unwrap(fi.psn, m_sndUna);
     uint8_t kind = (fi.syndrome >> 5) & 0x3;
+    if (m_localAgg)
+    {
+        // Every receiver's ACK reaches this NIC: reduce them to the minimum here.
+        AckAggregator::Action a = m_localAgg->Receive(
+            AckAggregator::FlowKey(m_nic->GetHost(), m_qpn), fi.SrcHost(), fi.psn, kind == 3);
+        if (a.kind == AckAggregator::Action::ACK && a.psn >= m_sndUna && a.psn < m_maxSent)
+        {
+            Acknowledge(a.psn);
+        }
+        else if (a.kind == AckAggregator::Action::NAK)
+        {
+            if (a.psn > m_sndUna && a.psn <= m_maxSent)
+            {
+                Acknowledge(a.psn - 1);
+            }
+            GoBackN(std::max(a.psn, m_sndUna));
+        }
+        return;
+    }
+    uint64_t psn = Unwrap(fi.psn, m_sndUna);
     if (kind == 0) // ACK: everything up to and including psn arrived
     {
         if (psn >= m_sndUna && psn < m_maxSent)
@@ -355,6 +469,11 @@ QueuePair::ReceiveData(const FrameInfo& fi)
         }
     }
     uint64_t psn = Unwrap(fi.psn, m_expected);
+    if (m_multicastResponder && psn > m_expected && BthHeader::IsFirst(fi.opcode))
+    {
+        // Messages in between went to other receivers of this P2MP flow.
+        m_expected = psn;
+    }
     if (psn == m_expected)
     {
         ++m_expected;
@@ -366,7 +485,7 @@ QueuePair::ReceiveData(const FrameInfo& fi)
             uint64_t msn = m_msn++;
             if (!m_receive.IsNull())
             {
-                m_receive(this, msn, m_msgBytes);
+                m_receive(this, msn, m_msgBytes, psn);
             }
             m_msgBytes = 0;
         }
@@ -395,6 +514,10 @@ QueuePair::ReceiveData(const FrameInfo& fi)
 void
 QueuePair::SendAck(uint64_t psn, bool nak)
 {
+    if (m_silentResponder)
+    {
+        return;
+    }
     m_nic->SendAck(this, static_cast<uint32_t>(psn & PSN_MASK), nak, static_cast<uint32_t>(m_msn));
 }
 

@@ -12,6 +12,8 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "p2mp/model/ack-aggregator.h"
+#include "p2mp/model/p2mp-sender.h"
 #include "rdma/model/dcqcn.h"
 
 #include <deque>
@@ -45,12 +47,14 @@ public:
         uint64_t firstPsn{0};
         uint64_t packets{0};
         Time posted;
+        P2mpSender::Target target; ///< receivers of a P2MP message (empty for unicast)
     };
 
     /// Requester completion: the last packet of the message is acknowledged.
     typedef Callback<void, Ptr<QueuePair>, const Message&> CompletionCallback;
-    /// Responder completion: the last packet of a message arrived in order (msn, bytes).
-    typedef Callback<void, Ptr<QueuePair>, uint64_t, uint64_t> ReceiveCallback;
+    /// Responder completion: the last packet of a message arrived in order
+    /// (msn, bytes, the message's last PSN).
+    typedef Callback<void, Ptr<QueuePair>, uint64_t, uint64_t, uint64_t> ReceiveCallback;
 
     void Setup(Ptr<RdmaNic> nic, uint32_t qpn, uint32_t remoteHost, uint16_t srcPort);
     void SetRemoteQpn(uint32_t qpn);
@@ -65,6 +69,32 @@ public:
 
     /// Post a message; returns its id. The NIC is told there is something to send.
     uint64_t Post(Operation op, uint64_t bytes);
+    /// PSN the next posted message will start at.
+    uint64_t GetNextPostPsn() const;
+
+    /**
+     * Make this a P2MP requester: packets carry groupQpn as destination QP and are
+     * encapsulated by sender; ACKs come from every receiver and are aggregated by localAgg
+     * when given (no in-network aggregation), else they arrive aggregated already.
+     * ackFree: receivers do not acknowledge; a message completes when its last packet is
+     * sent (memory-semantics WRITE relying on a lossless fabric).
+     */
+    void SetMulticast(Ptr<P2mpSender> sender,
+                      uint32_t groupQpn,
+                      Ptr<AckAggregator> localAgg,
+                      bool ackFree);
+    /// Post one WRITE to a P2MP target.
+    uint64_t PostMulticast(uint64_t bytes, const P2mpSender::Target& target);
+    bool IsMulticast() const;
+    uint32_t GetGroupQpn() const;
+    Ptr<P2mpSender> GetP2mpSender() const;
+    /// The message the last BuildNextPacket() belonged to, and whether it was its first packet.
+    const Message& GetLastBuiltMessage() const;
+    bool LastBuiltWasFirst() const;
+
+    /// Responder of a P2MP flow: a message's first packet may skip the PSNs of messages this
+    /// receiver was not part of. ackEvery 0 = acknowledge only message ends; ackFree = never.
+    void SetMulticastResponder(uint32_t ackEvery, bool ackFree);
 
     /// DCQCN reaction point of this QP's sends; null means unpaced, line-rate sending.
     void SetCongestionControl(Ptr<Dcqcn> cc);
@@ -96,6 +126,7 @@ protected:
     void DoDispose() override;
 
 private:
+    uint64_t Enqueue(Operation op, uint64_t bytes, const P2mpSender::Target& target);
     /// Full PSN nearest to ref whose low 24 bits are psn24.
     static uint64_t Unwrap(uint32_t psn24, uint64_t ref);
     void Acknowledge(uint64_t ackedPsn);
@@ -130,6 +161,12 @@ private:
 
     Ptr<Dcqcn> m_cc;
     Time m_nextSend;
+    Ptr<P2mpSender> m_p2mp;
+    uint32_t m_groupQpn{0};
+    Ptr<AckAggregator> m_localAgg;
+    bool m_ackFree{false};
+    std::size_t m_lastBuilt{0};
+    bool m_lastBuiltFirst{false};
 
     // Responder
     Time m_lastCnp;
@@ -139,6 +176,8 @@ private:
     uint64_t m_msgBytes{0};
     uint32_t m_sinceAck{0};
     bool m_nakSent{false};
+    bool m_multicastResponder{false};
+    bool m_silentResponder{false};
     ReceiveCallback m_receive;
 
     TracedCallback<uint64_t, uint64_t> m_completeTrace; // message id, bytes

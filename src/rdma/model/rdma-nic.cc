@@ -125,6 +125,8 @@ RdmaNic::DoDispose()
     }
     m_qps.clear();
     m_control.clear();
+    m_copies.clear();
+    m_groupResponders.clear();
     m_wakeup.Cancel();
     m_device = nullptr;
     m_node = nullptr;
@@ -192,6 +194,43 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
     return qp;
 }
 
+Ptr<QueuePair>
+RdmaNic::CreateMulticastQp(uint32_t groupQpn,
+                           Ptr<P2mpSender> sender,
+                           Ptr<AckAggregator> localAgg,
+                           bool ackFree,
+                           uint16_t srcPort)
+{
+    Ptr<QueuePair> qp = CreateQp(m_host, srcPort);
+    qp->SetMulticast(sender, groupQpn, localAgg, ackFree);
+    qp->SetRemoteQpn(groupQpn);
+    // Receivers acknowledge to the group QPN: one number names the flow at every hop, so an
+    // aggregating switch keys data and ACKs alike by (sender, group QPN).
+    m_groupResponders[groupQpn] = qp;
+    return qp;
+}
+
+Ptr<QueuePair>
+RdmaNic::CreateGroupResponder(uint32_t groupQpn,
+                              uint32_t senderHost,
+                              uint32_t senderQpn,
+                              uint16_t srcPort,
+                              uint32_t ackEvery,
+                              bool ackFree)
+{
+    Ptr<QueuePair> qp = CreateQp(senderHost, srcPort);
+    qp->SetRemoteQpn(senderQpn);
+    qp->SetMulticastResponder(ackEvery, ackFree);
+    m_groupResponders[groupQpn] = qp;
+    return qp;
+}
+
+uint32_t
+RdmaNic::GroupAddress(uint32_t groupQpn)
+{
+    return 0xEF000000u | (groupQpn & 0xFFFFFF);
+}
+
 void
 RdmaNic::Connect(Ptr<QueuePair> a, Ptr<QueuePair> b)
 {
@@ -237,6 +276,13 @@ RdmaNic::Dequeue(uint8_t pausedMask)
     {
         return nullptr;
     }
+    if (!m_copies.empty())
+    {
+        // The other copies of a P2MP packet follow it back to back.
+        Ptr<Packet> p = m_copies.front();
+        m_copies.pop_front();
+        return p;
+    }
     // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
     Time now = Simulator::Now();
     Time earliest = Time::Max();
@@ -259,11 +305,18 @@ RdmaNic::Dequeue(uint8_t pausedMask)
         }
         uint32_t payload = 0;
         Ptr<Packet> p = qp->BuildNextPacket(payload);
-        Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_dataPriority, m_ecnCapable);
-        qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
-        ++m_dataPackets;
-        m_dataBytes += payload;
-        m_headerBytes += p->GetSize() - payload;
+        if (qp->IsMulticast())
+        {
+            p = EncapsulateMulticast(qp, p, payload);
+        }
+        else
+        {
+            Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_dataPriority, m_ecnCapable);
+            qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
+            ++m_dataPackets;
+            m_dataBytes += payload;
+            m_headerBytes += p->GetSize() - payload;
+        }
         if (qp->HasPacketToSend())
         {
             m_active.push_back(index); // round robin: to the back of the ring
@@ -279,6 +332,38 @@ RdmaNic::Dequeue(uint8_t pausedMask)
         WakeAt(earliest);
     }
     return nullptr;
+}
+
+Ptr<Packet>
+RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload)
+{
+    const QueuePair::Message& m = qp->GetLastBuiltMessage();
+    RocePacketBuilder::Addressing a;
+    a.srcIp = m_address.Get();
+    a.dstIp = GroupAddress(qp->GetGroupQpn());
+    a.srcPort = qp->GetSourcePort();
+    a.priority = m_dataPriority;
+    a.ecnCapable = m_ecnCapable;
+    a.computeIcrc = m_computeIcrc;
+    RocePacketBuilder::AddUdpIp(p, a);
+    m_frames.clear();
+    qp->GetP2mpSender()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);
+    uint32_t wire = 0;
+    for (const auto& f : m_frames)
+    {
+        wire += f->GetSize() + m_device->GetFramingBytes();
+        ++m_dataPackets;
+        m_dataBytes += payload;
+        m_headerBytes += f->GetSize() - payload;
+    }
+    ++m_mcastPackets;
+    m_mcastCopies += m_frames.size();
+    qp->PacketSent(wire);
+    for (std::size_t i = 1; i < m_frames.size(); ++i)
+    {
+        m_copies.push_back(m_frames[i]);
+    }
+    return m_frames[0];
 }
 
 void
@@ -350,6 +435,11 @@ RdmaNic::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi
     Ptr<QueuePair> qp = GetQp(fi.destQp);
     if (!qp)
     {
+        auto it = m_groupResponders.find(fi.destQp);
+        qp = it == m_groupResponders.end() ? nullptr : it->second;
+    }
+    if (!qp)
+    {
         NS_LOG_WARN("frame for unknown QP " << fi.destQp << " at host " << m_host);
         return;
     }
@@ -410,6 +500,18 @@ uint64_t
 RdmaNic::GetHeaderBytesSent() const
 {
     return m_headerBytes;
+}
+
+uint64_t
+RdmaNic::GetMulticastPackets() const
+{
+    return m_mcastPackets;
+}
+
+uint64_t
+RdmaNic::GetMulticastCopies() const
+{
+    return m_mcastCopies;
 }
 
 uint64_t

@@ -16,6 +16,7 @@
 #include "rdma/model/queue-pair.h"
 
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -48,6 +49,23 @@ public:
     Ptr<QueuePair> GetQp(uint32_t qpn) const;
     uint32_t GetNQps() const;
 
+    /// A P2MP requester whose packets carry groupQpn (see QueuePair::SetMulticast).
+    Ptr<QueuePair> CreateMulticastQp(uint32_t groupQpn,
+                                     Ptr<P2mpSender> sender,
+                                     Ptr<AckAggregator> localAgg,
+                                     bool ackFree,
+                                     uint16_t srcPort);
+    /// This host's responder for a P2MP flow: packets to groupQpn land here, and ACKs go to
+    /// the sender's QP.
+    Ptr<QueuePair> CreateGroupResponder(uint32_t groupQpn,
+                                        uint32_t senderHost,
+                                        uint32_t senderQpn,
+                                        uint16_t srcPort,
+                                        uint32_t ackEvery,
+                                        bool ackFree);
+    /// IPv4 destination of a P2MP flow's packets (239.0.0.0/8, from the group QPN).
+    static uint32_t GroupAddress(uint32_t groupQpn);
+
     /// A QP has packets to send (new message or go-back-N).
     void NotifyReady(Ptr<QueuePair> qp);
     /// Queue an ACK (or NAK) for a QP's peer, ahead of all data.
@@ -73,6 +91,9 @@ public:
     uint64_t GetHeaderBytesSent() const;
     uint64_t GetRetransmissions() const;
     uint64_t GetCnpsSent() const;
+    /// P2MP packets that left this NIC and the copies they took (for copies-per-message).
+    uint64_t GetMulticastPackets() const;
+    uint64_t GetMulticastCopies() const;
     uint64_t GetCnpsReceived() const;
 
 protected:
@@ -85,6 +106,9 @@ private:
     void Encapsulate(
         Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable);
     void QueueControl(Ptr<Packet> p);
+    /// UDP/IPv4 to the group address, then the mechanism's header(s); returns the first frame
+    /// and queues the other copies.
+    Ptr<Packet> EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload);
     /// Make sure the port retries no later than t (a paced QP becomes eligible then).
     void WakeAt(Time t);
     void Wake();
@@ -98,6 +122,9 @@ private:
     std::deque<uint32_t> m_active;     // round-robin ring of QP indices with data to send
     std::vector<bool> m_isActive;
     std::deque<Ptr<Packet>> m_control; // ACK/NAK/CNP
+    std::deque<Ptr<Packet>> m_copies;  // further P2MP copies of the packet just sent
+    std::unordered_map<uint32_t, Ptr<QueuePair>> m_groupResponders; // by group QPN
+    std::vector<Ptr<Packet>> m_frames; // scratch: frames of one P2MP packet
 
     uint32_t m_mtu;
     uint32_t m_ackEvery;
@@ -117,6 +144,8 @@ private:
     uint64_t m_dataBytes{0};
     uint64_t m_headerBytes{0};
     uint64_t m_cnpsSent{0};
+    uint64_t m_mcastPackets{0};
+    uint64_t m_mcastCopies{0};
     uint64_t m_cnpsReceived{0};
 
     TracedCallback<uint32_t> m_cnpSentTrace;     // QPN the CNP is sent to

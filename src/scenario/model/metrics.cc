@@ -27,6 +27,8 @@ uint32_t
 Metrics::AddWorkload(const WorkloadInfo& info)
 {
     m_workloads.push_back(info);
+    m_receiverUs.emplace_back();
+    m_extras.emplace_back();
     return m_workloads.size() - 1;
 }
 
@@ -100,6 +102,30 @@ Metrics::Durations(uint32_t workload) const
         }
     }
     return d;
+}
+
+void
+Metrics::AddReceiverCompletion(uint32_t workload, double us)
+{
+    m_receiverUs[workload].push_back(us);
+}
+
+const std::vector<double>&
+Metrics::GetReceiverCompletions(uint32_t workload) const
+{
+    return m_receiverUs[workload];
+}
+
+void
+Metrics::SetExtra(uint32_t workload, const std::string& key, double value)
+{
+    m_extras[workload][key] = value;
+}
+
+const std::map<std::string, double>&
+Metrics::GetExtras(uint32_t workload) const
+{
+    return m_extras[workload];
 }
 
 Metrics::Distribution

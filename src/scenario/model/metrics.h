@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,11 +77,20 @@ public:
     /// Durations (microseconds) of the completed operations of one workload.
     std::vector<double> Durations(uint32_t workload) const;
 
+    /// Per-receiver completion of a P2MP operation: from its start to that receiver's last byte.
+    void AddReceiverCompletion(uint32_t workload, double us);
+    const std::vector<double>& GetReceiverCompletions(uint32_t workload) const;
+    /// Workload-specific figures for summary.json (copies per message, installs, ...).
+    void SetExtra(uint32_t workload, const std::string& key, double value);
+    const std::map<std::string, double>& GetExtras(uint32_t workload) const;
+
     /// Nearest-rank percentiles: the p-quantile is the ceil(p * n)-th smallest value.
     static Distribution Summarize(std::vector<double> values);
 
 private:
     std::vector<WorkloadInfo> m_workloads;
+    std::vector<std::vector<double>> m_receiverUs;
+    std::vector<std::map<std::string, double>> m_extras;
     std::vector<OpRecord> m_ops;
     uint64_t m_completed{0};
     Callback<void> m_allDone;

@@ -93,11 +93,28 @@ struct BierConfig
     uint32_t bslBits{256};
 };
 
+struct XpuListConfig
+{
+    double lookupNsPerId{0}; // switch forwarding time per listed receiver ID
+};
+
+struct NewProtocolConfig
+{
+    double installUs{10};                 // controller: request to group entries usable
+    uint32_t tableEntries{4096};          // group-table capacity of every switch
+    std::string onTableFull{"evict-lru"}; // or "fallback-unicast"
+};
+
 struct P2mpConfig
 {
     std::string mechanism{"unicast"};
-    std::string ackAggregation{"none"};
+    std::string ackAggregation{"none"}; // default: "source-tor" for new-protocol, else "none"
+    std::string ackMode{"per-packet"};  // "every-n", "per-message", "ack-free"
+    uint32_t ackEvery{8};               // N of "every-n"
+    std::string addressMapping{"group-region"}; // or "per-receiver-list"
     BierConfig bier;
+    XpuListConfig xpuList;
+    NewProtocolConfig newProtocol;
 };
 
 struct FlowSpec
@@ -116,9 +133,16 @@ struct WorkloadConfig
     std::string op{"write"}; // "write" or "send"
     uint64_t bytes{0};
     double startUs{0};
-    uint32_t senders{0};         // incast
-    uint32_t receiver{0};        // incast
-    std::vector<FlowSpec> flows; // list (permutation/incast are expanded here by the runner)
+    uint32_t senders{0};  // incast
+    uint32_t receiver{0}; // incast
+    // broadcast
+    std::string algorithm{"multicast"};
+    uint32_t root{0};
+    std::vector<uint32_t> ranks; // empty: every host
+    uint64_t messages{1};
+    uint32_t receiversPerMessage{0}; // 0: every rank but the root; else a random subset
+    uint32_t window{1};              // messages in flight at once
+    std::vector<FlowSpec> flows;     // list (permutation/incast are expanded here by the runner)
 };
 
 struct OutputConfig

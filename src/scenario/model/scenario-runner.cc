@@ -108,9 +108,18 @@ ScenarioRunner::Build()
     {
         const WorkloadConfig& w = m_config.workloads[i];
         m_metrics->AddWorkload({w.label, w.type, w.pattern});
-        Ptr<FlowWorkload> wl = CreateObject<FlowWorkload>();
-        wl->Install(w, i, *m_fabric, m_metrics, m_config.seed);
-        m_workloads.push_back(wl);
+        if (w.type == "broadcast")
+        {
+            Ptr<BroadcastWorkload> wl = CreateObject<BroadcastWorkload>();
+            wl->Install(w, i, *m_fabric, m_config, m_metrics, m_config.seed);
+            m_workloads.push_back(wl);
+        }
+        else
+        {
+            Ptr<FlowWorkload> wl = CreateObject<FlowWorkload>();
+            wl->Install(w, i, *m_fabric, m_metrics, m_config.seed);
+            m_workloads.push_back(wl);
+        }
     }
     m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
     if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
@@ -200,6 +209,8 @@ ScenarioRunner::NetworkSummary() const
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
     uint64_t cnps = 0;
+    uint64_t mcastPackets = 0;
+    uint64_t mcastCopies = 0;
     for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
@@ -213,16 +224,35 @@ ScenarioRunner::NetworkSummary() const
         acks += nic->GetAcksReceived();
         dataPackets += nic->GetDataPacketsSent();
         cnps += nic->GetCnpsSent();
+        mcastPackets += nic->GetMulticastPackets();
+        mcastCopies += nic->GetMulticastCopies();
     }
     uint64_t drops = 0;
     uint64_t marks = 0;
     uint64_t bufferPeak = 0;
+    uint64_t bift = 0;
+    uint64_t groupPeak = 0;
+    uint64_t aggPeak = 0;
+    uint64_t deepParsed = 0;
+    uint64_t aggregatedAcks = 0;
     for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
     {
         Ptr<FabricSwitch> sw = m_fabric->GetSwitch(s);
         drops += sw->GetDrops();
         marks += sw->GetEcnMarks();
         bufferPeak = std::max(bufferPeak, sw->GetMmu()->GetPeakUsedBytes());
+        if (Ptr<Replicator> r = sw->GetReplicator())
+        {
+            bift += r->GetBiftEntries();
+            groupPeak += r->GetGroupTable()->GetPeakSize();
+            drops += r->GetDrops();
+        }
+        if (Ptr<AckAggregator> a = sw->GetAckAggregator())
+        {
+            aggPeak += a->GetPeakEntryCount();
+        }
+        deepParsed += sw->GetDeepParsed();
+        aggregatedAcks += sw->GetAggregatedAcksSent();
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             Ptr<FabricNetDevice> dev = sw->GetPort(p);
@@ -231,6 +261,29 @@ ScenarioRunner::NetworkSummary() const
             pfc += dev->GetPfcSent();
         }
     }
+    // Copies per P2MP message leaving its source: over the broadcast workloads' messages.
+    double copies = 0;
+    uint64_t p2mpMessages = 0;
+    const auto& infos = m_metrics->GetWorkloads();
+    for (uint32_t i = 0; i < infos.size(); ++i)
+    {
+        const auto& extras = m_metrics->GetExtras(i);
+        auto it = extras.find("copies_from_source");
+        if (it != extras.end())
+        {
+            uint64_t n = m_metrics->Durations(i).size();
+            copies += it->second * n;
+            p2mpMessages += n;
+        }
+    }
+    // Logical packets (each PSN sent once per queue pair): copies made at the NIC excluded.
+    uint64_t logical = dataPackets - (mcastCopies - mcastPackets);
+    nlohmann::json state
+        = {{"bift_entries", bift},
+           {"group_table_entries_peak", groupPeak},
+           {"aggregation_entries_peak", aggPeak},
+           {"extended_bier", m_config.p2mp.mechanism.rfind("bier", 0) == 0 && aggPeak > 0}};
+    Ptr<GroupController> ctl = m_fabric->GetGroupController();
     return {{"link_bytes", linkBytes},
             {"sender_nic_bytes", senderBytes},
             {"pfc_pauses", pfc},
@@ -241,8 +294,17 @@ ScenarioRunner::NetworkSummary() const
             {"acks_at_senders", acks},
             {"header_bytes", headerBytes},
             {"data_packets", dataPackets},
-            {"copies_from_source", nullptr},
-            {"switch_state_entries_peak", 0},
+            {"copies_from_source",
+             p2mpMessages ? nlohmann::json(copies / p2mpMessages) : nlohmann::json(nullptr)},
+            {"acks_per_data_packet", logical ? double(acks) / logical : 0.0},
+            {"switch_state_entries_peak", bift + groupPeak + aggPeak},
+            {"switch_state", state},
+            {"bth_parsed_packets", deepParsed},
+            {"aggregated_acks", aggregatedAcks},
+            {"group_installs", ctl ? ctl->GetInstalls() : 0},
+            {"group_install_us_mean", ctl ? ctl->GetMeanInstallUs() : 0.0},
+            {"group_evictions", ctl ? ctl->GetEvictions() : 0},
+            {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
             {"switch_buffer_peak_bytes", bufferPeak},
             {"packet_hops", hops}};
 }
@@ -291,6 +353,16 @@ ScenarioRunner::Summary() const
         {
             w["pattern"] = infos[i].pattern;
         }
+        const auto& rx = m_metrics->GetReceiverCompletions(i);
+        if (!rx.empty())
+        {
+            w["receiver_completion_us"] = DistributionJson(Metrics::Summarize(rx));
+            w["receiver_completions"] = rx.size();
+        }
+        for (const auto& [key, value] : m_metrics->GetExtras(i))
+        {
+            w[key] = value;
+        }
         s["workloads"].push_back(w);
     }
     s["network"] = net;
@@ -335,6 +407,12 @@ TopologyBuilder&
 ScenarioRunner::GetFabric()
 {
     return *m_fabric;
+}
+
+Ptr<Object>
+ScenarioRunner::GetWorkload(uint32_t i) const
+{
+    return m_workloads.at(i);
 }
 
 Ptr<Metrics>

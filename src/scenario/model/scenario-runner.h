@@ -11,6 +11,7 @@
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-builder.h"
+#include "workload/model/broadcast-workload.h"
 #include "workload/model/flow-workload.h"
 
 #include <memory>
@@ -57,6 +58,8 @@ public:
     const ScenarioConfig& GetConfig() const;
     TopologyBuilder& GetFabric();
     Ptr<Metrics> GetMetrics() const;
+    /// Workload i as installed (a FlowWorkload or a BroadcastWorkload).
+    Ptr<Object> GetWorkload(uint32_t i) const;
 
 private:
     void Progress();
@@ -66,7 +69,7 @@ private:
     Options m_options;
     std::unique_ptr<TopologyBuilder> m_fabric;
     Ptr<Metrics> m_metrics;
-    std::vector<Ptr<FlowWorkload>> m_workloads;
+    std::vector<Ptr<Object>> m_workloads;
     std::unique_ptr<RateTraceWriter> m_rateTrace;
     double m_wallSeconds{0};
     double m_progressStartWall{0};

@@ -49,6 +49,10 @@ const std::vector<std::string> kWorkloadTypes{"flows",
                                               "checkpoint",
                                               "background"};
 const std::vector<std::string> kFlowPatterns{"list", "permutation", "incast"};
+const std::vector<std::string> kBroadcastAlgorithms{"multicast", "ring", "tree"};
+const std::vector<std::string> kAckModes{"per-packet", "every-n", "per-message", "ack-free"};
+const std::vector<std::string> kAddressMappings{"group-region", "per-receiver-list"};
+const std::vector<std::string> kTableFull{"evict-lru", "fallback-unicast"};
 const std::vector<std::string> kOps{"write", "send"};
 const std::vector<uint64_t> kMtus{256, 512, 1024, 2048, 4096};
 const std::vector<uint64_t> kBsls{64, 128, 256, 512, 1024, 2048, 4096};
@@ -700,13 +704,87 @@ ReadFlowList(const ObjectReader& w, WorkloadConfig& wc, uint32_t hosts)
     }
 }
 
+void
+ReadBroadcast(ObjectReader& w, WorkloadConfig& wc, std::size_t index, uint32_t hosts)
+{
+    w.Allow({"algorithm",
+             "root",
+             "ranks",
+             "bytes",
+             "messages",
+             "receivers_per_message",
+             "window",
+             "start_us"});
+    w.RejectUnknown("for type 'broadcast'");
+    wc.label = w.String("label", wc.type + "-" + std::to_string(index));
+    wc.algorithm
+        = w.Choice("algorithm", kBroadcastAlgorithms, {"multicast"}, std::string("multicast"));
+    const std::string hostRange
+        = "a host index; the topology has " + std::to_string(hosts) + " hosts";
+    wc.root = w.Uint("root", 0, hosts - 1, 0, hostRange);
+    const json* ranks = w.Array("ranks", false, "an array of distinct host indices");
+    std::vector<bool> seen(hosts, false);
+    if (ranks)
+    {
+        for (std::size_t i = 0; i < ranks->size(); ++i)
+        {
+            const json& v = (*ranks)[i];
+            std::string path = IndexPath(w.PathOf("ranks"), i);
+            if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= hosts)
+            {
+                throw ScenarioError(w.File(), path, "must be " + hostRange + ", got " + v.dump());
+            }
+            uint32_t h = v.get<uint32_t>();
+            if (seen[h])
+            {
+                throw ScenarioError(
+                    w.File(), path, "host " + std::to_string(h) + " is listed twice");
+            }
+            seen[h] = true;
+            wc.ranks.push_back(h);
+        }
+    }
+    else
+    {
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            wc.ranks.push_back(h);
+            seen[h] = true;
+        }
+    }
+    if (!seen[wc.root])
+    {
+        w.Fail("root", "must be one of ranks; host " + std::to_string(wc.root) + " is not");
+    }
+    uint32_t receivers = wc.ranks.size() - 1;
+    if (receivers == 0)
+    {
+        w.Fail("ranks", "needs at least one rank besides the root");
+    }
+    wc.bytes = w.Uint("bytes", 1, kUintMax);
+    wc.messages = w.Uint("messages", 1, 100000000, 1);
+    wc.receiversPerMessage = w.Uint("receivers_per_message",
+                                    0,
+                                    receivers,
+                                    0,
+                                    "0 = every rank but the root; at most the "
+                                        + std::to_string(receivers) + " other ranks");
+    wc.window = w.Uint("window", 1, 65536, 1);
+    wc.startUs = w.Number("start_us", AtLeast(0), 0.0);
+}
+
 WorkloadConfig
 ReadWorkload(ObjectReader w, std::size_t index, uint32_t hosts)
 {
     WorkloadConfig wc;
-    w.Allow({"type", "label", "op"});
-    wc.type = w.Choice("type", kWorkloadTypes, {"flows"}, std::nullopt);
-    w.Allow({"pattern"});
+    w.Allow({"type", "label"});
+    wc.type = w.Choice("type", kWorkloadTypes, {"flows", "broadcast"}, std::nullopt);
+    if (wc.type == "broadcast")
+    {
+        ReadBroadcast(w, wc, index, hosts);
+        return wc;
+    }
+    w.Allow({"op", "pattern"});
     wc.pattern = w.Choice("pattern", kFlowPatterns, kFlowPatterns, std::nullopt);
     if (wc.pattern == "list")
     {
@@ -1110,15 +1188,51 @@ Scenario::Validate(const json& doc, const std::string& file)
     c.loadBalancing.mode = lb.Choice("mode", kLbModes, {"ecmp"}, std::string("ecmp"));
 
     ObjectReader p2mp = root.Object("p2mp");
-    p2mp.Allow({"mechanism", "ack_aggregation", "bier"});
+    p2mp.Allow({"mechanism",
+                "ack_aggregation",
+                "ack_mode",
+                "ack_every",
+                "address_mapping",
+                "bier",
+                "xpu_list",
+                "new_protocol"});
     p2mp.RejectUnknown();
-    c.p2mp.mechanism = p2mp.Choice("mechanism", kMechanisms, {"unicast"}, std::string("unicast"));
+    c.p2mp.mechanism = p2mp.Choice("mechanism", kMechanisms, kMechanisms, std::string("unicast"));
+    // The new protocol aggregates at the source ToR by design; the others do not by default.
+    const std::string aggDefault = c.p2mp.mechanism == "new-protocol" ? "source-tor" : "none";
     c.p2mp.ackAggregation
-        = p2mp.Choice("ack_aggregation", kAckAggregation, {"none"}, std::string("none"));
+        = p2mp.Choice("ack_aggregation", kAckAggregation, kAckAggregation, aggDefault);
+    if (c.p2mp.mechanism == "unicast" && c.p2mp.ackAggregation != "none")
+    {
+        p2mp.Fail("ack_aggregation",
+                  "must be 'none' with mechanism 'unicast': every receiver has its own "
+                  "queue pair, so there is nothing to aggregate");
+    }
+    c.p2mp.ackMode = p2mp.Choice("ack_mode", kAckModes, kAckModes, std::string("per-packet"));
+    c.p2mp.ackEvery = p2mp.Uint("ack_every", 1, 65536, 8, "the N of ack_mode 'every-n'");
+    c.p2mp.addressMapping = p2mp.Choice(
+        "address_mapping", kAddressMappings, kAddressMappings, std::string("group-region"));
+    if (c.p2mp.addressMapping == "per-receiver-list" && c.p2mp.mechanism != "new-protocol")
+    {
+        p2mp.Fail("address_mapping",
+                  "'per-receiver-list' needs mechanism 'new-protocol' (its shim carries the "
+                  "list; BIER has no field for it)");
+    }
     ObjectReader bier = p2mp.Object("bier");
     bier.Allow({"bsl_bits"});
     bier.RejectUnknown();
     c.p2mp.bier.bslBits = bier.UintIn("bsl_bits", kBsls, 256);
+    ObjectReader xpu = p2mp.Object("xpu_list");
+    xpu.Allow({"lookup_ns_per_id"});
+    xpu.RejectUnknown();
+    c.p2mp.xpuList.lookupNsPerId = xpu.Number("lookup_ns_per_id", AtLeast(0), 0.0);
+    ObjectReader np = p2mp.Object("new_protocol");
+    np.Allow({"install_us", "table_entries", "on_table_full"});
+    np.RejectUnknown();
+    c.p2mp.newProtocol.installUs = np.Number("install_us", AtLeast(0), 10.0);
+    c.p2mp.newProtocol.tableEntries = np.Uint("table_entries", 1, 16777216, 4096);
+    c.p2mp.newProtocol.onTableFull
+        = np.Choice("on_table_full", kTableFull, kTableFull, std::string("evict-lru"));
 
     const uint32_t hosts = c.HostCount();
     const std::string workloadsExpect = "a non-empty array of workload objects";
@@ -1231,11 +1345,33 @@ Scenario::ToJson(const ScenarioConfig& c)
     j["load_balancing"] = {{"mode", c.loadBalancing.mode}};
     j["p2mp"] = {{"mechanism", c.p2mp.mechanism},
                  {"ack_aggregation", c.p2mp.ackAggregation},
-                 {"bier", {{"bsl_bits", c.p2mp.bier.bslBits}}}};
+                 {"ack_mode", c.p2mp.ackMode},
+                 {"ack_every", c.p2mp.ackEvery},
+                 {"address_mapping", c.p2mp.addressMapping},
+                 {"bier", {{"bsl_bits", c.p2mp.bier.bslBits}}},
+                 {"xpu_list", {{"lookup_ns_per_id", c.p2mp.xpuList.lookupNsPerId}}},
+                 {"new_protocol",
+                  {{"install_us", c.p2mp.newProtocol.installUs},
+                   {"table_entries", c.p2mp.newProtocol.tableEntries},
+                   {"on_table_full", c.p2mp.newProtocol.onTableFull}}}};
 
     json workloads = json::array();
     for (const WorkloadConfig& w : c.workloads)
     {
+        if (w.type == "broadcast")
+        {
+            workloads.push_back({{"type", w.type},
+                                 {"label", w.label},
+                                 {"algorithm", w.algorithm},
+                                 {"root", w.root},
+                                 {"ranks", w.ranks},
+                                 {"bytes", w.bytes},
+                                 {"messages", w.messages},
+                                 {"receivers_per_message", w.receiversPerMessage},
+                                 {"window", w.window},
+                                 {"start_us", w.startUs}});
+            continue;
+        }
         json wj = {{"type", w.type}, {"label", w.label}, {"op", w.op}, {"pattern", w.pattern}};
         if (w.pattern == "list")
         {

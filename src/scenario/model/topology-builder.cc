@@ -209,6 +209,75 @@ TopologyBuilder::Build()
         m_nodes.Get(n)->AggregateObject(s);
         m_switches.push_back(s);
     }
+    SetUpP2mp();
+}
+
+void
+TopologyBuilder::SetUpP2mp()
+{
+    const P2mpConfig& pc = m_config.p2mp;
+    if (pc.mechanism == "unicast")
+    {
+        return; // no switch takes part: the sender's NIC makes every copy
+    }
+    uint32_t bsl = pc.mechanism == "bier" ? pc.bier.bslBits : 0;
+    FabricSwitch::AggregationMode mode = FabricSwitch::AGGREGATE_NONE;
+    if (pc.ackMode != "ack-free" && pc.ackAggregation == "source-tor")
+    {
+        mode = FabricSwitch::AGGREGATE_SOURCE_TOR;
+    }
+    else if (pc.ackMode != "ack-free" && pc.ackAggregation == "hop-by-hop")
+    {
+        mode = FabricSwitch::AGGREGATE_HOP_BY_HOP;
+    }
+    std::vector<Ptr<GroupTable>> tables;
+    uint32_t hosts = m_graph->HostCount();
+    for (uint32_t i = 0; i < m_switches.size(); ++i)
+    {
+        uint32_t node = hosts + i;
+        Ptr<Replicator> r = CreateObject<Replicator>();
+        r->SetAttribute("LookupPerId",
+                        TimeValue(Time::FromDouble(pc.xpuList.lookupNsPerId, Time::NS)));
+        r->Setup(m_graph.get(), node, bsl);
+        r->GetGroupTable()->SetAttribute("Capacity", UintegerValue(pc.newProtocol.tableEntries));
+        tables.push_back(r->GetGroupTable());
+        m_switches[i]->SetReplicator(r);
+        if (mode != FabricSwitch::AGGREGATE_NONE)
+        {
+            std::vector<bool> hostPorts;
+            for (const auto& port : m_graph->Ports(node))
+            {
+                hostPorts.push_back(m_graph->IsHost(port.peer));
+            }
+            m_switches[i]->SetAckAggregation(
+                mode,
+                m_config.nic.mtuBytes,
+                Time::FromDouble(m_config.nic.dcqcn.cnpIntervalUs, Time::US),
+                SwitchAddress(i),
+                std::move(hostPorts));
+        }
+    }
+    if (pc.mechanism == "new-protocol")
+    {
+        m_controller = CreateObject<GroupController>();
+        m_controller->SetAttribute("InstallLatency",
+                                   TimeValue(Time::FromDouble(pc.newProtocol.installUs, Time::US)));
+        m_controller->SetAttribute("EvictLru",
+                                   BooleanValue(pc.newProtocol.onTableFull == "evict-lru"));
+        m_controller->Setup(m_graph.get(), tables);
+    }
+}
+
+uint32_t
+TopologyBuilder::SwitchAddress(uint32_t switchIndex)
+{
+    return 0x0A800000u + switchIndex;
+}
+
+Ptr<GroupController>
+TopologyBuilder::GetGroupController() const
+{
+    return m_controller;
 }
 
 void

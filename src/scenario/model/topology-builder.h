@@ -8,6 +8,7 @@
 
 #include "fabric/model/fabric-switch.h"
 #include "ns3/node-container.h"
+#include "p2mp/model/group-controller.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-graph.h"
@@ -42,6 +43,10 @@ public:
     Ptr<FabricSwitch> GetSwitch(uint32_t index) const;
     /// The switch port that faces a host (the leaf's downlink).
     Ptr<FabricNetDevice> GetLeafPortToHost(uint32_t host) const;
+    /// The new protocol's controller (null for the other mechanisms).
+    Ptr<GroupController> GetGroupController() const;
+    /// IPv4 address switches use as the source of the ACKs they aggregate (10.128.0.0 + i).
+    static uint32_t SwitchAddress(uint32_t switchIndex);
 
     /// PFC headroom the builder reserves per ingress port and lossless priority.
     static uint64_t HeadroomBytes(double rateGbps,
@@ -51,12 +56,14 @@ public:
 
 private:
     Ptr<FabricNetDevice> MakePort(Ptr<Node> node, const LinkConfig& link, bool isSwitch);
+    void SetUpP2mp();
 
     ScenarioConfig m_config;
     std::unique_ptr<TopologyGraph> m_graph; // built in Build(); owns the route tables
     NodeContainer m_nodes;
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<FabricSwitch>> m_switches;
+    Ptr<GroupController> m_controller;
 };
 
 } // namespace ns3

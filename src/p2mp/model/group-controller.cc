@@ -1,0 +1,202 @@
+#include "p2mp/model/group-controller.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "p2mp/model/multicast-tree.h"
+#include "scenario/model/topology-graph.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GroupController");
+NS_OBJECT_ENSURE_REGISTERED(GroupController);
+
+TypeId
+GroupController::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::GroupController")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<GroupController>()
+              .AddAttribute("InstallLatency",
+                            "From a request for a new group to its entries being usable",
+                            TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&GroupController::m_installLatency),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("EvictLru",
+                            "A full switch table evicts its least recently used idle group; "
+                            "false: the request falls back to unicast instead",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&GroupController::m_evict),
+                            MakeBooleanChecker());
+    return tid;
+}
+
+void
+GroupController::Setup(const TopologyGraph* graph, std::vector<Ptr<GroupTable>> tables)
+{
+    m_graph = graph;
+    m_tables = std::move(tables);
+}
+
+void
+GroupController::Request(uint32_t source,
+                         std::shared_ptr<const std::vector<uint32_t>> receivers,
+                         ReadyCallback ready)
+{
+    auto key = std::make_pair(source, *receivers);
+    auto it = m_ids.find(key);
+    uint32_t id;
+    if (it == m_ids.end())
+    {
+        id = m_groups.size();
+        m_ids.emplace(std::move(key), id);
+        m_groups.emplace_back();
+        m_groups[id].source = source;
+        m_groups[id].receivers = receivers;
+    }
+    else
+    {
+        id = it->second;
+    }
+    Group& g = m_groups[id];
+    if (g.installed)
+    {
+        ready(id);
+        return;
+    }
+    g.waiting.push_back(ready);
+    if (g.installing)
+    {
+        return;
+    }
+    if (!Install(id))
+    {
+        ++m_fallbacks;
+        std::vector<ReadyCallback> waiting;
+        waiting.swap(m_groups[id].waiting);
+        for (auto& cb : waiting)
+        {
+            cb(FALLBACK);
+        }
+        return;
+    }
+    m_groups[id].installing = true;
+    Simulator::Schedule(m_installLatency, &GroupController::Installed, this, id, Simulator::Now());
+}
+
+bool
+GroupController::Install(uint32_t id)
+{
+    Group& g = m_groups[id];
+    MulticastTree tree = MulticastTree::Compute(*m_graph, g.source, *g.receivers, id);
+    uint32_t hosts = m_graph->HostCount();
+    uint32_t sourceTor = m_graph->LeafOf(g.source);
+    // Room first: every switch on the tree needs a slot, or nothing is installed.
+    for (const auto& [node, ports] : tree.OutPorts())
+    {
+        Ptr<GroupTable> t = m_tables[node - hosts];
+        if (!t->IsFull() || t->Contains(id))
+        {
+            continue;
+        }
+        uint32_t victim = 0;
+        auto idle = [this, id](uint32_t other)
+        {
+            return other != id && m_groups[other].refs == 0 && !m_groups[other].installing;
+        };
+        if (!m_evict || !t->LeastRecentlyUsed(idle, victim))
+        {
+            return false;
+        }
+        Uninstall(victim);
+        ++m_evictions;
+    }
+    g.switches.clear();
+    for (const auto& [node, ports] : tree.OutPorts())
+    {
+        GroupTable::Entry e;
+        e.ports = ports;
+        if (node == sourceTor)
+        {
+            e.receivers = *g.receivers; // the source ToR aggregates their ACKs
+        }
+        m_tables[node - hosts]->Install(id, std::move(e));
+        g.switches.push_back(node - hosts);
+    }
+    ++m_installs;
+    return true;
+}
+
+void
+GroupController::Uninstall(uint32_t id)
+{
+    Group& g = m_groups[id];
+    for (uint32_t s : g.switches)
+    {
+        m_tables[s]->Remove(id);
+    }
+    g.switches.clear();
+    g.installed = false;
+}
+
+void
+GroupController::Installed(uint32_t id, Time requested)
+{
+    Group& g = m_groups[id];
+    g.installing = false;
+    g.installed = true;
+    m_installUsTotal += (Simulator::Now() - requested).GetSeconds() * 1e6;
+    std::vector<ReadyCallback> waiting;
+    waiting.swap(g.waiting);
+    for (auto& cb : waiting)
+    {
+        cb(id);
+    }
+}
+
+void
+GroupController::Acquire(uint32_t groupId)
+{
+    ++m_groups[groupId].refs;
+}
+
+void
+GroupController::Release(uint32_t groupId)
+{
+    --m_groups[groupId].refs;
+}
+
+uint64_t
+GroupController::GetInstalls() const
+{
+    return m_installs;
+}
+
+uint64_t
+GroupController::GetEvictions() const
+{
+    return m_evictions;
+}
+
+uint64_t
+GroupController::GetFallbacks() const
+{
+    return m_fallbacks;
+}
+
+uint64_t
+GroupController::GetGroups() const
+{
+    return m_groups.size();
+}
+
+double
+GroupController::GetMeanInstallUs() const
+{
+    return m_installs ? m_installUsTotal / m_installs : 0.0;
+}
+
+} // namespace ns3

@@ -1,0 +1,87 @@
+/*
+ * The new protocol's controller: computes a tree per (source, receiver set), installs its
+ * entries in the switches on the tree, and reports the group ready after the installation
+ * latency. Switch tables are finite: a full table evicts its least recently used idle group,
+ * and when nothing can be evicted the request falls back to unicast.
+ */
+#ifndef MCAST4AI_GROUP_CONTROLLER_H
+#define MCAST4AI_GROUP_CONTROLLER_H
+
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "p2mp/model/group-table.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+class TopologyGraph;
+
+/**
+ * \brief Group installation for the new P2MP protocol.
+ */
+class GroupController : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// Group id passed to a ReadyCallback when the group could not be installed.
+    static constexpr uint32_t FALLBACK = 0xFFFFFFFF;
+    typedef Callback<void, uint32_t> ReadyCallback;
+
+    /// tables[i] belongs to switch node graph.HostCount() + i.
+    void Setup(const TopologyGraph* graph, std::vector<Ptr<GroupTable>> tables);
+
+    /**
+     * The group for this source and receiver set: ready(id) once installed (at once if it
+     * already is), or ready(FALLBACK). Requests for a group being installed wait for it.
+     */
+    void Request(uint32_t source,
+                 std::shared_ptr<const std::vector<uint32_t>> receivers,
+                 ReadyCallback ready);
+    /// Messages in flight pin their group: it is not evicted until released.
+    void Acquire(uint32_t groupId);
+    void Release(uint32_t groupId);
+
+    uint64_t GetInstalls() const;
+    uint64_t GetEvictions() const;
+    uint64_t GetFallbacks() const;
+    uint64_t GetGroups() const;
+    /// Mean time from a request that needed an installation to the group being ready.
+    double GetMeanInstallUs() const;
+
+private:
+    struct Group
+    {
+        uint32_t source{0};
+        std::shared_ptr<const std::vector<uint32_t>> receivers;
+        std::vector<uint32_t> switches; ///< switch indices holding an entry
+        bool installed{false};
+        bool installing{false};
+        uint32_t refs{0};
+        std::vector<ReadyCallback> waiting;
+    };
+
+    bool Install(uint32_t id);
+    void Uninstall(uint32_t id);
+    void Installed(uint32_t id, Time requested);
+
+    const TopologyGraph* m_graph{nullptr};
+    std::vector<Ptr<GroupTable>> m_tables;
+    Time m_installLatency;
+    bool m_evict;
+    std::map<std::pair<uint32_t, std::vector<uint32_t>>, uint32_t> m_ids;
+    std::vector<Group> m_groups;
+    uint64_t m_installs{0};
+    uint64_t m_evictions{0};
+    uint64_t m_fallbacks{0};
+    double m_installUsTotal{0};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_GROUP_CONTROLLER_H */

@@ -1,0 +1,159 @@
+#include "p2mp/model/replicator.h"
+
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "p2mp/model/bier-header.h"
+#include "p2mp/model/group-shim-header.h"
+#include "p2mp/model/xpu-list-header.h"
+#include "scenario/model/topology-graph.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Replicator");
+NS_OBJECT_ENSURE_REGISTERED(Replicator);
+
+TypeId
+Replicator::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::Replicator")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<Replicator>()
+              .AddAttribute("LookupPerId",
+                            "Forwarding lookup time per receiver ID of an XPU-ID list",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&Replicator::m_lookupPerId),
+                            MakeTimeChecker(Seconds(0)));
+    return tid;
+}
+
+void
+Replicator::Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits)
+{
+    m_graph = graph;
+    m_node = node;
+    m_bsl = bslBits;
+    if (bslBits > 0)
+    {
+        m_bift = Bift::Build(*graph, node, bslBits);
+    }
+    m_groups = CreateObject<GroupTable>();
+}
+
+Ptr<GroupTable>
+Replicator::GetGroupTable() const
+{
+    return m_groups;
+}
+
+Time
+Replicator::Replicate(Ptr<Packet> p,
+                      const FrameInfo& fi,
+                      uint32_t inPort,
+                      std::vector<Copy>& out,
+                      std::vector<uint32_t>* receivers)
+{
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    if (fi.p2mp == FrameInfo::P2MP_BIER)
+    {
+        BierHeader hdr;
+        p->RemoveHeader(hdr);
+        const BitString& bits = hdr.GetBitString();
+        if (m_bsl == 0 || bits.Length() != m_bsl || hdr.GetTtl() <= 1)
+        {
+            ++m_drops; // no BIFT for this BitString length, or the TTL ran out
+            return Seconds(0);
+        }
+        uint32_t si = hdr.GetSetIdentifier();
+        if (receivers)
+        {
+            bits.ForEachSet(
+                [&](uint32_t k)
+                {
+                    receivers->push_back(si * m_bsl + k);
+                });
+        }
+        m_bift.Replicate(si, bits.Words().data(), fi.entropy, m_bierCopies);
+        hdr.SetTtl(hdr.GetTtl() - 1);
+        for (std::size_t i = 0; i < m_bierCopies.size(); ++i)
+        {
+            const auto& [port, mask] = m_bierCopies[i];
+            Ptr<Packet> c = (i + 1 < m_bierCopies.size()) ? p->Copy() : p;
+            hdr.MutableBitString().AssignWords(mask.data());
+            c->AddHeader(hdr);
+            c->AddHeader(eth);
+            out.push_back({port, c});
+        }
+        return Seconds(0);
+    }
+    if (fi.p2mp == FrameInfo::P2MP_XPU_LIST)
+    {
+        XpuListHeader hdr;
+        p->RemoveHeader(hdr);
+        const std::vector<uint16_t> ids = hdr.GetIds();
+        if (receivers)
+        {
+            for (uint16_t id : ids)
+            {
+                receivers->push_back(id - 1u);
+            }
+        }
+        Bift::SplitIds(*m_graph, m_node, ids, fi.entropy, m_idGroups);
+        for (std::size_t i = 0; i < m_idGroups.size(); ++i)
+        {
+            Ptr<Packet> c = (i + 1 < m_idGroups.size()) ? p->Copy() : p;
+            hdr.SetIds(m_idGroups[i].second); // each copy lists only the receivers behind it
+            c->AddHeader(hdr);
+            c->AddHeader(eth);
+            out.push_back({m_idGroups[i].first, c});
+        }
+        return m_lookupPerId * static_cast<int64_t>(ids.size());
+    }
+    // The new protocol: the controller installed this switch's ports for the group.
+    GroupShimHeader hdr;
+    p->RemoveHeader(hdr);
+    const GroupTable::Entry* e = m_groups->Lookup(hdr.GetGroupId());
+    if (!e)
+    {
+        ++m_drops;
+        return Seconds(0);
+    }
+    if (receivers)
+    {
+        receivers->insert(receivers->end(), e->receivers.begin(), e->receivers.end());
+    }
+    std::size_t n = 0;
+    for (uint16_t port : e->ports)
+    {
+        n += port != inPort;
+    }
+    for (uint16_t port : e->ports)
+    {
+        if (port == inPort)
+        {
+            continue;
+        }
+        Ptr<Packet> c = (--n > 0) ? p->Copy() : p;
+        c->AddHeader(hdr);
+        c->AddHeader(eth);
+        out.push_back({port, c});
+    }
+    return Seconds(0);
+}
+
+uint64_t
+Replicator::GetBiftEntries() const
+{
+    return m_bsl ? m_bift.EntryCount() : 0;
+}
+
+uint64_t
+Replicator::GetDrops() const
+{
+    return m_drops;
+}
+
+} // namespace ns3

@@ -1,0 +1,71 @@
+/*
+ * A switch's P2MP replication: one copy per next hop, with the header each copy needs. BIER
+ * (RFC 8279 section 6.5: BitString ANDed with each neighbour's forwarding mask), the XPU-ID
+ * list (the list split by next hop, at a modelled per-ID lookup cost), and the new protocol
+ * (the controller-installed group table).
+ */
+#ifndef MCAST4AI_REPLICATOR_H
+#define MCAST4AI_REPLICATOR_H
+
+#include "fabric/model/frame-info.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "p2mp/model/bift.h"
+#include "p2mp/model/group-table.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class TopologyGraph;
+
+/**
+ * \brief P2MP forwarding state and replication of one switch.
+ */
+class Replicator : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    struct Copy
+    {
+        uint32_t port;
+        Ptr<Packet> packet;
+    };
+
+    /// Build the BIFT for bslBits (0: no BIER) and an empty group table.
+    void Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits);
+    Ptr<GroupTable> GetGroupTable() const;
+
+    /**
+     * The copies of a P2MP frame that arrived on inPort. When receivers is given, the hosts
+     * this frame is for are appended (for the ACK aggregator). Returns the time the lookup
+     * takes beyond the switch pipeline (the XPU-ID list's per-ID cost; zero otherwise).
+     */
+    Time Replicate(Ptr<Packet> p,
+                   const FrameInfo& fi,
+                   uint32_t inPort,
+                   std::vector<Copy>& out,
+                   std::vector<uint32_t>* receivers);
+
+    /// BIFT entries plus installed group entries: the forwarding state the metrics report.
+    uint64_t GetBiftEntries() const;
+    uint64_t GetDrops() const;
+
+private:
+    const TopologyGraph* m_graph{nullptr};
+    uint32_t m_node{0};
+    uint32_t m_bsl{0};
+    Bift m_bift;
+    Ptr<GroupTable> m_groups;
+    Time m_lookupPerId;
+    uint64_t m_drops{0};
+    Bift::Copies m_bierCopies; // scratch
+    Bift::IdGroups m_idGroups; // scratch
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_REPLICATOR_H */
