@@ -204,8 +204,27 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInf
 }
 
 void
+FabricSwitch::SetDropFilter(DropFilter filter)
+{
+    m_dropFilter = filter;
+}
+
+uint64_t
+FabricSwitch::GetInjectedDrops() const
+{
+    return m_injectedDrops;
+}
+
+void
 FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p)
 {
+    if (!m_dropFilter.IsNull() && m_dropFilter(outPort, p))
+    {
+        ++m_injectedDrops;
+        ++m_drops;
+        m_dropTrace(p, inPort);
+        return;
+    }
     if (!m_mmu->Admit(inPort, outPort, prio, p->GetSize()))
     {
         ++m_drops;

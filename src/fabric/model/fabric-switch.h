@@ -51,6 +51,11 @@ public:
      */
     void SetRoutes(std::vector<const std::vector<uint16_t>*> nextHopsByHost);
 
+    /// A frame about to be queued on a port; returning true drops it (fault injection).
+    typedef Callback<bool, uint32_t, Ptr<const Packet>> DropFilter;
+    void SetDropFilter(DropFilter filter);
+    uint64_t GetInjectedDrops() const;
+
     /// ECMP choice among n equal-cost ports for a flow (exposed for tests).
     uint32_t EcmpIndex(const FrameInfo& fi, uint32_t n) const;
 
@@ -140,6 +145,8 @@ private:
     std::unordered_map<uint64_t, uint32_t> m_upstream; // flow -> port its data came in on
     std::vector<Replicator::Copy> m_copies;            // scratch
     std::vector<uint32_t> m_children;                  // scratch
+    DropFilter m_dropFilter;
+    uint64_t m_injectedDrops{0};
     uint64_t m_deepParsed{0};
     uint64_t m_aggregatedSent{0};
 

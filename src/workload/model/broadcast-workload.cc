@@ -80,6 +80,7 @@ BroadcastWorkload::Install(const WorkloadConfig& w,
     if (m_multicast)
     {
         bool ackFree = pc.ackMode == "ack-free";
+        m_ackFree = ackFree;
         P2mpSender::Mechanism mech = pc.mechanism == "bier"            ? P2mpSender::BIER
                                      : pc.mechanism == "bier-xpu-list" ? P2mpSender::XPU_LIST
                                                                        : P2mpSender::NEW_PROTOCOL;
@@ -237,7 +238,12 @@ BroadcastWorkload::MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& do
 {
     uint32_t m = m_mcastOrder.front();
     m_mcastOrder.pop_front();
-    Finish(m);
+    if (!m_ackFree)
+    {
+        Finish(m);
+    }
+    // Ack-free: the root only knows it sent everything; the operation ends when the last
+    // receiver has the data (as the collective above would observe it).
 }
 
 void
@@ -258,10 +264,16 @@ BroadcastWorkload::MulticastReceived(Ptr<QueuePair> qp,
                                      uint64_t lastPsn)
 {
     auto it = m_byLastPsn.find(lastPsn);
-    if (it != m_byLastPsn.end())
+    if (it == m_byLastPsn.end())
     {
-        m_metrics->AddReceiverCompletion(
-            m_index, (Simulator::Now() - m_msgs[it->second].start).GetNanoSeconds() / 1000.0);
+        return;
+    }
+    Message& msg = m_msgs[it->second];
+    m_metrics->AddReceiverCompletion(m_index,
+                                     (Simulator::Now() - msg.start).GetNanoSeconds() / 1000.0);
+    if (m_ackFree && ++msg.delivered == msg.receivers->size())
+    {
+        Finish(it->second);
     }
 }
 
@@ -287,6 +299,10 @@ BroadcastWorkload::Finish(uint32_t m)
     --m_inFlight;
     m_metrics->SetExtra(m_index, "copies_from_source", m_copies / static_cast<double>(m_next));
     m_metrics->SetExtra(m_index, "messages_via_unicast", static_cast<double>(m_viaUnicast));
+    if (m_ackFree)
+    {
+        m_metrics->SetExtra(m_index, "relies_on_lossless_delivery", 1);
+    }
     StartNext();
 }
 

@@ -57,6 +57,7 @@ private:
         uint64_t handle{0};
         std::shared_ptr<const std::vector<uint32_t>> receivers;
         uint32_t unicastPending{0};
+        uint32_t delivered{0}; ///< receivers that have the whole message
         uint32_t groupId{NO_GROUP};
         Time start;
     };
@@ -100,6 +101,7 @@ private:
     std::vector<std::deque<uint32_t>> m_uniSent;
     std::vector<std::deque<uint32_t>> m_uniReceived;
 
+    bool m_ackFree{false};
     double m_copies{0};
     uint64_t m_viaUnicast{0};
 };

@@ -1,0 +1,400 @@
+/*
+ * P2MP delivery against closed forms: unicast pays N serialisations at the root, BIER and the
+ * new protocol one (plus the path); BIER sends one copy per set identifier with RFC 8296
+ * header sizes; ACKs implode without aggregation (N per PSN) and arrive once per advance of
+ * the minimum with it; a lost packet is repaired through the aggregator; random small
+ * receiver sets favour the XPU-ID list and churn the new protocol's group tables.
+ */
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
+
+using namespace ns3;
+using namespace ns3::test;
+
+namespace
+{
+
+WorkloadConfig
+Broadcast(uint32_t root, uint64_t bytes, uint64_t messages = 1, uint32_t perMessage = 0)
+{
+    WorkloadConfig w;
+    w.type = "broadcast";
+    w.label = "broadcast";
+    w.algorithm = "multicast";
+    w.root = root;
+    w.bytes = bytes;
+    w.messages = messages;
+    w.receiversPerMessage = perMessage;
+    return w;
+}
+
+/// 64 hosts, everything at 100 Gbps with 1 us cables and 500 ns switches.
+ScenarioConfig
+Fabric64(const std::string& mechanism, const std::string& name)
+{
+    ScenarioConfig c = LeafSpine(4, 2, 16, name);
+    c.stopTimeMs = 200;
+    c.p2mp.mechanism = mechanism;
+    c.p2mp.ackAggregation = mechanism == "new-protocol" ? "source-tor" : "none";
+    return c;
+}
+
+WorkloadConfig
+WithRanks(WorkloadConfig w, uint32_t hosts)
+{
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        w.ranks.push_back(h);
+    }
+    return w;
+}
+
+class BroadcastTestCase : public TestCase
+{
+public:
+    BroadcastTestCase(const std::string& mechanism, uint32_t p2mpHeader)
+        : TestCase("8 MiB broadcast to 63 receivers: " + mechanism),
+          m_mechanism(mechanism),
+          m_header(p2mpHeader)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioConfig c = Fabric64(m_mechanism, "p2mp-broadcast-" + m_mechanism);
+        c.workloads.push_back(WithRanks(Broadcast(0, 8u << 20), 64));
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        nlohmann::json s = runner.Summary();
+        const nlohmann::json& w = s["workloads"][0];
+        NS_TEST_ASSERT_MSG_EQ(w["receiver_completions"].get<uint64_t>(), 63, "63 receivers");
+
+        // One serialisation of the message at 100 Gbps, in frames that carry the P2MP header.
+        const uint64_t n = 8192;
+        const double frame = WireSeconds(1024 + ROCE_HEADER_BYTES + m_header, 100);
+        const double serial = n * frame;
+        // Host, leaf, spine, leaf, host: 4 cables, 3 pipelines, 3 store-and-forward frames.
+        const double path = 4 * 1e-6 + 3 * 500e-9 + 3 * frame;
+        double root = w["duration_us"]["max"].get<double>() * 1e-6;
+        double lastReceiver = w["receiver_completion_us"]["max"].get<double>() * 1e-6;
+        uint64_t rootFrames = runner.GetFabric().GetNic(0)->GetDevice()->GetTxFrames();
+        if (m_mechanism == "unicast")
+        {
+            // The root's NIC serialises every copy itself.
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(root, 63 * serial, "at least 63 serialisations");
+            NS_TEST_ASSERT_MSG_EQ(rootFrames, 63 * n, "63 copies leave the root");
+            NS_TEST_ASSERT_MSG_EQ_TOL(
+                s["network"]["copies_from_source"].get<double>(), 63.0, 1e-9, "copies per message");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(lastReceiver, serial, "no faster than one serialisation");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(lastReceiver,
+                                        1.15 * (serial + path),
+                                        "within 15% of one serialisation plus the path");
+            NS_TEST_ASSERT_MSG_EQ(rootFrames, n, "exactly one copy leaves the root");
+            NS_TEST_ASSERT_MSG_EQ_TOL(
+                s["network"]["copies_from_source"].get<double>(), 1.0, 1e-9, "copies per message");
+        }
+    }
+
+    std::string m_mechanism;
+    uint32_t m_header;
+};
+
+class BierSetIdentifiersTestCase : public TestCase
+{
+public:
+    BierSetIdentifiersTestCase()
+        : TestCase("1023 receivers with BSL 256: four copies, RFC 8296 header bytes")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioRunner::UsePicoseconds();
+        ScenarioConfig c;
+        c.name = "p2mp-bier-1024";
+        c.file = c.name + ".json";
+        c.topology.kind = "fat-tree";
+        c.topology.k = 16; // 1024 hosts
+        c.stopTimeMs = 50;
+        c.p2mp.mechanism = "bier";
+        c.p2mp.bier.bslBits = 256;
+        c.output.dir = "/tmp/mcast4ai-test-bier-1024";
+        c.workloads.push_back(WithRanks(Broadcast(0, 4096), 1024)); // 4 packets
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        nlohmann::json s = runner.Summary();
+        // Hosts 0..1023 span set identifiers 0..3 of 256 bits: one copy per SI per packet.
+        NS_TEST_ASSERT_MSG_EQ_TOL(
+            s["network"]["copies_from_source"].get<double>(), 4.0, 1e-9, "four copies per message");
+        Ptr<RdmaNic> root = runner.GetFabric().GetNic(0);
+        NS_TEST_ASSERT_MSG_EQ(root->GetDevice()->GetTxFrames(), 16, "4 packets x 4 SIs");
+        // RFC 8296: 12 bytes + a 256-bit BitString = 44 bytes in front of IPv4, on every copy;
+        // the RETH rides on the first packet's four copies.
+        uint64_t perCopy = ROCE_HEADER_BYTES + 12 + 256 / 8;
+        NS_TEST_ASSERT_MSG_EQ(
+            root->GetHeaderBytesSent(), 16 * perCopy + 4 * RETH_BYTES, "header bytes at the root");
+        NS_TEST_ASSERT_MSG_EQ(s["workloads"][0]["receiver_completions"].get<uint64_t>(),
+                              1023,
+                              "every receiver has it");
+    }
+};
+
+/// Records the PSN and time of every ACK a device sends or receives.
+struct AckLog
+{
+    std::vector<uint32_t> psn;
+    std::vector<Time> at;
+    uint64_t naks{0};
+};
+
+void
+LogAck(AckLog* log, Ptr<const Packet> p)
+{
+    FrameInfo fi;
+    fi.Parse(p);
+    if (fi.roce && fi.opcode == 0x11)
+    {
+        log->naks += ((fi.syndrome >> 5) & 0x3) == 0x3;
+        log->psn.push_back(fi.psn);
+        log->at.push_back(Simulator::Now());
+    }
+}
+
+class AckImplosionTestCase : public TestCase
+{
+public:
+    AckImplosionTestCase()
+        : TestCase("without aggregation the root's NIC takes 63 ACKs per PSN")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioConfig c = Fabric64("bier", "p2mp-ack-none");
+        c.workloads.push_back(WithRanks(Broadcast(0, 64 * 1024), 64)); // 64 packets
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(runner.GetFabric().GetNic(0)->GetAcksReceived(),
+                              63 * 64,
+                              "63 ACKs for each of the 64 PSNs");
+        NS_TEST_ASSERT_MSG_EQ_TOL(
+            s["network"]["acks_per_data_packet"].get<double>(), 63.0, 1e-9, "per data packet");
+    }
+};
+
+class AckAggregationTestCase : public TestCase
+{
+public:
+    explicit AckAggregationTestCase(const std::string& mechanism)
+        : TestCase("source-ToR aggregation follows the slowest receiver: " + mechanism),
+          m_mechanism(mechanism)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioConfig c = Fabric64(m_mechanism, "p2mp-ack-tor-" + m_mechanism);
+        c.p2mp.ackAggregation = "source-tor";
+        c.workloads.push_back(WithRanks(Broadcast(0, 64 * 1024), 64)); // 64 packets
+        ScenarioRunner runner(c);
+        runner.Build();
+        // Hold receiver 63 back: its link runs at a quarter of the others' rate, so it is the
+        // last to receive, and to acknowledge, every PSN.
+        const uint32_t slow = 63;
+        runner.GetFabric().GetNic(slow)->GetDevice()->SetAttribute(
+            "DataRate", DataRateValue(DataRate("25Gbps")));
+        runner.GetFabric().GetLeafPortToHost(slow)->SetAttribute("DataRate",
+                                                                 DataRateValue(DataRate("25Gbps")));
+        AckLog atRoot;
+        AckLog fromSlow;
+        runner.GetFabric().GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "Rx", MakeBoundCallback(&LogAck, &atRoot));
+        runner.GetFabric().GetNic(slow)->GetDevice()->TraceConnectWithoutContext(
+            "Tx", MakeBoundCallback(&LogAck, &fromSlow));
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+
+        // One ACK per advance of the minimum: 64 ACKs, PSN 0, 1, ..., 63, each carrying the
+        // slow receiver's PSN and reaching the root only after the slow receiver sent it.
+        NS_TEST_ASSERT_MSG_EQ(atRoot.psn.size(), 64, "one ACK per PSN at the root");
+        NS_TEST_ASSERT_MSG_EQ(fromSlow.psn.size(), 64, "the slow receiver acks every PSN");
+        for (uint32_t i = 0; i < atRoot.psn.size() && i < fromSlow.psn.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(atRoot.psn[i], i, "aggregated PSN is the minimum");
+            NS_TEST_ASSERT_MSG_EQ(fromSlow.psn[i], i, "the straggler's PSN");
+            NS_TEST_ASSERT_MSG_GT(atRoot.at[i], fromSlow.at[i], "it follows the straggler");
+        }
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(s["network"]["aggregated_acks"].get<uint64_t>(), 64, "64 emitted");
+        NS_TEST_ASSERT_MSG_GT(
+            s["network"]["switch_state"]["aggregation_entries_peak"].get<uint64_t>(),
+            0,
+            "aggregation state is counted");
+    }
+
+    std::string m_mechanism;
+};
+
+/// Drops the data packet with PSN `psn` on its way out of `port`, once.
+bool
+DropOnce(uint32_t port, uint32_t psn, bool* done, uint32_t outPort, Ptr<const Packet> p)
+{
+    if (*done || outPort != port)
+    {
+        return false;
+    }
+    FrameInfo fi;
+    fi.Parse(p);
+    if (fi.roce && fi.opcode != 0x11 && fi.opcode != 0x81 && fi.psn == psn)
+    {
+        *done = true;
+        return true;
+    }
+    return false;
+}
+
+class LossRecoveryTestCase : public TestCase
+{
+public:
+    LossRecoveryTestCase(const std::string& mechanism, const std::string& aggregation)
+        : TestCase("a packet lost toward one receiver is recovered: " + mechanism + ", "
+                   + aggregation),
+          m_mechanism(mechanism),
+          m_aggregation(aggregation)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioConfig c = Fabric64(m_mechanism, "p2mp-loss-" + m_mechanism + m_aggregation);
+        c.p2mp.ackAggregation = m_aggregation;
+        c.workloads.push_back(WithRanks(Broadcast(0, 64 * 1024), 64));
+        ScenarioRunner runner(c);
+        runner.Build();
+        // Receiver 20 sits behind leaf 1: drop PSN 10 on that leaf's port to it.
+        const uint32_t victim = 20;
+        const TopologyGraph& g = runner.GetFabric().GetGraph();
+        Ptr<FabricSwitch> leaf = runner.GetFabric().GetSwitch(g.LeafOf(victim) - g.HostCount());
+        bool dropped = false;
+        leaf->SetDropFilter(
+            MakeBoundCallback(&DropOnce, g.Ports(victim)[0].peerPort, 10u, &dropped));
+        AckLog atRoot;
+        runner.GetFabric().GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "Rx", MakeBoundCallback(&LogAck, &atRoot));
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "every receiver completes");
+        NS_TEST_ASSERT_MSG_EQ(dropped, true, "the packet was dropped");
+        NS_TEST_ASSERT_MSG_EQ(leaf->GetInjectedDrops(), 1, "once");
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(s["workloads"][0]["receiver_completions"].get<uint64_t>(),
+                              63,
+                              "all 63 receivers have the message");
+        NS_TEST_ASSERT_MSG_GT(
+            s["network"]["retransmissions"].get<uint64_t>(), 0, "go-back-N to the group");
+        // The receiver's NAK (PSN sequence error, expecting 10) reached the root, directly or
+        // re-issued by the aggregator with the minimum expected PSN.
+        NS_TEST_ASSERT_MSG_GT(atRoot.naks, 0, "a NAK reached the root");
+    }
+
+    std::string m_mechanism;
+    std::string m_aggregation;
+};
+
+class RandomSetsTestCase : public TestCase
+{
+public:
+    RandomSetsTestCase()
+        : TestCase("10000 messages to random 8-of-256 sets: XPU lists, BIER, group churn")
+    {
+    }
+
+private:
+    struct Result
+    {
+        double headerPerPacket;
+        uint64_t completed;
+        nlohmann::json network;
+    };
+
+    Result Run(const std::string& mechanism)
+    {
+        ScenarioConfig c = LeafSpine(8, 4, 32, "p2mp-random-" + mechanism); // 256 hosts
+        c.stopTimeMs = 1000;
+        c.p2mp.mechanism = mechanism;
+        c.p2mp.ackAggregation = mechanism == "new-protocol" ? "source-tor" : "none";
+        c.p2mp.newProtocol.tableEntries = 512; // small enough to see eviction
+        c.workloads.push_back(WithRanks(Broadcast(0, 1024, 10000, 8), 256));
+        ScenarioRunner runner(c);
+        runner.Build();
+        runner.Run();
+        nlohmann::json s = runner.Summary();
+        Ptr<RdmaNic> root = runner.GetFabric().GetNic(0);
+        return {double(root->GetHeaderBytesSent()) / root->GetDataPacketsSent(),
+                s["workloads"][0]["completed"].get<uint64_t>(),
+                s["network"]};
+    }
+
+    void DoRun() override
+    {
+        Result bier = Run("bier");
+        Result xpu = Run("bier-xpu-list");
+        Result np = Run("new-protocol");
+        NS_TEST_ASSERT_MSG_EQ(bier.completed, 10000, "BIER: all complete");
+        NS_TEST_ASSERT_MSG_EQ(xpu.completed, 10000, "XPU list: all complete");
+        NS_TEST_ASSERT_MSG_EQ(np.completed, 10000, "new protocol: all complete");
+        // Per packet: BIER 12 + 256/8 = 44 bytes; 8 IDs: 12 + 2 + 16 + 2 = 32 bytes.
+        NS_TEST_ASSERT_MSG_EQ_TOL(bier.headerPerPacket - xpu.headerPerPacket,
+                                  12.0,
+                                  1e-9,
+                                  "the ID list saves 12 bytes a packet");
+        NS_TEST_ASSERT_MSG_GT(np.network["group_installs"].get<uint64_t>(),
+                              9000,
+                              "almost every random set needs its own group");
+        NS_TEST_ASSERT_MSG_GT(
+            np.network["group_evictions"].get<uint64_t>(), 0, "512-entry tables evict");
+        NS_TEST_ASSERT_MSG_GT(
+            np.network["switch_state"]["group_table_entries_peak"].get<uint64_t>(),
+            0,
+            "occupancy is reported");
+        NS_TEST_ASSERT_MSG_EQ_TOL(np.network["group_install_us_mean"].get<double>(),
+                                  10.0,
+                                  1e-6,
+                                  "installation takes install_us");
+    }
+};
+
+class P2mpTestSuite : public TestSuite
+{
+public:
+    P2mpTestSuite()
+        : TestSuite("mcast4ai-p2mp", UNIT)
+    {
+        AddTestCase(new BroadcastTestCase("unicast", 0), TestCase::QUICK);
+        AddTestCase(new BroadcastTestCase("bier", 12 + 256 / 8), TestCase::QUICK);
+        AddTestCase(new BroadcastTestCase("new-protocol", 12), TestCase::QUICK);
+        AddTestCase(new BierSetIdentifiersTestCase(), TestCase::QUICK);
+        AddTestCase(new AckImplosionTestCase(), TestCase::QUICK);
+        AddTestCase(new AckAggregationTestCase("new-protocol"), TestCase::QUICK);
+        AddTestCase(new AckAggregationTestCase("bier"), TestCase::QUICK);
+        AddTestCase(new LossRecoveryTestCase("new-protocol", "source-tor"), TestCase::QUICK);
+        AddTestCase(new LossRecoveryTestCase("bier", "none"), TestCase::QUICK);
+        AddTestCase(new LossRecoveryTestCase("bier", "hop-by-hop"), TestCase::QUICK);
+        AddTestCase(new RandomSetsTestCase(), TestCase::QUICK);
+    }
+};
+
+P2mpTestSuite g_p2mpTestSuite;
+
+} // namespace
