@@ -244,12 +244,28 @@ QueuePair::PacketSent(uint32_t wireBytes)
 }
 
 void
+QueuePair::SetAggregateCnps(bool aggregate)
+{
+    m_aggregateCnps = aggregate;
+}
+
+void
 QueuePair::ReceiveCnp()
 {
-    if (m_cc)
+    if (!m_cc)
     {
-        m_cc->ReceiveCnp();
+        return;
     }
+    if (m_aggregateCnps && m_localAgg
+        && m_localAgg
+                   ->ReceiveCnp(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),
+                                m_nic->GetCnpInterval())
+                   .kind
+               != AckAggregator::Action::CNP)
+    {
+        return;
+    }
+    m_cc->ReceiveCnp();
 }
 
 Ptr<Packet>

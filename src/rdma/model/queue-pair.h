@@ -83,6 +83,9 @@ public:
                       uint32_t groupQpn,
                       Ptr<AckAggregator> localAgg,
                       bool ackFree);
+    /// With sender-NIC aggregation CNPs are aggregated too: at most one per CNP interval
+    /// reaches the rate controller (without it, every receiver's CNP does).
+    void SetAggregateCnps(bool aggregate);
     /// Post one WRITE to a P2MP target.
     uint64_t PostMulticast(uint64_t bytes, const P2mpSender::Target& target);
     bool IsMulticast() const;
@@ -165,6 +168,7 @@ private:
     uint32_t m_groupQpn{0};
     Ptr<AckAggregator> m_localAgg;
     bool m_ackFree{false};
+    bool m_aggregateCnps{false};
     std::size_t m_lastBuilt{0};
     bool m_lastBuiltFirst{false};
 

@@ -95,6 +95,7 @@ BroadcastWorkload::Install(const WorkloadConfig& w,
         m_mcastQp = fabric.GetNic(w.root)->CreateMulticastQp(
             m_groupQpn, sender, local, ackFree, Entropy());
         m_mcastQp->SetCompletionCallback(MakeCallback(&BroadcastWorkload::MulticastDone, this));
+        m_mcastQp->SetAggregateCnps(pc.ackAggregation == "sender-nic");
         uint32_t ackEvery = pc.ackMode == "per-packet" ? 1
                             : pc.ackMode == "every-n"  ? pc.ackEvery
                                                        : 0;
