@@ -1,5 +1,5 @@
 /*
- * RFC 8296 BIER header, non-MPLS form: layout in bier-header.h.
+ * RFC 8296 BIER header, non-MPLS form: layout in bier-fixed-header.h and bier-header.h.
  */
 #include "p2mp/model/bier-header.h"
 
@@ -12,25 +12,8 @@ NS_LOG_COMPONENT_DEFINE("BierHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(BierHeader);
 
-namespace
-{
-constexpr uint32_t MASK_20 = 0x000FFFFF;
-} // namespace
-
 BierHeader::BierHeader()
-    : m_biftId(1),
-      m_tc(0),
-      m_s(true),
-      m_ttl(DEFAULT_TTL),
-      m_nibble(NIBBLE),
-      m_version(VERSION),
-      m_bslCode(BslCode(256)),
-      m_entropy(0),
-      m_oam(0),
-      m_rsv(0),
-      m_dscp(0),
-      m_proto(PROTO_IPV4),
-      m_bfirId(0),
+    : BierFixedHeader(BiftIdForSet(0), BslCode(256)),
       m_bitString(256)
 {
 }
@@ -39,7 +22,7 @@ TypeId
 BierHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::BierHeader")
-                            .SetParent<Header>()
+                            .SetParent<BierFixedHeader>()
                             .SetGroupName("Mcast4ai")
                             .AddConstructor<BierHeader>();
     return tid;
@@ -80,12 +63,6 @@ BierHeader::BiftIdForSet(uint16_t si)
     return static_cast<uint32_t>(si) + 1;
 }
 
-uint8_t
-BierHeader::PeekBslCode(const uint8_t* header)
-{
-    return header[BSL_OCTET] >> 4;
-}
-
 uint32_t
 BierHeader::GetSerializedSize() const
 {
@@ -96,13 +73,7 @@ void
 BierHeader::Serialize(Buffer::Iterator start) const
 {
     Buffer::Iterator i = start;
-    i.WriteHtonU32((m_biftId << 12) | (static_cast<uint32_t>(m_tc) << 9) | (m_s ? 0x100U : 0)
-                   | m_ttl);
-    i.WriteHtonU32((static_cast<uint32_t>(m_nibble) << 28)
-                   | (static_cast<uint32_t>(m_version) << 24)
-                   | (static_cast<uint32_t>(GetBslCode()) << 20) | m_entropy);
-    i.WriteHtonU16((m_oam << 14) | (m_rsv << 12) | (m_dscp << 6) | m_proto);
-    i.WriteHtonU16(m_bfirId);
+    SerializeFixed(i);
     if (IsBslValid())
     {
         m_bitString.Serialize(i);
@@ -118,34 +89,21 @@ BierHeader::Deserialize(Buffer::Iterator start)
         NS_LOG_WARN("BIER header truncated: " << i.GetRemainingSize() << " octets");
         return 0;
     }
-    uint32_t word = i.ReadNtohU32();
-    m_biftId = word >> 12;
-    m_tc = (word >> 9) & 0x7;
-    m_s = (word & 0x100) != 0;
-    m_ttl = word & 0xFF;
-    word = i.ReadNtohU32();
-    m_nibble = word >> 28;
-    m_version = (word >> 24) & 0xF;
-    m_bslCode = (word >> 20) & 0xF;
-    m_entropy = word & MASK_20;
-    uint16_t half = i.ReadNtohU16();
-    m_oam = half >> 14;
-    m_rsv = (half >> 12) & 0x3;
-    m_dscp = (half >> 6) & 0x3F;
-    m_proto = half & 0x3F;
-    m_bfirId = i.ReadNtohU16();
+    DeserializeFixed(i);
 
-    const uint32_t bits = BitsFromCode(m_bslCode);
+    // The code as read; the override would report the (not yet replaced) BitString's.
+    const uint8_t code = BierFixedHeader::GetBslCode();
+    const uint32_t bits = BitsFromCode(code);
     if (bits == 0)
     {
-        NS_LOG_LOGIC("BSL code " << +m_bslCode << " carries no BitString");
+        NS_LOG_LOGIC("BSL code " << +code << " carries no BitString");
         return FIXED_SIZE;
     }
     if (i.GetRemainingSize() < bits / 8)
     {
         NS_LOG_WARN("BIER BitString truncated: " << i.GetRemainingSize() << " of " << bits / 8
                                                  << " octets");
-        m_bslCode = 0;
+        SetBslCode(0);
         return FIXED_SIZE;
     }
     if (m_bitString.Length() != bits)
@@ -159,11 +117,7 @@ BierHeader::Deserialize(Buffer::Iterator start)
 void
 BierHeader::Print(std::ostream& os) const
 {
-    os << "bift-id=" << m_biftId << " tc=" << +m_tc << " s=" << m_s << " ttl=" << +m_ttl
-       << " nibble=" << +m_nibble << " ver=" << +m_version << " bsl=" << +GetBslCode()
-       << " entropy=0x" << std::hex << m_entropy << std::dec << " oam=" << +m_oam
-       << " rsv=" << +m_rsv << " dscp=" << +m_dscp << " proto=" << +m_proto
-       << " bfir-id=" << m_bfirId;
+    PrintFixed(os);
     if (IsBslValid())
     {
         os << " bits=" << m_bitString;
@@ -171,178 +125,36 @@ BierHeader::Print(std::ostream& os) const
 }
 
 void
-BierHeader::SetBiftId(uint32_t biftId)
-{
-    m_biftId = biftId & MASK_20;
-}
-
-uint32_t
-BierHeader::GetBiftId() const
-{
-    return m_biftId;
-}
-
-void
 BierHeader::SetSetIdentifier(uint16_t si)
 {
-    m_biftId = BiftIdForSet(si);
+    SetBiftId(BiftIdForSet(si));
 }
 
 uint16_t
 BierHeader::GetSetIdentifier() const
 {
-    return static_cast<uint16_t>(m_biftId - 1);
-}
-
-void
-BierHeader::SetTrafficClass(uint8_t tc)
-{
-    m_tc = tc & 0x7;
-}
-
-uint8_t
-BierHeader::GetTrafficClass() const
-{
-    return m_tc;
-}
-
-void
-BierHeader::SetBottomOfStack(bool s)
-{
-    m_s = s;
-}
-
-bool
-BierHeader::GetBottomOfStack() const
-{
-    return m_s;
-}
-
-void
-BierHeader::SetTtl(uint8_t ttl)
-{
-    m_ttl = ttl;
-}
-
-uint8_t
-BierHeader::GetTtl() const
-{
-    return m_ttl;
-}
-
-void
-BierHeader::SetNibble(uint8_t nibble)
-{
-    m_nibble = nibble & 0xF;
-}
-
-uint8_t
-BierHeader::GetNibble() const
-{
-    return m_nibble;
-}
-
-void
-BierHeader::SetVersion(uint8_t version)
-{
-    m_version = version & 0xF;
-}
-
-uint8_t
-BierHeader::GetVersion() const
-{
-    return m_version;
+    return static_cast<uint16_t>(GetBiftId() - 1);
 }
 
 uint8_t
 BierHeader::GetBslCode() const
 {
-    return IsBslValid() ? BslCode(m_bitString.Length()) : m_bslCode;
+    return IsBslValid() ? BslCode(m_bitString.Length()) : BierFixedHeader::GetBslCode();
 }
 
 bool
 BierHeader::IsBslValid() const
 {
-    return BitsFromCode(m_bslCode) != 0;
-}
-
-void
-BierHeader::SetEntropy(uint32_t entropy)
-{
-    m_entropy = entropy & MASK_20;
-}
-
-uint32_t
-BierHeader::GetEntropy() const
-{
-    return m_entropy;
-}
-
-void
-BierHeader::SetOam(uint8_t oam)
-{
-    m_oam = oam & 0x3;
-}
-
-uint8_t
-BierHeader::GetOam() const
-{
-    return m_oam;
-}
-
-void
-BierHeader::SetRsv(uint8_t rsv)
-{
-    m_rsv = rsv & 0x3;
-}
-
-uint8_t
-BierHeader::GetRsv() const
-{
-    return m_rsv;
-}
-
-void
-BierHeader::SetDscp(uint8_t dscp)
-{
-    m_dscp = dscp & 0x3F;
-}
-
-uint8_t
-BierHeader::GetDscp() const
-{
-    return m_dscp;
-}
-
-void
-BierHeader::SetProto(uint8_t proto)
-{
-    m_proto = proto & 0x3F;
-}
-
-uint8_t
-BierHeader::GetProto() const
-{
-    return m_proto;
-}
-
-void
-BierHeader::SetBfirId(uint16_t bfirId)
-{
-    m_bfirId = bfirId;
-}
-
-uint16_t
-BierHeader::GetBfirId() const
-{
-    return m_bfirId;
+    // The stored code decides whether a BitString is carried; MutableBitString() edits only
+    // change which valid code is sent.
+    return BitsFromCode(BierFixedHeader::GetBslCode()) != 0;
 }
 
 void
 BierHeader::SetBitString(const BitString& bs)
 {
     m_bitString = bs;
-    m_bslCode = BslCode(bs.Length());
+    SetBslCode(BslCode(bs.Length()));
 }
 
 const BitString&

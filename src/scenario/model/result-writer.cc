@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -151,9 +153,25 @@ ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
     }
     os << "\nnetwork:";
     int i = 0;
+    // Nested objects (switch_state) print as dotted keys, like the JSON paths users --set.
+    std::vector<std::pair<std::string, std::string>> items;
     for (const auto& [key, value] : s["network"].items())
     {
-        os << (i++ % 4 == 0 ? "\n  " : "  ") << key << " " << value.dump();
+        if (value.is_object())
+        {
+            for (const auto& [sub, v] : value.items())
+            {
+                items.emplace_back(key + "." + sub, v.dump());
+            }
+        }
+        else
+        {
+            items.emplace_back(key, value.dump());
+        }
+    }
+    for (const auto& [key, value] : items)
+    {
+        os << (i++ % 4 == 0 ? "\n  " : "  ") << key << " " << value;
     }
     os << "\n";
 }
