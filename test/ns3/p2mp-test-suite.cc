@@ -375,6 +375,80 @@ private:
     }
 };
 
+class EcnOnP2mpTestCase : public TestCase
+{
+  public:
+    explicit EcnOnP2mpTestCase(const std::string& mechanism)
+        : TestCase("CE marks rewrite the IPv4 header behind the P2MP header: " + mechanism),
+          m_mechanism(mechanism)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ScenarioConfig c = Fabric64(m_mechanism, "p2mp-ecn-" + m_mechanism);
+        c.sw.ecn.kminKb = 0; // every queued frame is marked
+        c.sw.ecn.kmaxKb = 0;
+        c.nic.dcqcn.enabled = false; // marks must not change the rates here
+        c.workloads.push_back(WithRanks(Broadcast(0, 64 * 1024), 64));
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "marked frames still arrive intact");
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_GT(s["network"]["ecn_marks"].get<uint64_t>(), 0, "frames were marked");
+        NS_TEST_ASSERT_MSG_EQ(s["network"]["retransmissions"].get<uint64_t>(), 0, "none lost");
+        NS_TEST_ASSERT_MSG_EQ(s["workloads"][0]["receiver_completions"].get<uint64_t>(),
+                              63,
+                              "every receiver has the message");
+    }
+
+    std::string m_mechanism;
+};
+
+class ConcurrentFanOutTestCase : public TestCase
+{
+  public:
+    ConcurrentFanOutTestCase()
+        : TestCase("four concurrent broadcasts on a k=8 fat-tree stay lossless under PFC")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A replicated frame is stored once at ingress: charging every copy against the
+        // ingress port would trip PFC on phantom bytes and overflow its headroom.
+        ScenarioRunner::UsePicoseconds();
+        ScenarioConfig c;
+        c.name = "p2mp-fan-out";
+        c.file = c.name + ".json";
+        c.topology.kind = "fat-tree";
+        c.topology.k = 8; // 128 hosts
+        c.stopTimeMs = 100;
+        c.p2mp.mechanism = "new-protocol";
+        c.p2mp.ackAggregation = "source-tor";
+        c.output.dir = "/tmp/mcast4ai-test-fan-out";
+        for (uint32_t root : {0u, 32u, 64u, 96u})
+        {
+            WorkloadConfig w = WithRanks(Broadcast(root, 256 * 1024), 128);
+            w.label = "root-" + std::to_string(root);
+            c.workloads.push_back(w);
+        }
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "all four complete");
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(s["network"]["drops"].get<uint64_t>(), 0, "no drops with PFC");
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(s["workloads"][i]["receiver_completions"].get<uint64_t>(),
+                                  127,
+                                  "every receiver of every root");
+        }
+    }
+};
+
 class P2mpTestSuite : public TestSuite
 {
 public:
@@ -392,6 +466,10 @@ public:
         AddTestCase(new LossRecoveryTestCase("bier", "none"), TestCase::QUICK);
         AddTestCase(new LossRecoveryTestCase("bier", "hop-by-hop"), TestCase::QUICK);
         AddTestCase(new RandomSetsTestCase(), TestCase::QUICK);
+        AddTestCase(new ConcurrentFanOutTestCase(), TestCase::QUICK);
+        AddTestCase(new EcnOnP2mpTestCase("bier"), TestCase::QUICK);
+        AddTestCase(new EcnOnP2mpTestCase("bier-xpu-list"), TestCase::QUICK);
+        AddTestCase(new EcnOnP2mpTestCase("new-protocol"), TestCase::QUICK);
     }
 };
 

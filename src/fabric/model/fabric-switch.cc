@@ -259,6 +259,7 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi
     uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
     uint32_t psn = fi.psn;
     uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
+    uint32_t arrival = p->GetSize();
     m_copies.clear();
     m_children.clear();
     Time lookup = m_replicator->Replicate(
@@ -286,17 +287,73 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi
         m_dropTrace(p, inPort);
         return;
     }
+    // Stored once, whatever the fan-out: the ingress (and PFC) sees one frame.
+    if (!m_mmu->AdmitIngress(inPort, prio, arrival))
+    {
+        ++m_drops;
+        m_dropTrace(m_copies.front().packet, inPort);
+        return;
+    }
+    if (m_mmu->ShouldPause(inPort, prio))
+    {
+        SendPause(inPort, prio);
+    }
+    auto replica = std::make_shared<Replica>(Replica{uint32_t(m_copies.size()), arrival});
     for (const auto& c : m_copies)
     {
         if (lookup.IsZero())
         {
-            Enqueue(inPort, c.port, prio, c.packet);
+            EnqueueCopy(inPort, c.port, prio, c.packet, replica);
         }
         else
         {
             Simulator::Schedule(
-                lookup, &FabricSwitch::Enqueue, this, inPort, c.port, prio, c.packet);
+                lookup, &FabricSwitch::EnqueueCopy, this, inPort, c.port, prio, c.packet, replica);
         }
+    }
+}
+
+void
+FabricSwitch::EnqueueCopy(uint32_t inPort,
+                          uint32_t outPort,
+                          uint8_t prio,
+                          Ptr<Packet> p,
+                          std::shared_ptr<Replica> replica)
+{
+    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
+    if (injected || !m_mmu->AdmitEgress(outPort, prio, p->GetSize()))
+    {
+        m_injectedDrops += injected;
+        ++m_drops;
+        m_dropTrace(p, inPort);
+        CopyDone(inPort, prio, replica);
+        return;
+    }
+    PortState& port = m_ports[outPort];
+    port.queues[prio].push_back({p, static_cast<uint16_t>(inPort), std::move(replica)});
+    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
+    ++m_forwarded;
+    port.device->TryTransmit();
+}
+
+void
+FabricSwitch::CopyDone(uint32_t inPort, uint8_t prio, const std::shared_ptr<Replica>& replica)
+{
+    if (--replica->copiesLeft == 0)
+    {
+        m_mmu->ReleaseIngress(inPort, prio, replica->ingressBytes);
+        MaybeResume(inPort, prio);
+    }
+}
+
+void
+FabricSwitch::MaybeResume(uint32_t inPort, uint8_t prio)
+{
+    if (m_mmu->ShouldResume(inPort, prio))
+    {
+        m_mmu->SetPaused(inPort, prio, false);
+        m_pauseRefresh[inPort * 8 + prio].Cancel();
+        m_ports[inPort].device->SendPfc(prio, 0);
     }
 }
 
@@ -425,17 +482,25 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
     }
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
-    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(frame.packet))
+    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP))
     {
-        ++m_ecnMarks;
-        m_ecnTrace(frame.packet, portIndex);
+        if (Ptr<Packet> marked = MarkCe(frame.packet))
+        {
+            ++m_ecnMarks;
+            m_ecnTrace(marked, portIndex);
+            // Buffer accounting below uses the size of what was queued: marking keeps it.
+            frame.packet = marked;
+        }
     }
-    m_mmu->Release(frame.inPort, portIndex, prio, frame.packet->GetSize());
-    if (m_mmu->ShouldResume(frame.inPort, prio))
+    if (frame.replica)
     {
-        m_mmu->SetPaused(frame.inPort, prio, false);
-        m_pauseRefresh[frame.inPort * 8 + prio].Cancel();
-        m_ports[frame.inPort].device->SendPfc(prio, 0);
+        m_mmu->ReleaseEgress(portIndex, prio, frame.packet->GetSize());
+        CopyDone(frame.inPort, prio, frame.replica);
+    }
+    else
+    {
+        m_mmu->Release(frame.inPort, portIndex, prio, frame.packet->GetSize());
+        MaybeResume(frame.inPort, prio);
     }
     return frame.packet;
 }
@@ -458,24 +523,27 @@ FabricSwitch::RefreshPause(uint32_t inPort, uint8_t prio)
         = Simulator::Schedule(pause / 2, &FabricSwitch::RefreshPause, this, inPort, prio);
 }
 
-bool
+Ptr<Packet>
 FabricSwitch::MarkCe(Ptr<Packet> p)
 {
-    EthernetHeader eth(false);
-    p->RemoveHeader(eth);
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
-    if (ip.GetEcn() == Ipv4Header::ECN_NotECT)
+    // IPv4 follows Ethernet directly, or a P2MP header: rewrite it wherever it sits.
+    FrameInfo fi;
+    fi.Parse(p);
+    if (fi.etherType == 0 || fi.ecn == Ipv4Header::ECN_NotECT
+        || (fi.etherType != FrameInfo::ETHERTYPE_IPV4 && fi.p2mp == FrameInfo::P2MP_NONE))
     {
-        p->AddHeader(ip);
-        p->AddHeader(eth);
-        return false;
+        return nullptr;
     }
+    uint32_t offset = FrameInfo::ETH_BYTES + fi.p2mpBytes;
+    Ptr<Packet> marked = p->CreateFragment(0, offset);
+    Ptr<Packet> rest = p->CreateFragment(offset, p->GetSize() - offset);
+    Ipv4Header ip;
+    rest->RemoveHeader(ip);
     ip.SetEcn(Ipv4Header::ECN_CE);
     ip.EnableChecksum();
-    p->AddHeader(ip);
-    p->AddHeader(eth);
-    return true;
+    rest->AddHeader(ip);
+    marked->AddAtEnd(rest);
+    return marked;
 }
 
 uint64_t

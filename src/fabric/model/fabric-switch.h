@@ -17,6 +17,7 @@
 #include "p2mp/model/replicator.h"
 
 #include <deque>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -97,10 +98,18 @@ protected:
     void DoDispose() override;
 
 private:
+    /// A replicated frame: stored once at ingress, queued once per copy.
+    struct Replica
+    {
+        uint32_t copiesLeft;
+        uint32_t ingressBytes;
+    };
+
     struct QueuedFrame
     {
         Ptr<Packet> packet;
         uint16_t inPort;
+        std::shared_ptr<Replica> replica; ///< null for a unicast frame
     };
 
     struct PortState
@@ -114,6 +123,16 @@ private:
     /// Admit into the MMU and queue on outPort (drops are counted).
     void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p);
     void ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
+    /// Queue one copy of a replicated frame whose ingress side is already charged.
+    void EnqueueCopy(uint32_t inPort,
+                     uint32_t outPort,
+                     uint8_t prio,
+                     Ptr<Packet> p,
+                     std::shared_ptr<Replica> replica);
+    /// One copy is gone (sent or dropped); the last one frees the frame's ingress buffer.
+    void CopyDone(uint32_t inPort, uint8_t prio, const std::shared_ptr<Replica>& replica);
+    /// Send XON upstream if (inPort, prio) has drained below its threshold.
+    void MaybeResume(uint32_t inPort, uint8_t prio);
     /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
     bool InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
     /// Toward the requester: up the tree (hop-by-hop) or along the routes (source ToR).
@@ -121,8 +140,8 @@ private:
     Ptr<Packet> Dequeue(uint32_t port, uint8_t pausedMask);
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
-    /// Rewrite the IPv4 ECN field to CE if the frame is ECN-capable.
-    bool MarkCe(Ptr<Packet> p);
+    /// The frame with its IPv4 ECN field set to CE, or null if it is not ECN-capable.
+    Ptr<Packet> MarkCe(Ptr<Packet> p);
     uint8_t PriorityOf(const FrameInfo& fi) const;
 
     Ptr<Node> m_node;

@@ -140,13 +140,32 @@ SwitchMmu::GetPfcThreshold() const
 }
 
 bool
-SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes)
+SwitchMmu::IsLossless(uint8_t prio) const
+{
+    return m_pfcEnabled && ((m_losslessMask >> prio) & 1u);
+}
+
+bool
+SwitchMmu::EgressRoom(uint32_t outPort, uint8_t prio, uint32_t bytes) const
+{
+    if (IsLossless(prio))
+    {
+        return true; // lossless classes are held back at ingress, by PFC
+    }
+    // Lossy: egress dynamic threshold against the whole free buffer.
+    uint64_t used = m_used;
+    uint64_t free = m_bufferBytes > used ? m_bufferBytes - used : 0;
+    uint64_t eg = m_egress[outPort * 8 + prio];
+    return static_cast<double>(eg + bytes) <= m_alpha * static_cast<double>(free);
+}
+
+bool
+SwitchMmu::AdmitIngress(uint32_t inPort, uint8_t prio, uint32_t bytes)
 {
     IngressQueue& q = Ingress(inPort, prio);
-    bool lossless = m_pfcEnabled && ((m_losslessMask >> prio) & 1u);
-    if (lossless)
+    uint64_t before = SharedPart(q);
+    if (IsLossless(prio))
     {
-        uint64_t before = SharedPart(q);
         q.bytes += bytes;
         uint64_t grow = SharedPart(q) - before;
         if (q.paused || m_sharedUsed + grow > m_sharedPool)
@@ -166,27 +185,43 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
     }
     else
     {
-        // Lossy: egress dynamic threshold against the whole free buffer.
-        uint64_t used = m_used;
-        uint64_t free = m_bufferBytes > used ? m_bufferBytes - used : 0;
-        uint64_t eg = m_egress[outPort * 8 + prio];
-        if (used + bytes > m_bufferBytes
-            || static_cast<double>(eg + bytes) > m_alpha * static_cast<double>(free))
+        if (m_used + bytes > m_bufferBytes)
         {
             return false;
         }
-        uint64_t before = SharedPart(q);
         q.bytes += bytes;
         m_sharedUsed += SharedPart(q) - before;
     }
-    m_egress[outPort * 8 + prio] += bytes;
     m_used += bytes;
     m_peakUsed = std::max<uint64_t>(m_peakUsed, m_used);
     return true;
 }
 
+bool
+SwitchMmu::AdmitEgress(uint32_t outPort, uint8_t prio, uint32_t bytes)
+{
+    if (!EgressRoom(outPort, prio, bytes))
+    {
+        return false;
+    }
+    m_egress[outPort * 8 + prio] += bytes;
+    return true;
+}
+
+bool
+SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes)
+{
+    // The egress check comes first: a frame the egress refuses never takes ingress buffer.
+    if (!EgressRoom(outPort, prio, bytes) || !AdmitIngress(inPort, prio, bytes))
+    {
+        return false;
+    }
+    m_egress[outPort * 8 + prio] += bytes;
+    return true;
+}
+
 void
-SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes)
+SwitchMmu::ReleaseIngress(uint32_t inPort, uint8_t prio, uint32_t bytes)
 {
     IngressQueue& q = Ingress(inPort, prio);
     // Drain headroom first: it is what un-pauses the upstream soonest.
@@ -194,8 +229,20 @@ SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t byt
     q.headroom -= std::min<uint64_t>(q.headroom, bytes);
     q.bytes -= bytes;
     m_sharedUsed -= before - SharedPart(q);
-    m_egress[outPort * 8 + prio] -= bytes;
     m_used -= bytes;
+}
+
+void
+SwitchMmu::ReleaseEgress(uint32_t outPort, uint8_t prio, uint32_t bytes)
+{
+    m_egress[outPort * 8 + prio] -= bytes;
+}
+
+void
+SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes)
+{
+    ReleaseEgress(outPort, prio, bytes);
+    ReleaseIngress(inPort, prio, bytes);
 }
 
 bool

@@ -39,6 +39,15 @@ public:
     /// Release a frame's buffer when it leaves the egress queue.
     void Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes);
 
+    /*
+     * A replicated frame is stored once and queued many times: its ingress side is charged
+     * once on arrival (and released with its last copy), each copy charges an egress queue.
+     */
+    bool AdmitIngress(uint32_t inPort, uint8_t prio, uint32_t bytes);
+    bool AdmitEgress(uint32_t outPort, uint8_t prio, uint32_t bytes);
+    void ReleaseIngress(uint32_t inPort, uint8_t prio, uint32_t bytes);
+    void ReleaseEgress(uint32_t outPort, uint8_t prio, uint32_t bytes);
+
     /// True if (inPort, prio) crossed its XOFF threshold and is not yet paused.
     bool ShouldPause(uint32_t inPort, uint8_t prio) const;
     /// True if (inPort, prio) is paused and has drained below XON (threshold - hysteresis).
@@ -70,6 +79,8 @@ private:
     };
 
     uint64_t SharedPart(const IngressQueue& q) const;
+    bool IsLossless(uint8_t prio) const;
+    bool EgressRoom(uint32_t outPort, uint8_t prio, uint32_t bytes) const;
     IngressQueue& Ingress(uint32_t port, uint8_t prio);
     const IngressQueue& Ingress(uint32_t port, uint8_t prio) const;
 

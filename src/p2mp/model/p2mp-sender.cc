@@ -57,6 +57,13 @@ P2mpSender::SetAddressList(bool enabled)
     m_addressList = enabled;
 }
 
+void
+P2mpSender::SetShimFlags(bool ackAggregation, bool ackFree)
+{
+    m_flagAggregation = ackAggregation;
+    m_flagAckFree = ackFree;
+}
+
 P2mpSender::Mechanism
 P2mpSender::GetMechanism() const
 {
@@ -148,6 +155,8 @@ P2mpSender::Encapsulate(Ptr<Packet> inner,
     shim.SetEntropy(m_entropy);
     shim.SetSourceId(static_cast<uint16_t>(m_source));
     shim.SetNextProto(GroupShimHeader::NEXT_PROTO_IPV4);
+    shim.SetAckAggregation(m_flagAggregation);
+    shim.SetAckFree(m_flagAckFree);
     if (m_addressList && first)
     {
         std::vector<GroupShimHeader::Entry> entries;

@@ -46,6 +46,8 @@ public:
     void Setup(Mechanism mechanism, uint32_t sourceHost, uint32_t bslBits, uint16_t entropy);
     /// Carry each receiver's remote address in the first packet of a message (new protocol).
     void SetAddressList(bool enabled);
+    /// The new protocol's shim announces in-network ACK aggregation and ack-free delivery.
+    void SetShimFlags(bool ackAggregation, bool ackFree);
     Mechanism GetMechanism() const;
 
     /**
@@ -69,6 +71,8 @@ private:
     uint32_t m_bsl{256};
     uint16_t m_entropy{0};
     bool m_addressList{false};
+    bool m_flagAggregation{false};
+    bool m_flagAckFree{false};
 
     // Headers of the message being sent, rebuilt when the receiver set changes.
     const std::vector<uint32_t>* m_preparedFor{nullptr};

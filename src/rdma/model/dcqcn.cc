@@ -55,7 +55,7 @@ Dcqcn::GetTypeId()
                             MakeDataRateChecker())
               .AddAttribute("RateHai",
                             "Hyper-increase step of the target rate",
-                            DataRateValue(DataRate("400Mbps")),
+                            DataRateValue(DataRate("200Mbps")),
                             MakeDataRateAccessor(&Dcqcn::m_rateHai),
                             MakeDataRateChecker())
               .AddAttribute("MinRate",

@@ -387,9 +387,13 @@ ScenarioRunner::StuckOps(std::size_t max) const
         }
         std::ostringstream os;
         os << infos[r.workload].label << " op " << r.op;
-        if (r.src >= 0)
+        if (r.src >= 0 && r.dst >= 0)
         {
             os << " (host " << r.src << " -> " << r.dst << ", " << r.bytes << " B)";
+        }
+        else if (r.src >= 0)
+        {
+            os << " (host " << r.src << " -> " << r.receivers << " receivers, " << r.bytes << " B)";
         }
         os << (r.started ? " started, not completed" : " never started");
         out.push_back(os.str());

@@ -48,6 +48,28 @@ TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
 {
 }
 
+uint32_t
+TopologyBuilder::MaxP2mpHeader() const
+{
+    // The largest header a replicated frame can carry in front of IPv4 (PFC headroom must
+    // absorb whole frames).
+    const P2mpConfig& pc = m_config.p2mp;
+    uint32_t hosts = m_config.HostCount();
+    if (pc.mechanism == "bier")
+    {
+        return 12 + pc.bier.bslBits / 8;
+    }
+    if (pc.mechanism == "bier-xpu-list")
+    {
+        return 16 + 2 * hosts;
+    }
+    if (pc.mechanism == "new-protocol")
+    {
+        return pc.addressMapping == "per-receiver-list" ? 16 + 16 * hosts : 12;
+    }
+    return 0;
+}
+
 uint64_t
 TopologyBuilder::HeadroomBytes(double rateGbps,
                                double delayUs,

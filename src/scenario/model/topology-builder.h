@@ -57,6 +57,7 @@ public:
 private:
     Ptr<FabricNetDevice> MakePort(Ptr<Node> node, const LinkConfig& link, bool isSwitch);
     void SetUpP2mp();
+    uint32_t MaxP2mpHeader() const;
 
     ScenarioConfig m_config;
     std::unique_ptr<TopologyGraph> m_graph; // built in Build(); owns the route tables

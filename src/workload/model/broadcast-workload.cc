@@ -87,6 +87,8 @@ BroadcastWorkload::Install(const WorkloadConfig& w,
         Ptr<P2mpSender> sender = CreateObject<P2mpSender>();
         sender->Setup(mech, w.root, pc.bier.bslBits, Entropy());
         sender->SetAddressList(pc.addressMapping == "per-receiver-list");
+        sender->SetShimFlags(pc.ackAggregation == "source-tor" || pc.ackAggregation == "hop-by-hop",
+                             ackFree);
         // Without in-network aggregation every receiver's ACK reaches the root's NIC, which
         // must reduce them itself.
         bool inNetwork = pc.ackAggregation == "source-tor" || pc.ackAggregation == "hop-by-hop";
