@@ -8,6 +8,9 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "p2mp/model/bier-header.h"
+#include "p2mp/model/group-shim-header.h"
+#include "p2mp/model/xpu-list-header.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-packet-builder.h"
 
@@ -482,15 +485,10 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
     }
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
-    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP))
+    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(frame.packet))
     {
-        if (Ptr<Packet> marked = MarkCe(frame.packet))
-        {
-            ++m_ecnMarks;
-            m_ecnTrace(marked, portIndex);
-            // Buffer accounting below uses the size of what was queued: marking keeps it.
-            frame.packet = marked;
-        }
+        ++m_ecnMarks;
+        m_ecnTrace(frame.packet, portIndex);
     }
     if (frame.replica)
     {
@@ -523,27 +521,61 @@ FabricSwitch::RefreshPause(uint32_t inPort, uint8_t prio)
         = Simulator::Schedule(pause / 2, &FabricSwitch::RefreshPause, this, inPort, prio);
 }
 
-Ptr<Packet>
-FabricSwitch::MarkCe(Ptr<Packet> p)
+namespace
 {
-    // IPv4 follows Ethernet directly, or a P2MP header: rewrite it wherever it sits.
-    FrameInfo fi;
-    fi.Parse(p);
-    if (fi.etherType == 0 || fi.ecn == Ipv4Header::ECN_NotECT
-        || (fi.etherType != FrameInfo::ETHERTYPE_IPV4 && fi.p2mp == FrameInfo::P2MP_NONE))
-    {
-        return nullptr;
-    }
-    uint32_t offset = FrameInfo::ETH_BYTES + fi.p2mpBytes;
-    Ptr<Packet> marked = p->CreateFragment(0, offset);
-    Ptr<Packet> rest = p->CreateFragment(offset, p->GetSize() - offset);
+/// Set CE in the IPv4 header at the front of p, keeping everything else.
+void
+SetCe(Ptr<Packet> p)
+{
     Ipv4Header ip;
-    rest->RemoveHeader(ip);
+    p->RemoveHeader(ip);
     ip.SetEcn(Ipv4Header::ECN_CE);
     ip.EnableChecksum();
-    rest->AddHeader(ip);
-    marked->AddAtEnd(rest);
-    return marked;
+    p->AddHeader(ip);
+}
+
+/// Take header H off the front, mark the IPv4 header behind it, put H back.
+template<typename H>
+void
+SetCeBehind(Ptr<Packet> p)
+{
+    H h;
+    p->RemoveHeader(h);
+    SetCe(p);
+    p->AddHeader(h);
+}
+} // namespace
+
+bool
+FabricSwitch::MarkCe(Ptr<Packet> p)
+{
+    // Headers come off and go back on in place (no fragments: concatenating packets would
+    // teach ns-3's buffer allocator a larger size for every later packet).
+    FrameInfo fi;
+    fi.Parse(p);
+    if (fi.ecn == Ipv4Header::ECN_NotECT
+        || (fi.etherType != FrameInfo::ETHERTYPE_IPV4 && fi.p2mp == FrameInfo::P2MP_NONE))
+    {
+        return false;
+    }
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    switch (fi.p2mp)
+    {
+        case FrameInfo::P2MP_BIER:
+            SetCeBehind<BierHeader>(p);
+            break;
+        case FrameInfo::P2MP_XPU_LIST:
+            SetCeBehind<XpuListHeader>(p);
+            break;
+        case FrameInfo::P2MP_SHIM:
+            SetCeBehind<GroupShimHeader>(p);
+            break;
+        default:
+            SetCe(p);
+    }
+    p->AddHeader(eth);
+    return true;
 }
 
 uint64_t

@@ -140,8 +140,8 @@ private:
     Ptr<Packet> Dequeue(uint32_t port, uint8_t pausedMask);
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
-    /// The frame with its IPv4 ECN field set to CE, or null if it is not ECN-capable.
-    Ptr<Packet> MarkCe(Ptr<Packet> p);
+    /// Set the IPv4 ECN field to CE (behind a P2MP header too) if the frame is ECN-capable.
+    bool MarkCe(Ptr<Packet> p);
     uint8_t PriorityOf(const FrameInfo& fi) const;
 
     Ptr<Node> m_node;
