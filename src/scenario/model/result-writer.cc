@@ -150,6 +150,22 @@ ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
                       d["p999"].get<double>(),
                       d["max"].get<double>());
         os << buf;
+        if (w.contains("receiver_completion_us"))
+        {
+            const auto& r = w["receiver_completion_us"];
+            std::snprintf(buf,
+                          sizeof(buf),
+                          "%-20s %-12s %9s %12.3f %12.3f %12.3f %12.3f %12.3f\n",
+                          "  per receiver",
+                          "",
+                          std::to_string(w["receiver_completions"].get<uint64_t>()).c_str(),
+                          r["mean"].get<double>(),
+                          r["p50"].get<double>(),
+                          r["p99"].get<double>(),
+                          r["p999"].get<double>(),
+                          r["max"].get<double>());
+            os << buf;
+        }
     }
     os << "\nnetwork:";
     int i = 0;
