@@ -377,14 +377,14 @@ private:
 
 class EcnOnP2mpTestCase : public TestCase
 {
-  public:
+public:
     explicit EcnOnP2mpTestCase(const std::string& mechanism)
         : TestCase("CE marks rewrite the IPv4 header behind the P2MP header: " + mechanism),
           m_mechanism(mechanism)
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         ScenarioConfig c = Fabric64(m_mechanism, "p2mp-ecn-" + m_mechanism);
@@ -408,13 +408,13 @@ class EcnOnP2mpTestCase : public TestCase
 
 class ConcurrentFanOutTestCase : public TestCase
 {
-  public:
+public:
     ConcurrentFanOutTestCase()
         : TestCase("four concurrent broadcasts on a k=8 fat-tree stay lossless under PFC")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         // A replicated frame is stored once at ingress: charging every copy against the

@@ -4,6 +4,7 @@
  * derived by hand in the comments.
  */
 #include "p2mp/model/bift.h"
+#include "test-topologies.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -16,6 +17,11 @@
 namespace
 {
 
+using mcast4ai_test::FatTree;
+using mcast4ai_test::Ft16;
+using mcast4ai_test::LeafSpine;
+using mcast4ai_test::Ls;
+
 using ns3::Bift;
 using ns3::TopologyConfig;
 using ns3::TopologyGraph;
@@ -25,48 +31,6 @@ using Words = std::vector<uint64_t>;
 constexpr double kChi2Df1 = 10.828;
 constexpr double kChi2Df7 = 24.322;
 constexpr double kChi2Df63 = 103.442;
-
-TopologyGraph
-LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
-{
-    TopologyConfig t;
-    t.kind = "leaf-spine";
-    t.leaves = leaves;
-    t.spines = spines;
-    t.hostsPerLeaf = hostsPerLeaf;
-    TopologyGraph g = TopologyGraph::Build(t);
-    g.ComputeRoutes();
-    return g;
-}
-
-TopologyGraph
-FatTree(uint32_t k)
-{
-    TopologyConfig t;
-    t.kind = "fat-tree";
-    t.k = k;
-    TopologyGraph g = TopologyGraph::Build(t);
-    g.ComputeRoutes();
-    return g;
-}
-
-// The 4 x 2 x 16 leaf-spine: hosts 0..63, leaves 64..67, spines 68..69. Leaf ports 0..15 are
-// its hosts, 16 and 17 the spines; spine port l is leaf l.
-const TopologyGraph&
-Ls()
-{
-    static const TopologyGraph g = LeafSpine(4, 2, 16);
-    return g;
-}
-
-// Fat-tree k=16: 1024 hosts (8 per edge, 64 per pod), edges 1024..1151, aggregations
-// 1152..1279, cores 1280..1343. Edge/aggregation ports 0..7 down, 8..15 up; core port p = pod p.
-const TopologyGraph&
-Ft16()
-{
-    static const TopologyGraph g = FatTree(16);
-    return g;
-}
 
 Words
 BitsOf(uint32_t words, std::initializer_list<uint32_t> bits)

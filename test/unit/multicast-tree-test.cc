@@ -4,6 +4,7 @@
  * exactly once, over a shortest path, and nothing else is.
  */
 #include "p2mp/model/multicast-tree.h"
+#include "test-topologies.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -14,6 +15,11 @@
 namespace
 {
 
+using mcast4ai_test::FatTree;
+using mcast4ai_test::Ft16;
+using mcast4ai_test::LeafSpine;
+using mcast4ai_test::Ls;
+
 using ns3::MulticastTree;
 using ns3::TopologyConfig;
 using ns3::TopologyGraph;
@@ -21,43 +27,6 @@ using ns3::TopologyGraph;
 // Chi-square critical values at p = 0.001 for 1 and 63 degrees of freedom.
 constexpr double kChi2Df1 = 10.828;
 constexpr double kChi2Df63 = 103.442;
-
-TopologyGraph
-LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
-{
-    TopologyConfig t;
-    t.kind = "leaf-spine";
-    t.leaves = leaves;
-    t.spines = spines;
-    t.hostsPerLeaf = hostsPerLeaf;
-    TopologyGraph g = TopologyGraph::Build(t);
-    g.ComputeRoutes();
-    return g;
-}
-
-// Hosts 0..63, leaves 64..67 (ports 0..15 hosts, 16/17 spines), spines 68, 69 (port l = leaf l).
-const TopologyGraph&
-Ls()
-{
-    static const TopologyGraph g = LeafSpine(4, 2, 16);
-    return g;
-}
-
-// k=16: hosts 0..1023, edges 1024..1151, aggregations 1152..1279, cores 1280..1343.
-const TopologyGraph&
-Ft16()
-{
-    static const TopologyGraph g = []
-    {
-        TopologyConfig t;
-        t.kind = "fat-tree";
-        t.k = 16;
-        TopologyGraph x = TopologyGraph::Build(t);
-        x.ComputeRoutes();
-        return x;
-    }();
-    return g;
-}
 
 std::vector<uint32_t>
 AllBut(uint32_t hosts, uint32_t source)

@@ -9,6 +9,7 @@
 #include "p2mp/model/bit-string.h"
 #include "p2mp/model/group-shim-header.h"
 #include "p2mp/model/xpu-list-header.h"
+#include "packet-bytes.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
@@ -20,24 +21,9 @@ using namespace ns3;
 namespace
 {
 
-using Bytes = std::vector<uint8_t>;
-
-Bytes
-CopyBytes(Ptr<const Packet> p)
-{
-    Bytes out(p->GetSize());
-    p->CopyData(out.data(), out.size());
-    return out;
-}
-
-template<typename H>
-Bytes
-HeaderBytes(const H& header)
-{
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(header);
-    return CopyBytes(p);
-}
+using mcast4ai_test::Bytes;
+using mcast4ai_test::CopyBytes;
+using mcast4ai_test::HeaderBytes;
 
 /// Pushes \p header in front of a 7-byte payload and pops it back into a fresh object.
 template<typename H>

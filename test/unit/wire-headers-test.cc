@@ -8,6 +8,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/udp-header.h"
+#include "packet-bytes.h"
 #include "rdma/model/aeth-header.h"
 #include "rdma/model/bth-header.h"
 #include "rdma/model/cnp-header.h"
@@ -24,24 +25,9 @@ using namespace ns3;
 namespace
 {
 
-using Bytes = std::vector<uint8_t>;
-
-Bytes
-CopyBytes(Ptr<const Packet> p)
-{
-    Bytes out(p->GetSize());
-    p->CopyData(out.data(), out.size());
-    return out;
-}
-
-template<typename H>
-Bytes
-HeaderBytes(const H& header)
-{
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(header);
-    return CopyBytes(p);
-}
+using mcast4ai_test::Bytes;
+using mcast4ai_test::CopyBytes;
+using mcast4ai_test::HeaderBytes;
 
 /// Pushes \p header onto an empty packet and pops it back into a fresh object.
 template<typename H>
