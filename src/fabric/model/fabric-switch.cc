@@ -14,6 +14,8 @@
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-packet-builder.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -280,7 +282,11 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi
             {
                 m_children.push_back(c.port);
             }
-            m_upstream[flow] = inPort;
+            std::vector<uint32_t>& parents = m_upstream[flow];
+            if (std::find(parents.begin(), parents.end(), inPort) == parents.end())
+            {
+                parents.push_back(inPort);
+            }
         }
         m_aggregator->ExpectMessageOnWire(flow, m_children, psn, packets);
     }
@@ -360,19 +366,21 @@ FabricSwitch::MaybeResume(uint32_t inPort, uint8_t prio)
     }
 }
 
-uint32_t
-FabricSwitch::UpstreamPort(uint64_t flow, const FrameInfo& fi) const
+void
+FabricSwitch::UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out) const
 {
+    out.clear();
     if (m_aggMode == AGGREGATE_HOP_BY_HOP)
     {
         auto it = m_upstream.find(flow);
         if (it != m_upstream.end())
         {
-            return it->second;
+            out = it->second;
+            return;
         }
     }
     const std::vector<uint16_t>& hops = *m_routes[fi.DstHost()];
-    return hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
+    out.push_back(hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())]);
 }
 
 bool
@@ -384,12 +392,14 @@ FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
         return false;
     }
     uint8_t prio = PriorityOf(fi);
-    uint32_t out = UpstreamPort(flow, fi);
+    UpstreamPorts(flow, fi, m_parents);
     if (fi.opcode == 0x81)
     {
         if (m_aggregator->ReceiveCnp(flow, m_cnpInterval).kind == AckAggregator::Action::CNP)
         {
-            Enqueue(inPort, out, prio, p); // the CNP itself goes on, at most once per interval
+            // The CNP itself goes on, at most once per interval (one parent is enough: the
+            // requester's rate does not depend on the path the CNP took).
+            Enqueue(inPort, m_parents.front(), prio, p);
         }
         return true;
     }
@@ -401,22 +411,28 @@ FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
         return true;
     }
     // A valid RoCEv2 ACK of our own: BTH opcode 0x11, PSN = the minimum over the receivers.
-    Ptr<Packet> ack = RocePacketBuilder::Ack(fi.destQp,
-                                             static_cast<uint32_t>(a.psn & 0xFFFFFF),
-                                             a.kind == AckAggregator::Action::NAK,
-                                             0);
-    RocePacketBuilder::Addressing ad;
-    ad.srcIp = m_address;
-    ad.dstIp = fi.dstIp;
-    ad.srcPort = fi.srcPort;
-    ad.priority = prio;
-    RocePacketBuilder::AddUdpIp(ack, ad);
-    RocePacketBuilder::AddEthernet(ack,
-                                   Mac48Address::ConvertFrom(m_ports[out].device->GetAddress()),
-                                   RdmaNic::HostMac(fi.DstHost()),
-                                   FrameInfo::ETHERTYPE_IPV4);
-    ++m_aggregatedSent;
-    Enqueue(inPort, out, prio, ack);
+    // Every parent that fed this flow gets it: with a tree per message (the new protocol,
+    // several messages in flight) data may have come down more than one way, and ACKs are
+    // cumulative, so a parent that does not need one ignores it.
+    for (uint32_t out : m_parents)
+    {
+        Ptr<Packet> ack = RocePacketBuilder::Ack(fi.destQp,
+                                                 static_cast<uint32_t>(a.psn & 0xFFFFFF),
+                                                 a.kind == AckAggregator::Action::NAK,
+                                                 0);
+        RocePacketBuilder::Addressing ad;
+        ad.srcIp = m_address;
+        ad.dstIp = fi.dstIp;
+        ad.srcPort = fi.srcPort;
+        ad.priority = prio;
+        RocePacketBuilder::AddUdpIp(ack, ad);
+        RocePacketBuilder::AddEthernet(ack,
+                                       Mac48Address::ConvertFrom(m_ports[out].device->GetAddress()),
+                                       RdmaNic::HostMac(fi.DstHost()),
+                                       FrameInfo::ETHERTYPE_IPV4);
+        ++m_aggregatedSent;
+        Enqueue(inPort, out, prio, ack);
+    }
     return true;
 }
 

@@ -135,8 +135,9 @@ private:
     void MaybeResume(uint32_t inPort, uint8_t prio);
     /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
     bool InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
-    /// Toward the requester: up the tree (hop-by-hop) or along the routes (source ToR).
-    uint32_t UpstreamPort(uint64_t flow, const FrameInfo& fi) const;
+    /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
+    /// the routes (source ToR).
+    void UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out) const;
     Ptr<Packet> Dequeue(uint32_t port, uint8_t pausedMask);
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
@@ -161,9 +162,11 @@ private:
     Time m_cnpInterval;
     uint32_t m_address{0};
     std::vector<bool> m_hostPort;
-    std::unordered_map<uint64_t, uint32_t> m_upstream; // flow -> port its data came in on
-    std::vector<Replicator::Copy> m_copies;            // scratch
-    std::vector<uint32_t> m_children;                  // scratch
+    /// flow -> every port its data came in on (one per tree; few, at most the uplinks)
+    std::unordered_map<uint64_t, std::vector<uint32_t>> m_upstream;
+    std::vector<uint32_t> m_parents;        // scratch
+    std::vector<Replicator::Copy> m_copies; // scratch
+    std::vector<uint32_t> m_children;       // scratch
     DropFilter m_dropFilter;
     uint64_t m_injectedDrops{0};
     uint64_t m_deepParsed{0};
