@@ -91,7 +91,11 @@ bool
 GroupController::Install(uint32_t id)
 {
     Group& g = m_groups[id];
-    MulticastTree tree = MulticastTree::Compute(*m_graph, g.source, *g.receivers, id);
+    // Equal-cost branches are chosen per source, not per group: every tree of one sender then
+    // reaches a given receiver along the same path, so FIFO links keep that receiver's messages
+    // in order even when successive messages use different groups (a receiver cannot tell a
+    // message that overtook another from one that skipped it). Different sources still spread.
+    MulticastTree tree = MulticastTree::Compute(*m_graph, g.source, *g.receivers, g.source);
     uint32_t hosts = m_graph->HostCount();
     uint32_t sourceTor = m_graph->LeafOf(g.source);
     // Room first: every switch on the tree needs a slot, or nothing is installed.

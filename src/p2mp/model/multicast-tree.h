@@ -38,7 +38,8 @@ public:
      * \param g a topology with routes computed
      * \param source the sending host
      * \param receivers receiving hosts; duplicates and the source itself are ignored
-     * \param groupId the group, seeds the equal-cost choices
+     * \param groupId seeds the equal-cost choices (the controller passes the source, so that
+     *        all groups of one sender share their paths)
      * \return the tree
      * \throws std::invalid_argument for a non-host source or receiver; std::logic_error
      *         without routes or if a receiver is unreachable
