@@ -1,14 +1,12 @@
 #include "scenario/model/scenario-runner.h"
 
 #include "ns3/log.h"
-#include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -90,12 +88,9 @@ ScenarioRunner::Build()
     // Fixed seed, run number = scenario seed: the ns-3 way to get independent replications.
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(m_config.seed);
-    // A binary heap orders events exactly as the default map scheduler does (time, then
-    // insertion), so results are unchanged, at about 1.4x the speed on the benchmarks.
-    if (!std::getenv("NS_GLOBAL_VALUE"))
-    {
-        Simulator::SetScheduler(ObjectFactory("ns3::HeapScheduler"));
-    }
+    // ns-3's default (map) scheduler: measured faster here than the heap scheduler (13.3 s
+    // against 16.1 s on permutation-128; both order events identically, so results are the
+    // same). NS_GLOBAL_VALUE=SchedulerType=... still chooses another.
     m_fabric = std::make_unique<TopologyBuilder>(m_config);
     m_fabric->Build();
     m_fabric->AssignStreams(0);
