@@ -241,7 +241,7 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packe
         SendPause(inPort, prio);
     }
     PortState& port = m_ports[outPort];
-    port.queues[prio].push_back({p, static_cast<uint16_t>(inPort)});
+    port.queues[prio].push_back({p, static_cast<uint16_t>(inPort), nullptr});
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
     ++m_forwarded;
     port.device->TryTransmit();
