@@ -76,3 +76,5 @@ def build(bld):
     if bld.env.ENABLE_EXAMPLES:
         runner = bld.create_ns3_program('mcast4ai-run', [MODULE])
         runner.source = 'examples/mcast4ai-run.cc'
+        example = bld.create_ns3_program('mcast4ai-p2mp-example', [MODULE])
+        example.source = 'examples/p2mp-broadcast.cc'
