@@ -11,6 +11,7 @@
 #include "p2mp/model/bier-header.h"
 #include "p2mp/model/group-shim-header.h"
 #include "p2mp/model/xpu-list-header.h"
+#include "rdma/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-packet-builder.h"
 
@@ -190,7 +191,8 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInf
     {
         // ACKs hide their opcode in the UDP payload: an aggregating switch reads every BTH.
         ++m_deepParsed;
-        if ((fi.opcode == 0x11 || fi.opcode == 0x81) && InterceptAck(inPort, p, fi))
+        if ((fi.opcode == BthHeader::RC_ACKNOWLEDGE || fi.opcode == BthHeader::CNP)
+            && InterceptAck(inPort, p, fi))
         {
             return;
         }
@@ -221,30 +223,37 @@ FabricSwitch::GetInjectedDrops() const
 }
 
 void
+FabricSwitch::Drop(Ptr<Packet> p, uint32_t inPort, bool injected)
+{
+    m_injectedDrops += injected;
+    ++m_drops;
+    m_dropTrace(p, inPort);
+}
+
+void
+FabricSwitch::Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame)
+{
+    PortState& port = m_ports[outPort];
+    port.queues[prio].push_back(std::move(frame));
+    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
+    ++m_forwarded;
+    port.device->TryTransmit();
+}
+
+void
 FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p)
 {
-    if (!m_dropFilter.IsNull() && m_dropFilter(outPort, p))
+    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
+    if (injected || !m_mmu->Admit(inPort, outPort, prio, p->GetSize()))
     {
-        ++m_injectedDrops;
-        ++m_drops;
-        m_dropTrace(p, inPort);
-        return;
-    }
-    if (!m_mmu->Admit(inPort, outPort, prio, p->GetSize()))
-    {
-        ++m_drops;
-        m_dropTrace(p, inPort);
+        Drop(p, inPort, injected);
         return;
     }
     if (m_mmu->ShouldPause(inPort, prio))
     {
         SendPause(inPort, prio);
     }
-    PortState& port = m_ports[outPort];
-    port.queues[prio].push_back({p, static_cast<uint16_t>(inPort), nullptr});
-    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
-    ++m_forwarded;
-    port.device->TryTransmit();
+    Queue(outPort, prio, {p, static_cast<uint16_t>(inPort), nullptr});
 }
 
 void
@@ -332,17 +341,11 @@ FabricSwitch::EnqueueCopy(uint32_t inPort,
     bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
     if (injected || !m_mmu->AdmitEgress(outPort, prio, p->GetSize()))
     {
-        m_injectedDrops += injected;
-        ++m_drops;
-        m_dropTrace(p, inPort);
+        Drop(p, inPort, injected);
         CopyDone(inPort, prio, replica);
         return;
     }
-    PortState& port = m_ports[outPort];
-    port.queues[prio].push_back({p, static_cast<uint16_t>(inPort), std::move(replica)});
-    port.nonEmpty |= static_cast<uint8_t>(1u << prio);
-    ++m_forwarded;
-    port.device->TryTransmit();
+    Queue(outPort, prio, {p, static_cast<uint16_t>(inPort), std::move(replica)});
 }
 
 void
@@ -393,7 +396,7 @@ FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
     }
     uint8_t prio = PriorityOf(fi);
     UpstreamPorts(flow, fi, m_parents);
-    if (fi.opcode == 0x81)
+    if (fi.opcode == BthHeader::CNP)
     {
         if (m_aggregator->ReceiveCnp(flow, m_cnpInterval).kind == AckAggregator::Action::CNP)
         {

@@ -123,6 +123,10 @@ private:
     /// Admit into the MMU and queue on outPort (drops are counted).
     void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p);
     void ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
+    /// Put an admitted frame on its egress queue and wake the port.
+    void Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame);
+    /// Count and trace a frame that is not queued (injected: by the drop filter).
+    void Drop(Ptr<Packet> p, uint32_t inPort, bool injected);
     /// Queue one copy of a replicated frame whose ingress side is already charged.
     void EnqueueCopy(uint32_t inPort,
                      uint32_t outPort,

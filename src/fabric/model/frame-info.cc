@@ -1,5 +1,7 @@
 #include "fabric/model/frame-info.h"
 
+#include "rdma/model/bth-header.h"
+
 #include <vector>
 
 namespace ns3
@@ -25,11 +27,6 @@ Read32(const uint8_t* b)
     return (static_cast<uint32_t>(b[0]) << 24) | Read24(b + 1);
 }
 
-bool
-OpcodeCarriesReth(uint8_t op)
-{
-    return op == 0x06 || op == 0x0A; // RC WRITE FIRST / ONLY
-}
 } // namespace
 
 bool
@@ -126,23 +123,29 @@ FrameInfo::Parse(Ptr<const Packet> p)
     ackRequest = (bth[8] & 0x80) != 0;
     psn = Read24(bth + 9);
     uint32_t rest = n - IPV4_BYTES - UDP_BYTES - BTH_BYTES;
-    if (opcode == 0x11 && rest >= AETH_BYTES)
+    if (BthHeader::CarriesAeth(opcode) && rest >= AETH_BYTES)
     {
         syndrome = bth[12];
         msn = Read24(bth + 13);
     }
-    else if (OpcodeCarriesReth(opcode) && rest >= RETH_BYTES)
+    else if (BthHeader::CarriesReth(opcode) && rest >= RETH_BYTES)
     {
         dmaLength = Read32(bth + 12 + 12);
     }
     return true;
 }
 
+bool
+FrameInfo::IsFirstPacket() const
+{
+    return roce && BthHeader::IsFirst(opcode);
+}
+
 uint32_t
 FrameInfo::PayloadBytes() const
 {
     uint32_t headers = BTH_OFFSET + p2mpBytes + BTH_BYTES + ICRC_BYTES;
-    if (OpcodeCarriesReth(opcode))
+    if (BthHeader::CarriesReth(opcode))
     {
         headers += RETH_BYTES;
     }

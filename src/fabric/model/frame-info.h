@@ -94,10 +94,7 @@ public:
     uint32_t PayloadBytes() const;
 
     /// A message's first packet (SEND/WRITE FIRST or ONLY).
-    bool IsFirstPacket() const
-    {
-        return roce && (opcode == 0x00 || opcode == 0x04 || opcode == 0x06 || opcode == 0x0A);
-    }
+    bool IsFirstPacket() const;
 };
 
 } // namespace ns3

@@ -2,6 +2,7 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "rdma/model/bth-header.h"
 
 #include <algorithm>
 #include <limits>
@@ -11,25 +12,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("AckAggregator");
 NS_OBJECT_ENSURE_REGISTERED(AckAggregator);
-
-namespace
-{
-constexpr uint64_t PSN_MASK = 0xFFFFFF;
-constexpr uint64_t PSN_HALF = 0x800000;
-
-/// Full PSN nearest to ref whose low 24 bits are psn24.
-uint64_t
-Unwrap(uint32_t psn24, uint64_t ref)
-{
-    uint64_t fwd = (psn24 - ref) & PSN_MASK;
-    if (fwd < PSN_HALF)
-    {
-        return ref + fwd;
-    }
-    uint64_t back = PSN_MASK + 1 - fwd;
-    return ref >= back ? ref - back : 0;
-}
-} // namespace
 
 TypeId
 AckAggregator::GetTypeId()
@@ -53,7 +35,7 @@ AckAggregator::AckAggregator()
 uint64_t
 AckAggregator::FlowKey(uint32_t senderHost, uint32_t senderQpn)
 {
-    return (static_cast<uint64_t>(senderHost) << 24) | (senderQpn & PSN_MASK);
+    return (static_cast<uint64_t>(senderHost) << 24) | (senderQpn & BthHeader::PSN_MASK);
 }
 
 void
@@ -115,7 +97,7 @@ AckAggregator::ExpectMessageOnWire(uint64_t flow,
 {
     auto it = m_flows.find(flow);
     uint64_t ref = it == m_flows.end() ? firstPsn24 : it->second.maxNeeded;
-    uint64_t first = Unwrap(firstPsn24, ref);
+    uint64_t first = BthHeader::UnwrapPsn(firstPsn24, ref);
     ExpectMessage(flow, children, first, first + std::max<uint64_t>(packets, 1) - 1);
 }
 
@@ -148,7 +130,7 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
         return a; // not a receiver of this flow here
     }
     Child& c = cit->second;
-    uint64_t psn = Unwrap(psn24, c.expected);
+    uint64_t psn = BthHeader::UnwrapPsn(psn24, c.expected);
     // An ACK of p means everything through p arrived; a NAK of p means p is the next needed.
     uint64_t expected = nak ? psn : psn + 1;
     if (expected > c.expected)

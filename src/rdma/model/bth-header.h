@@ -84,6 +84,22 @@ public:
     uint32_t GetPsn() const;
 
     /// \return true if a RETH follows the BTH (the first packet of an RDMA WRITE)
+    /// PSNs are 24-bit on the wire.
+    static constexpr uint32_t PSN_MASK = 0xFFFFFF;
+
+    /// The full (64-bit) PSN nearest to ref whose low 24 bits are psn24: requesters,
+    /// responders and ACK aggregators all count PSNs past the 24-bit wrap this way.
+    static constexpr uint64_t UnwrapPsn(uint32_t psn24, uint64_t ref)
+    {
+        uint64_t fwd = (psn24 - ref) & PSN_MASK;
+        if (fwd < (PSN_MASK + 1) / 2)
+        {
+            return ref + fwd;
+        }
+        uint64_t back = PSN_MASK + 1 - fwd;
+        return ref >= back ? ref - back : 0;
+    }
+
     static constexpr bool CarriesReth(uint8_t op)
     {
         return op == RC_WRITE_FIRST || op == RC_WRITE_ONLY;

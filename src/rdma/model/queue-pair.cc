@@ -16,8 +16,6 @@ NS_OBJECT_ENSURE_REGISTERED(QueuePair);
 
 namespace
 {
-constexpr uint64_t PSN_MASK = 0xFFFFFF;
-constexpr uint64_t PSN_HALF = 0x800000;
 /// Remote buffers are modelled as one registered region per QP starting here.
 constexpr uint64_t REMOTE_BASE_ADDRESS = 0x7F0000000000ULL;
 } // namespace
@@ -310,7 +308,7 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
     bth.SetPadCount(pad);
     bth.SetDestQp(m_p2mp ? m_groupQpn : m_remoteQpn);
     bth.SetAckRequest(last);
-    bth.SetPsn(static_cast<uint32_t>(m_sndNxt & PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>(m_sndNxt & BthHeader::PSN_MASK));
     p->AddHeader(bth);
 
     m_lastBuilt = m_buildIndex;
@@ -322,43 +320,30 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
                                   m.firstPsn,
                                   m.firstPsn + m.packets - 1);
     }
-    if (m_ackFree)
+    if (!m_ackFree)
     {
-        // Nobody will acknowledge: the message is done once its last packet is on its way.
-        ++m_sndNxt;
-        m_maxSent = std::max(m_maxSent, m_sndNxt);
-        ++m_packetsSent;
-        if (last)
+        if (m_sndUna == m_maxSent)
         {
-            Simulator::ScheduleNow(&QueuePair::Acknowledge, this, m_sndNxt - 1);
+            m_lastProgress = Simulator::Now(); // first packet in flight: the timer starts now
         }
-        return p;
-    }
-    if (m_sndUna == m_maxSent)
-    {
-        m_lastProgress = Simulator::Now(); // first packet in flight: the timer starts now
-    }
-    if (m_sndNxt < m_maxSent)
-    {
-        ++m_retransmissions;
+        if (m_sndNxt < m_maxSent)
+        {
+            ++m_retransmissions;
+        }
     }
     ++m_sndNxt;
     m_maxSent = std::max(m_maxSent, m_sndNxt);
     ++m_packetsSent;
-    ArmTimer();
-    return p;
-}
-
-uint64_t
-QueuePair::Unwrap(uint32_t psn24, uint64_t ref)
-{
-    uint64_t fwd = (psn24 - ref) & PSN_MASK;
-    if (fwd < PSN_HALF)
+    if (!m_ackFree)
     {
-        return ref + fwd;
+        ArmTimer();
     }
-    uint64_t back = PSN_MASK + 1 - fwd;
-    return ref >= back ? ref - back : 0;
+    else if (last)
+    {
+        // Nobody will acknowledge: the message is done once its last packet is on its way.
+        Simulator::ScheduleNow(&QueuePair::Acknowledge, this, m_sndNxt - 1);
+    }
+    return p;
 }
 
 void
@@ -384,7 +369,7 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         }
         return;
     }
-    uint64_t psn = Unwrap(fi.psn, m_sndUna);
+    uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_sndUna);
     if (kind == 0) // ACK: everything up to and including psn arrived
     {
         if (psn >= m_sndUna && psn < m_maxSent)
@@ -484,7 +469,7 @@ QueuePair::ReceiveData(const FrameInfo& fi)
             m_nic->SendCnp(this);
         }
     }
-    uint64_t psn = Unwrap(fi.psn, m_expected);
+    uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_expected);
     if (m_multicastResponder && psn > m_expected && BthHeader::IsFirst(fi.opcode))
     {
         // Messages in between went to other receivers of this P2MP flow.
@@ -534,7 +519,8 @@ QueuePair::SendAck(uint64_t psn, bool nak)
     {
         return;
     }
-    m_nic->SendAck(this, static_cast<uint32_t>(psn & PSN_MASK), nak, static_cast<uint32_t>(m_msn));
+    m_nic->SendAck(
+        this, static_cast<uint32_t>(psn & BthHeader::PSN_MASK), nak, static_cast<uint32_t>(m_msn));
 }
 
 uint64_t

@@ -130,8 +130,6 @@ protected:
 
 private:
     uint64_t Enqueue(Operation op, uint64_t bytes, const P2mpSender::Target& target);
-    /// Full PSN nearest to ref whose low 24 bits are psn24.
-    static uint64_t Unwrap(uint32_t psn24, uint64_t ref);
     void Acknowledge(uint64_t ackedPsn);
     void GoBackN(uint64_t fromPsn);
     void ArmTimer();
