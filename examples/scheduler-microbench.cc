@@ -1,13 +1,14 @@
 /*
  * mcast4ai-scheduler-bench: the event-loop ceiling of ns-3 on this machine.
  *
- *   mcast4ai-scheduler-bench [--events N] [--pending P] [--scheduler ns3::HeapScheduler]
+ *   mcast4ai-scheduler-bench [--events N] [--pending P] [--scheduler ns3::MapScheduler]
  *
  * Keeps P events pending, like a fabric with P frames in flight and P port timers: each event,
  * when it runs, schedules one more a pseudo-random 1..200 ns ahead (a frame time at 100 Gb/s is
  * about 88 ns), so the pending set stays at P. Prints events/s of schedule-and-run alone: what
  * a packet-level model would reach if its own work per event cost nothing.
  */
+#include "fabric/model/quad-heap-scheduler.h"
 #include "ns3/core-module.h"
 
 #include <chrono>
@@ -49,7 +50,7 @@ main(int argc, char** argv)
 {
     uint64_t events = 20000000;
     uint32_t pending = 5000;
-    std::string scheduler = "ns3::HeapScheduler";
+    std::string scheduler = "ns3::QuadHeapScheduler";
     for (int i = 1; i + 1 < argc; i += 2)
     {
         if (!std::strcmp(argv[i], "--events"))
@@ -71,6 +72,7 @@ main(int argc, char** argv)
             return 2;
         }
     }
+    QuadHeapScheduler::GetTypeId(); // links and registers the module's scheduler
     Time::SetResolution(Time::PS);
     Simulator::SetScheduler(ObjectFactory(scheduler));
     g_left = events;

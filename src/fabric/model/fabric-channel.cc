@@ -1,6 +1,7 @@
 #include "fabric/model/fabric-channel.h"
 
 #include "fabric/model/fabric-net-device.h"
+#include "fabric/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -35,14 +36,18 @@ void
 FabricChannel::Attach(Ptr<FabricNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "FabricChannel is point-to-point: two devices only");
+    m_lanes[m_nDevices] = QuadHeapScheduler::NewLane();
     m_devices[m_nDevices++] = device;
 }
 
 void
 FabricChannel::Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime) const
 {
-    Ptr<FabricNetDevice> dst = (m_devices[0] == src) ? m_devices[1] : m_devices[0];
+    std::size_t to = (m_devices[0] == src) ? 1 : 0;
+    const Ptr<FabricNetDevice>& dst = m_devices[to];
     Time arrival = txTime + m_delay + dst->GetRxLatency();
+    // A cable delivers in the order it sends: its arrivals form one sorted scheduler lane.
+    QuadHeapScheduler::SetNextLane(m_lanes[to]);
     Simulator::ScheduleWithContext(
         dst->GetNode()->GetId(), arrival, &FabricNetDevice::Receive, dst, p);
 }

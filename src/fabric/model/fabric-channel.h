@@ -41,6 +41,7 @@ private:
     Time m_delay;
     Ptr<FabricNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
+    uint32_t m_lanes[2]; ///< scheduler lane of the frames arriving at each device
 };
 
 } // namespace ns3

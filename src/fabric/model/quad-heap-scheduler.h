@@ -1,0 +1,100 @@
+/*
+ * The event set of a fabric run: a 4-ary min-heap of events in one flat array, plus FIFO lanes
+ * for streams of events that are scheduled in time order (the frames on a cable).
+ */
+#ifndef MCAST4AI_QUAD_HEAP_SCHEDULER_H
+#define MCAST4AI_QUAD_HEAP_SCHEDULER_H
+
+#include "ns3/scheduler.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief ns-3 Scheduler: a 4-ary heap ordered by (timestamp, uid), with FIFO lanes.
+ *
+ * Events run in the order every ns-3 scheduler gives (earliest timestamp first, ties in the
+ * order they were scheduled), so swapping it for MapScheduler or HeapScheduler changes no result,
+ * only speed.
+ *
+ * Why it is faster on a fabric: most pending events are frames in flight on cables, up to a
+ * bandwidth-delay product of them per cable (about 145 ACK frames on 1 µs of 100 Gb/s).
+ * A cable delivers in the order it sends, so its arrivals form a sorted stream. A channel
+ * announces a stream with NewLane() and tags each arrival with SetNextLane() just before it
+ * schedules it; the lane keeps them in a FIFO, and only its earliest event sits in the heap.
+ * The heap then holds one entry per busy cable instead of one per frame, and an arrival costs
+ * a ring-buffer push instead of a heap insertion. An event that is earlier than its lane's last
+ * one (which a cable never produces) goes into the heap directly, so the order stays exact
+ * whatever a caller tags.
+ *
+ * The heap allocates nothing once its array has grown, and four children share a cache line
+ * pair. Remove() of an arbitrary event is a linear scan: ns-3 only calls it for
+ * Simulator::Remove, which no fabric model uses (cancelled events are skipped when they come up).
+ */
+class QuadHeapScheduler : public Scheduler
+{
+public:
+    static TypeId GetTypeId();
+
+    /// Lane id of an event that belongs to no lane.
+    static constexpr uint32_t NO_LANE = std::numeric_limits<uint32_t>::max();
+
+    /// A new lane id, unique in the process; lanes cost nothing until used.
+    static uint32_t NewLane();
+    /// Tag the next Insert (the next event scheduled) as belonging to lane.
+    static void SetNextLane(uint32_t lane);
+
+    QuadHeapScheduler();
+    ~QuadHeapScheduler() override;
+
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+    /// Pending events, in the heap and in lanes.
+    std::size_t GetSize() const;
+    /// Entries in the heap: events outside lanes plus one per non-empty lane.
+    std::size_t GetHeapSize() const;
+
+private:
+    /// A heap entry: an event and the lane it heads, if any.
+    struct Entry
+    {
+        Event ev;
+        uint32_t lane;
+    };
+
+    /// The events of one lane behind its head, oldest first, in a ring buffer.
+    struct Lane
+    {
+        std::vector<Event> ring; ///< capacity a power of two (or empty)
+        std::size_t first{0};    ///< index of the oldest queued event
+        std::size_t count{0};    ///< events queued behind the head
+        bool headInHeap{false};  ///< the lane's earliest event is in the heap
+        EventKey last{};         ///< key of its latest event
+
+        void Push(const Event& ev);
+        Event Pop();
+    };
+
+    /// Place e in the hole at index i and move it towards the root while it is earlier.
+    void SiftUp(std::size_t i, const Entry& e);
+    /// Fill the hole at index i with e, which is no earlier than the hole's parent.
+    void SiftDown(std::size_t i, const Entry& e);
+    /// Remove the heap entry at index i, letting its lane (if any) supply the next head.
+    void RemoveAt(std::size_t i);
+
+    std::vector<Entry> m_heap; ///< m_heap[0] is the next event; children of i are 4i+1..4i+4
+    std::vector<Lane> m_lanes; ///< indexed by lane id, grown on first use
+    std::size_t m_queued{0};   ///< events in lanes behind their heads
+};
+
+} // namespace ns3
+
+#endif // MCAST4AI_QUAD_HEAP_SCHEDULER_H

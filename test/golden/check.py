@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Golden-output guard: speed work must not change what a run computes.
+
+    /usr/bin/python3 test/golden/check.py RUNNER SOURCE_DIR [--write] [--jobs N]
+
+Runs every case of test/golden/cases.tsv and compares, per case, with test/golden/expected.tsv:
+the SHA-256 of ops.csv, the event and packet-hop counts, the simulated end time, and the
+SHA-256 of the counters and workload statistics in summary.json (everything but wall time,
+throughput, memory and revision). A refactoring or optimisation keeps all of these
+byte-identical; the event count catches a change in the event schedule even when the results
+happen to agree.
+
+--write regenerates expected.tsv from the current runner. Do that only for a deliberate model
+change, and say in the commit which figures moved and why.
+"""
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+# Fields of summary.json that measure the machine rather than the model.
+MACHINE_FIELDS = ("wall_s", "events_per_s", "packet_hops_per_s", "peak_rss_mb", "revision")
+COLUMNS = ("ops_sha256", "events", "packet_hops", "sim_time_s", "summary_sha256")
+
+
+def read_cases(path):
+    cases = []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            name, scenario = fields[0], fields[1]
+            extra = shlex.split(fields[2]) if len(fields) > 2 else []
+            cases.append((name, scenario, extra))
+    return cases
+
+
+def read_expected(path):
+    expected = {}
+    if not os.path.exists(path):
+        return expected
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            expected[fields[0]] = dict(zip(COLUMNS, fields[1:]))
+    return expected
+
+
+def run_case(runner, source, tmp, case):
+    name, scenario, extra = case
+    out = os.path.join(tmp, name)
+    cmd = [runner, os.path.join(source, scenario)] + extra + ["--quiet", "--out", out]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        return name, None, "exit %d: %s" % (proc.returncode, proc.stderr.strip()[:300])
+    with open(os.path.join(out, "ops.csv"), "rb") as f:
+        ops = hashlib.sha256(f.read()).hexdigest()
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    for key in MACHINE_FIELDS:
+        summary.pop(key, None)
+    canonical = json.dumps(summary, sort_keys=True, separators=(",", ":"))
+    row = {
+        "ops_sha256": ops,
+        "events": str(summary.get("events")),
+        "packet_hops": str(summary.get("packet_hops")),
+        "sim_time_s": repr(summary.get("sim_time_s")),
+        "summary_sha256": hashlib.sha256(canonical.encode()).hexdigest(),
+    }
+    return name, row, None
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    write = "--write" in sys.argv
+    jobs = 2
+    if "--jobs" in sys.argv:
+        jobs = int(sys.argv[sys.argv.index("--jobs") + 1])
+        args = [a for a in args if a != str(jobs)]
+    if len(args) != 2:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    runner, source = args
+    here = os.path.join(source, "test", "golden")
+    cases = read_cases(os.path.join(here, "cases.tsv"))
+    expected_path = os.path.join(here, "expected.tsv")
+    expected = read_expected(expected_path)
+
+    results = {}
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            for name, row, error in pool.map(lambda c: run_case(runner, source, tmp, c), cases):
+                if error:
+                    print("FAIL %s: %s" % (name, error))
+                    failed += 1
+                    continue
+                results[name] = row
+
+    if write:
+        if failed:
+            print("not writing %s: %d case(s) failed" % (expected_path, failed))
+            return 1
+        with open(expected_path, "w") as f:
+            f.write("# name\t" + "\t".join(COLUMNS) + "\n")
+            f.write("# written by test/golden/check.py --write; see its docstring\n")
+            for name, _, _ in cases:
+                f.write(name + "\t" + "\t".join(results[name][c] for c in COLUMNS) + "\n")
+        print("wrote %d cases to %s" % (len(cases), expected_path))
+        return 0
+
+    passed = 0
+    for name, _, _ in cases:
+        if name not in results:
+            continue
+        want = expected.get(name)
+        got = results[name]
+        if want is None:
+            print("FAIL %s: no expected row in %s" % (name, expected_path))
+            failed += 1
+            continue
+        diffs = ["%s %s != expected %s" % (c, got[c], want.get(c)) for c in COLUMNS
+                 if got[c] != want.get(c)]
+        if diffs:
+            print("FAIL %s: %s" % (name, "; ".join(diffs)))
+            failed += 1
+        else:
+            print("ok   %s: ops.csv, %s events, %s hops, end %s s unchanged"
+                  % (name, got["events"], got["packet_hops"], got["sim_time_s"]))
+            passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

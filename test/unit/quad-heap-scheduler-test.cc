@@ -1,0 +1,190 @@
+/*
+ * QuadHeapScheduler must hand out events in exactly (timestamp, uid) order, whatever lanes the
+ * callers tag, because the runner's results depend on that order and nothing else.
+ */
+#include "fabric/model/quad-heap-scheduler.h"
+#include "ns3/event-impl.h"
+#include "ns3/map-scheduler.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <random>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+Scheduler::Event
+MakeEv(uint64_t ts, uint32_t uid)
+{
+    Scheduler::Event ev;
+    ev.impl = nullptr;
+    ev.key.m_ts = ts;
+    ev.key.m_uid = uid;
+    ev.key.m_context = 0;
+    return ev;
+}
+
+std::vector<std::pair<uint64_t, uint32_t>>
+Drain(Ptr<QuadHeapScheduler> s)
+{
+    std::vector<std::pair<uint64_t, uint32_t>> out;
+    while (!s->IsEmpty())
+    {
+        Scheduler::Event next = s->PeekNext();
+        Scheduler::Event ev = s->RemoveNext();
+        EXPECT_EQ(next.key.m_uid, ev.key.m_uid);
+        out.emplace_back(ev.key.m_ts, ev.key.m_uid);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(QuadHeapScheduler, OrdersByTimeThenUidWithManyTies)
+{
+    Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+    std::mt19937_64 rng(7);
+    std::vector<std::pair<uint64_t, uint32_t>> keys;
+    for (uint32_t uid = 0; uid < 20000; ++uid)
+    {
+        uint64_t ts = rng() % 500; // 40 events per timestamp on average: ties decided by uid
+        keys.emplace_back(ts, uid);
+        s->Insert(MakeEv(ts, uid));
+    }
+    EXPECT_EQ(s->GetSize(), 20000u);
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(Drain(s), keys);
+}
+
+TEST(QuadHeapScheduler, LanesKeepOneHeapEntryPerStream)
+{
+    Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+    const uint32_t lanes[3] = {
+        QuadHeapScheduler::NewLane(), QuadHeapScheduler::NewLane(), QuadHeapScheduler::NewLane()};
+    uint32_t uid = 0;
+    std::vector<std::pair<uint64_t, uint32_t>> keys;
+    // Three cables, 100 frames each, sent 88 time units apart and arriving 1000 later.
+    for (uint64_t k = 0; k < 100; ++k)
+    {
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            uint64_t ts = 1000 + 88 * k + c;
+            QuadHeapScheduler::SetNextLane(lanes[c]);
+            s->Insert(MakeEv(ts, uid));
+            keys.emplace_back(ts, uid++);
+        }
+    }
+    EXPECT_EQ(s->GetSize(), 300u);
+    EXPECT_EQ(s->GetHeapSize(), 3u); // one head per lane, 99 queued behind each
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(Drain(s), keys);
+    EXPECT_EQ(s->GetSize(), 0u);
+}
+
+TEST(QuadHeapScheduler, MisorderedLaneEventsStillRunInOrder)
+{
+    // A caller that tags events which are not in time order must not change the order: those
+    // events go to the heap as ordinary events.
+    Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+    const uint32_t lane = QuadHeapScheduler::NewLane();
+    std::mt19937_64 rng(11);
+    std::vector<std::pair<uint64_t, uint32_t>> keys;
+    for (uint32_t uid = 0; uid < 5000; ++uid)
+    {
+        uint64_t ts = rng() % 2000;
+        if (uid % 3 != 0)
+        {
+            QuadHeapScheduler::SetNextLane(lane);
+        }
+        s->Insert(MakeEv(ts, uid));
+        keys.emplace_back(ts, uid);
+        if (uid % 7 == 0 && !s->IsEmpty())
+        {
+            // Interleave removals, as a running simulation does.
+            Scheduler::Event ev = s->RemoveNext();
+            auto it = std::min_element(keys.begin(), keys.end());
+            EXPECT_EQ(ev.key.m_ts, it->first);
+            EXPECT_EQ(ev.key.m_uid, it->second);
+            keys.erase(it);
+        }
+    }
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(Drain(s), keys);
+}
+
+TEST(QuadHeapScheduler, RemoveFindsEventsInHeapAndBehindLaneHeads)
+{
+    Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+    const uint32_t lane = QuadHeapScheduler::NewLane();
+    for (uint32_t uid = 0; uid < 10; ++uid)
+    {
+        QuadHeapScheduler::SetNextLane(lane);
+        s->Insert(MakeEv(100 + uid, uid)); // lane: head uid 0, then 1..9 queued
+    }
+    for (uint32_t uid = 10; uid < 20; ++uid)
+    {
+        s->Insert(MakeEv(50 + uid, uid)); // heap: ts 60..69
+    }
+    s->Remove(MakeEv(105, 5)); // queued in the lane
+    s->Remove(MakeEv(100, 0)); // the lane head: uid 1 takes its place
+    s->Remove(MakeEv(109, 9)); // the lane's last event
+    s->Remove(MakeEv(63, 13)); // an ordinary event
+    EXPECT_EQ(s->GetSize(), 16u);
+    std::vector<std::pair<uint64_t, uint32_t>> expected;
+    for (uint32_t uid = 10; uid < 20; ++uid)
+    {
+        if (uid != 13)
+        {
+            expected.emplace_back(50 + uid, uid);
+        }
+    }
+    for (uint32_t uid : {1, 2, 3, 4, 6, 7, 8})
+    {
+        expected.emplace_back(100 + uid, uid);
+    }
+    EXPECT_EQ(Drain(s), expected);
+}
+
+namespace
+{
+std::vector<int> g_order;
+
+void
+Record(int id)
+{
+    g_order.push_back(id);
+}
+
+/// Runs a burst of same-time and laned events under the given scheduler; returns the run order.
+std::vector<int>
+RunBurst(const std::string& scheduler)
+{
+    g_order.clear();
+    Simulator::SetScheduler(ObjectFactory(scheduler));
+    const uint32_t lane = QuadHeapScheduler::NewLane();
+    for (int i = 0; i < 200; ++i)
+    {
+        // Laned arrivals every 10 ps, interleaved with unlaned events that tie with them.
+        QuadHeapScheduler::SetNextLane(lane);
+        Simulator::Schedule(PicoSeconds(1000 + 10 * i), &Record, i);
+        Simulator::Schedule(PicoSeconds(1000 + 10 * (i % 17)), &Record, 1000 + i);
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    return g_order;
+}
+} // namespace
+
+TEST(QuadHeapScheduler, RunsASimulationInTheSameOrderAsTheMapScheduler)
+{
+    std::vector<int> map = RunBurst("ns3::MapScheduler");
+    std::vector<int> quad = RunBurst("ns3::QuadHeapScheduler");
+    ASSERT_EQ(map.size(), 400u);
+    EXPECT_EQ(quad, map);
+}
