@@ -2,6 +2,7 @@
 
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/quad-heap-scheduler.h"
+#include "fabric/model/reusable-event.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -30,6 +31,26 @@ FabricChannel::GetTypeId()
 FabricChannel::FabricChannel()
 {
     NS_LOG_FUNCTION(this);
+    for (std::size_t to = 0; to < 2; ++to)
+    {
+        m_arrival[to] = MakeReusableEvent(
+            [this, to]()
+            {
+                Deliver(to);
+            });
+    }
+}
+
+void
+FabricChannel::DoDispose()
+{
+    for (std::size_t to = 0; to < 2; ++to)
+    {
+        m_inFlight[to].clear();
+        m_arrival[to] = nullptr;
+        m_devices[to] = nullptr;
+    }
+    Channel::DoDispose();
 }
 
 void
@@ -38,18 +59,39 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
     NS_ABORT_MSG_IF(m_nDevices >= 2, "FabricChannel is point-to-point: two devices only");
     m_lanes[m_nDevices] = QuadHeapScheduler::NewLane();
     m_devices[m_nDevices++] = device;
+    DeviceChanged();
 }
 
 void
-FabricChannel::Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime) const
+FabricChannel::DeviceChanged()
+{
+    for (std::size_t to = 0; to < m_nDevices; ++to)
+    {
+        Ptr<Node> node = m_devices[to]->GetNode();
+        m_context[to] = node ? node->GetId() : Simulator::NO_CONTEXT;
+        m_rxLatency[to] = m_devices[to]->GetRxLatency();
+    }
+}
+
+void
+FabricChannel::Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime)
 {
     std::size_t to = (m_devices[0] == src) ? 1 : 0;
-    const Ptr<FabricNetDevice>& dst = m_devices[to];
-    Time arrival = txTime + m_delay + dst->GetRxLatency();
-    // A cable delivers in the order it sends: its arrivals form one sorted scheduler lane.
+    // A cable delivers in the order it sends, so one FIFO and one event object serve every
+    // frame in flight, and the arrivals form one sorted scheduler lane.
+    m_inFlight[to].push_back(std::move(p));
+    m_arrival[to]->Ref(); // the simulator's reference to this pending instance
     QuadHeapScheduler::SetNextLane(m_lanes[to]);
     Simulator::ScheduleWithContext(
-        dst->GetNode()->GetId(), arrival, &FabricNetDevice::Receive, dst, p);
+        m_context[to], txTime + m_delay + m_rxLatency[to], PeekPointer(m_arrival[to]));
+}
+
+void
+FabricChannel::Deliver(std::size_t to)
+{
+    Ptr<Packet> p = std::move(m_inFlight[to].front());
+    m_inFlight[to].pop_front();
+    m_devices[to]->Receive(p);
 }
 
 Time

@@ -5,8 +5,11 @@
 #define MCAST4AI_FABRIC_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+
+#include <deque>
 
 namespace ns3
 {
@@ -29,7 +32,10 @@ public:
      * Start sending p from src; the peer receives the last bit after txTime + delay
      * (store-and-forward), plus the peer's own receive-processing latency.
      */
-    void Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime) const;
+    void Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime);
+
+    /// Re-read the devices' node and receive latency, which arrivals use from the cache.
+    void DeviceChanged();
 
     Time GetDelay() const;
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> self) const;
@@ -37,11 +43,22 @@ public:
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+protected:
+    void DoDispose() override;
+
 private:
+    /// The next frame in flight towards device `to` has arrived.
+    void Deliver(std::size_t to);
+
     Time m_delay;
     Ptr<FabricNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
-    uint32_t m_lanes[2]; ///< scheduler lane of the frames arriving at each device
+    // Per direction, indexed by the receiving device:
+    uint32_t m_lanes[2];                   ///< scheduler lane of the arrivals
+    std::deque<Ptr<Packet>> m_inFlight[2]; ///< frames on the wire, oldest first
+    Ptr<EventImpl> m_arrival[2];           ///< one event object for every arrival
+    uint32_t m_context[2]{0, 0};           ///< the receiver's node id
+    Time m_rxLatency[2];                   ///< the receiver's RxLatency
 };
 
 } // namespace ns3

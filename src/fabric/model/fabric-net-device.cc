@@ -2,6 +2,7 @@
 
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/pfc-header.h"
+#include "fabric/model/reusable-event.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -36,12 +37,13 @@ FabricNetDevice::GetTypeId()
                             UintegerValue(24),
                             MakeUintegerAccessor(&FabricNetDevice::m_framingBytes),
                             MakeUintegerChecker<uint32_t>())
-              .AddAttribute("RxLatency",
-                            "Processing latency between the last bit arriving and the frame "
-                            "being handed to the owner (a switch's pipeline latency)",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
-                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "RxLatency",
+                  "Processing latency between the last bit arriving and the frame "
+                  "being handed to the owner (a switch's pipeline latency)",
+                  TimeValue(Seconds(0)),
+                  MakeTimeAccessor(&FabricNetDevice::SetRxLatency, &FabricNetDevice::GetRxLatency),
+                  MakeTimeChecker(Seconds(0)))
               .AddAttribute("Mtu",
                             "Largest frame payload accepted (Ethernet MTU)",
                             UintegerValue(9000),
@@ -69,6 +71,11 @@ FabricNetDevice::GetTypeId()
 FabricNetDevice::FabricNetDevice()
 {
     NS_LOG_FUNCTION(this);
+    m_txComplete = MakeReusableEvent(
+        [this]()
+        {
+            TransmitComplete();
+        });
 }
 
 FabricNetDevice::~FabricNetDevice()
@@ -89,6 +96,7 @@ FabricNetDevice::DoDispose()
     m_controlFrames.clear();
     m_channel = nullptr;
     m_node = nullptr;
+    m_txComplete = nullptr;
     m_dequeue = MakeNullCallback<Ptr<Packet>, uint8_t>();
     m_frameCb = MakeNullCallback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&>();
     NetDevice::DoDispose();
@@ -163,7 +171,7 @@ FabricNetDevice::TryTransmit()
         m_pcap->Write(now, p);
     }
     m_channel->Transmit(this, p, txTime);
-    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    Simulator::Schedule(txTime, m_txComplete);
 }
 
 void
@@ -299,6 +307,16 @@ Time
 FabricNetDevice::GetRxLatency() const
 {
     return m_rxLatency;
+}
+
+void
+FabricNetDevice::SetRxLatency(Time latency)
+{
+    m_rxLatency = latency;
+    if (m_channel)
+    {
+        m_channel->DeviceChanged();
+    }
 }
 
 Ptr<FabricChannel>
@@ -477,6 +495,10 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    if (m_channel)
+    {
+        m_channel->DeviceChanged();
+    }
 }
 
 bool

@@ -10,6 +10,7 @@
 #include "fabric/model/frame-info.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -61,6 +62,8 @@ public:
     /// Wire bytes per frame beyond the packet (preamble, SFD, FCS, inter-frame gap).
     uint32_t GetFramingBytes() const;
     Time GetRxLatency() const;
+    /// Set the receive latency (also the RxLatency attribute); the channel caches it.
+    void SetRxLatency(Time latency);
     Ptr<FabricChannel> GetFabricChannel() const;
     bool IsBusy() const;
     /// Wire time of a frame of this size, including preamble, SFD, FCS and inter-frame gap.
@@ -127,6 +130,7 @@ private:
     DequeueCallback m_dequeue;
     FrameCallback m_frameCb;
     bool m_busy{false};
+    Ptr<EventImpl> m_txComplete; ///< scheduled once per frame sent, never freed by running
     std::deque<Ptr<Packet>> m_controlFrames; // PFC frames: never paused, sent first
     Time m_pausedUntil[8];
     EventId m_pauseExpiry[8];
