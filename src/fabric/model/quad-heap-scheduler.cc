@@ -23,6 +23,12 @@ Earlier(const Scheduler::EventKey& a, const Scheduler::EventKey& b)
 {
     return a.m_ts < b.m_ts || (a.m_ts == b.m_ts && a.m_uid < b.m_uid);
 }
+
+inline unsigned __int128
+Key(const Scheduler::EventKey& k)
+{
+    return (static_cast<unsigned __int128>(k.m_ts) << 32) | k.m_uid;
+}
 } // namespace
 
 TypeId
@@ -85,13 +91,24 @@ QuadHeapScheduler::Lane::Pop()
     return ev;
 }
 
+Scheduler::Event
+QuadHeapScheduler::ToEvent(const Entry& e)
+{
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = static_cast<uint64_t>(e.key >> 32);
+    ev.key.m_uid = static_cast<uint32_t>(e.key);
+    ev.key.m_context = e.context;
+    return ev;
+}
+
 void
 QuadHeapScheduler::SiftUp(std::size_t i, const Entry& e)
 {
     while (i > 0)
     {
         std::size_t parent = (i - 1) / kArity;
-        if (!Earlier(e.ev.key, m_heap[parent].ev.key))
+        if (!(e.key < m_heap[parent].key))
         {
             break;
         }
@@ -113,15 +130,16 @@ QuadHeapScheduler::SiftDown(std::size_t i, const Entry& e)
             break;
         }
         std::size_t best = first;
+        unsigned __int128 bestKey = m_heap[first].key;
         std::size_t end = std::min(first + kArity, n);
         for (std::size_t c = first + 1; c < end; ++c)
         {
-            if (Earlier(m_heap[c].ev.key, m_heap[best].ev.key))
-            {
-                best = c;
-            }
+            // Select without a branch: which child is earliest is a coin toss.
+            bool earlier = m_heap[c].key < bestKey;
+            best = earlier ? c : best;
+            bestKey = earlier ? m_heap[c].key : bestKey;
         }
-        if (!Earlier(m_heap[best].ev.key, e.ev.key))
+        if (!(bestKey < e.key))
         {
             break;
         }
@@ -160,7 +178,7 @@ QuadHeapScheduler::Insert(const Event& ev)
         }
     }
     m_heap.emplace_back();
-    SiftUp(m_heap.size() - 1, Entry{ev, lane});
+    SiftUp(m_heap.size() - 1, Entry{Key(ev.key), ev.impl, ev.key.m_context, lane});
 }
 
 bool
@@ -173,7 +191,7 @@ Scheduler::Event
 QuadHeapScheduler::PeekNext() const
 {
     NS_ASSERT(!m_heap.empty());
-    return m_heap.front().ev;
+    return ToEvent(m_heap.front());
 }
 
 void
@@ -187,7 +205,8 @@ QuadHeapScheduler::RemoveAt(std::size_t i)
         {
             // The lane's next event is no earlier than the one it replaces: it can only sink.
             --m_queued;
-            SiftDown(i, Entry{l.Pop(), lane});
+            Event next = l.Pop();
+            SiftDown(i, Entry{Key(next.key), next.impl, next.key.m_context, lane});
             return;
         }
         l.headInHeap = false;
@@ -198,7 +217,7 @@ QuadHeapScheduler::RemoveAt(std::size_t i)
     {
         return;
     }
-    if (i > 0 && Earlier(last.ev.key, m_heap[(i - 1) / kArity].ev.key))
+    if (i > 0 && last.key < m_heap[(i - 1) / kArity].key)
     {
         SiftUp(i, last);
     }
@@ -212,7 +231,7 @@ Scheduler::Event
 QuadHeapScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
-    Event next = m_heap.front().ev;
+    Event next = ToEvent(m_heap.front());
     RemoveAt(0);
     return next;
 }
@@ -223,7 +242,7 @@ QuadHeapScheduler::Remove(const Event& ev)
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
-        if (m_heap[i].ev.key.m_uid == ev.key.m_uid)
+        if (static_cast<uint32_t>(m_heap[i].key) == ev.key.m_uid)
         {
             RemoveAt(i);
             return;

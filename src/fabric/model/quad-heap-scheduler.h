@@ -66,7 +66,9 @@ private:
     /// A heap entry: an event and the lane it heads, if any.
     struct Entry
     {
-        Event ev;
+        unsigned __int128 key; ///< timestamp << 32 | uid: one branch-free comparison
+        EventImpl* impl;
+        uint32_t context;
         uint32_t lane;
     };
 
@@ -83,6 +85,7 @@ private:
         Event Pop();
     };
 
+    static Event ToEvent(const Entry& e);
     /// Place e in the hole at index i and move it towards the root while it is earlier.
     void SiftUp(std::size_t i, const Entry& e);
     /// Fill the hole at index i with e, which is no earlier than the hole's parent.
