@@ -91,6 +91,10 @@ FabricChannel::Deliver(std::size_t to)
 {
     Ptr<Packet> p = std::move(m_inFlight[to].front());
     m_inFlight[to].pop_front();
+    if (!m_inFlight[to].empty())
+    {
+        __builtin_prefetch(PeekPointer(m_inFlight[to].front()));
+    }
     m_devices[to]->Receive(p);
 }
 

@@ -502,6 +502,10 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
     {
         port.nonEmpty &= static_cast<uint8_t>(~(1u << prio));
     }
+    else
+    {
+        __builtin_prefetch(PeekPointer(q.front().packet));
+    }
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
     if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(frame.packet))
