@@ -74,7 +74,7 @@ FabricChannel::DeviceChanged()
 }
 
 void
-FabricChannel::Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime)
+FabricChannel::Transmit(const FabricNetDevice* src, Ptr<Packet> p, Time txTime)
 {
     std::size_t to = (m_devices[0] == src) ? 1 : 0;
     // A cable delivers in the order it sends, so one FIFO and one event object serve every
@@ -95,7 +95,7 @@ FabricChannel::Deliver(std::size_t to)
     {
         __builtin_prefetch(PeekPointer(m_inFlight[to].front()));
     }
-    m_devices[to]->Receive(p);
+    m_devices[to]->Receive(std::move(p));
 }
 
 Time

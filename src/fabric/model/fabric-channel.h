@@ -32,7 +32,7 @@ public:
      * Start sending p from src; the peer receives the last bit after txTime + delay
      * (store-and-forward), plus the peer's own receive-processing latency.
      */
-    void Transmit(Ptr<FabricNetDevice> src, Ptr<Packet> p, Time txTime);
+    void Transmit(const FabricNetDevice* src, Ptr<Packet> p, Time txTime);
 
     /// Re-read the devices' node and receive latency, which arrivals use from the cache.
     void DeviceChanged();

@@ -155,22 +155,26 @@ FabricNetDevice::TryTransmit()
         return;
     }
     m_busy = true;
-    Time txTime = FrameTime(p->GetSize());
+    uint32_t bytes = p->GetSize();
+    Time txTime = FrameTime(bytes);
     Time now = Simulator::Now();
     if (m_firstTxStart == Time::Max())
     {
         m_firstTxStart = now;
     }
-    m_txBytes += p->GetSize();
+    m_txBytes += bytes;
     ++m_txFrames;
     m_busyTime += txTime;
     m_lastTxEnd = now + txTime;
-    m_txTrace(p);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(p); // only when traced: the Ptr<const Packet> costs a reference per frame
+    }
     if (m_pcap)
     {
         m_pcap->Write(now, p);
     }
-    m_channel->Transmit(this, p, txTime);
+    m_channel->Transmit(this, std::move(p), txTime);
     Simulator::Schedule(txTime, m_txComplete);
 }
 
@@ -188,7 +192,10 @@ FabricNetDevice::Receive(Ptr<Packet> p)
     {
         m_pcap->Write(Simulator::Now(), p);
     }
-    m_rxTrace(p);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(p);
+    }
     m_rxInfo.Parse(p);
     if (m_rxInfo.etherType == FrameInfo::ETHERTYPE_MAC_CONTROL)
     {

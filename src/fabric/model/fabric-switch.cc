@@ -244,7 +244,8 @@ void
 FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p)
 {
     bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
-    if (injected || !m_mmu->Admit(inPort, outPort, prio, p->GetSize()))
+    uint32_t bytes = p->GetSize();
+    if (injected || !m_mmu->Admit(inPort, outPort, prio, bytes))
     {
         Drop(p, inPort, injected);
         return;
@@ -253,7 +254,7 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packe
     {
         SendPause(inPort, prio);
     }
-    Queue(outPort, prio, {p, static_cast<uint16_t>(inPort), nullptr});
+    Queue(outPort, prio, {std::move(p), static_cast<uint16_t>(inPort), bytes, nullptr});
 }
 
 void
@@ -339,13 +340,14 @@ FabricSwitch::EnqueueCopy(uint32_t inPort,
                           std::shared_ptr<Replica> replica)
 {
     bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
-    if (injected || !m_mmu->AdmitEgress(outPort, prio, p->GetSize()))
+    uint32_t bytes = p->GetSize();
+    if (injected || !m_mmu->AdmitEgress(outPort, prio, bytes))
     {
         Drop(p, inPort, injected);
         CopyDone(inPort, prio, replica);
         return;
     }
-    Queue(outPort, prio, {p, static_cast<uint16_t>(inPort), std::move(replica)});
+    Queue(outPort, prio, {std::move(p), static_cast<uint16_t>(inPort), bytes, std::move(replica)});
 }
 
 void
@@ -515,12 +517,12 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
     }
     if (frame.replica)
     {
-        m_mmu->ReleaseEgress(portIndex, prio, frame.packet->GetSize());
+        m_mmu->ReleaseEgress(portIndex, prio, frame.bytes);
         CopyDone(frame.inPort, prio, frame.replica);
     }
     else
     {
-        m_mmu->Release(frame.inPort, portIndex, prio, frame.packet->GetSize());
+        m_mmu->Release(frame.inPort, portIndex, prio, frame.bytes);
         MaybeResume(frame.inPort, prio);
     }
     return frame.packet;

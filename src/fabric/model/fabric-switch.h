@@ -109,6 +109,7 @@ private:
     {
         Ptr<Packet> packet;
         uint16_t inPort;
+        uint32_t bytes; ///< packet size, so that a dequeue need not read the packet
         std::shared_ptr<Replica> replica; ///< null for a unicast frame
     };
 
