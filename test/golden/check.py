@@ -4,9 +4,9 @@
     /usr/bin/python3 test/golden/check.py RUNNER SOURCE_DIR [--write] [--jobs N]
 
 Runs every case of test/golden/cases.tsv and compares, per case, with test/golden/expected.tsv:
-the SHA-256 of ops.csv, the event and packet-hop counts, the simulated end time, and the
+the SHA-256 of ops.csv, the event and packet-hop counts, the simulated end time, the
 SHA-256 of the counters and workload statistics in summary.json (everything but wall time,
-throughput, memory and revision). A refactoring or optimisation keeps all of these
+throughput, memory and revision), and for cases run with --pcap the SHA-256 of every pcap. A refactoring or optimisation keeps all of these
 byte-identical; the event count catches a change in the event schedule even when the results
 happen to agree.
 
@@ -25,7 +25,7 @@ import tempfile
 
 # Fields of summary.json that measure the machine rather than the model.
 MACHINE_FIELDS = ("wall_s", "events_per_s", "packet_hops_per_s", "peak_rss_mb", "revision")
-COLUMNS = ("ops_sha256", "events", "packet_hops", "sim_time_s", "summary_sha256")
+COLUMNS = ("ops_sha256", "events", "packet_hops", "sim_time_s", "summary_sha256", "pcap_sha256")
 
 
 def read_cases(path):
@@ -69,12 +69,20 @@ def run_case(runner, source, tmp, case):
     for key in MACHINE_FIELDS:
         summary.pop(key, None)
     canonical = json.dumps(summary, sort_keys=True, separators=(",", ":"))
+    # With --pcap, every frame on every port, byte for byte: the wire format must not move.
+    pcaps = hashlib.sha256()
+    names = sorted(n for n in os.listdir(out) if n.endswith(".pcap"))
+    for n in names:
+        pcaps.update(n.encode())
+        with open(os.path.join(out, n), "rb") as f:
+            pcaps.update(f.read())
     row = {
         "ops_sha256": ops,
         "events": str(summary.get("events")),
         "packet_hops": str(summary.get("packet_hops")),
         "sim_time_s": repr(summary.get("sim_time_s")),
         "summary_sha256": hashlib.sha256(canonical.encode()).hexdigest(),
+        "pcap_sha256": pcaps.hexdigest() if names else "-",
     }
     return name, row, None
 
@@ -134,8 +142,9 @@ def main():
             print("FAIL %s: %s" % (name, "; ".join(diffs)))
             failed += 1
         else:
-            print("ok   %s: ops.csv, %s events, %s hops, end %s s unchanged"
-                  % (name, got["events"], got["packet_hops"], got["sim_time_s"]))
+            print("ok   %s: ops.csv, counters, %s events, %s hops, end %s s%s unchanged"
+                  % (name, got["events"], got["packet_hops"], got["sim_time_s"],
+                     ", pcaps" if got["pcap_sha256"] != "-" else ""))
             passed += 1
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 and passed > 0 else 1

@@ -421,20 +421,19 @@ FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
     // cumulative, so a parent that does not need one ignores it.
     for (uint32_t out : m_parents)
     {
-        Ptr<Packet> ack = RocePacketBuilder::Ack(fi.destQp,
-                                                 static_cast<uint32_t>(a.psn & 0xFFFFFF),
-                                                 a.kind == AckAggregator::Action::NAK,
-                                                 0);
         RocePacketBuilder::Addressing ad;
         ad.srcIp = m_address;
         ad.dstIp = fi.dstIp;
         ad.srcPort = fi.srcPort;
         ad.priority = prio;
-        RocePacketBuilder::AddUdpIp(ack, ad);
-        RocePacketBuilder::AddEthernet(ack,
-                                       Mac48Address::ConvertFrom(m_ports[out].device->GetAddress()),
-                                       RdmaNic::HostMac(fi.DstHost()),
-                                       FrameInfo::ETHERTYPE_IPV4);
+        Ptr<Packet> ack = RocePacketBuilder::AckFrame(
+            ad,
+            Mac48Address::ConvertFrom(m_ports[out].device->GetAddress()),
+            RdmaNic::HostMac(fi.DstHost()),
+            fi.destQp,
+            static_cast<uint32_t>(a.psn & 0xFFFFFF),
+            a.kind == AckAggregator::Action::NAK,
+            0);
         ++m_aggregatedSent;
         Enqueue(inPort, out, prio, ack);
     }

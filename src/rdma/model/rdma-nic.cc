@@ -395,17 +395,23 @@ RdmaNic::Encapsulate(
     a.priority = priority;
     a.ecnCapable = ecnCapable;
     a.computeIcrc = m_computeIcrc;
-    RocePacketBuilder::AddUdpIp(p, a);
     // Switches route on IPv4; the destination MAC names the final host, not the next hop.
-    RocePacketBuilder::AddEthernet(p, m_mac, HostMac(dstHost), FrameInfo::ETHERTYPE_IPV4);
+    RocePacketBuilder::AddEnvelope(p, a, m_mac, HostMac(dstHost));
 }
 
 void
 RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
 {
-    Ptr<Packet> p = RocePacketBuilder::Ack(qp->GetRemoteQpn(), psn24, nak, msn);
-    Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
-    QueueControl(p);
+    uint32_t dstHost = qp->GetRemoteHost();
+    RocePacketBuilder::Addressing a;
+    a.srcIp = m_address.Get();
+    a.dstIp = HostAddress(dstHost).Get();
+    a.srcPort = qp->GetSourcePort();
+    a.priority = m_ctrlPriority;
+    a.ecnCapable = false;
+    a.computeIcrc = m_computeIcrc;
+    QueueControl(RocePacketBuilder::AckFrame(
+        a, m_mac, HostMac(dstHost), qp->GetRemoteQpn(), psn24, nak, msn));
 }
 
 void

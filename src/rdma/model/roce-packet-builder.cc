@@ -7,6 +7,7 @@
 #include "rdma/model/aeth-header.h"
 #include "rdma/model/bth-header.h"
 #include "rdma/model/cnp-header.h"
+#include "rdma/model/composite-header.h"
 #include "rdma/model/icrc-trailer.h"
 
 #include <vector>
@@ -14,10 +15,67 @@
 namespace ns3
 {
 
-Ptr<Packet>
-RocePacketBuilder::Ack(uint32_t destQp, uint32_t psn24, bool nak, uint32_t msn)
+namespace
 {
-    Ptr<Packet> p = Create<Packet>();
+/// UDP to port 4791 and IPv4 around udpPayload bytes (BTH to ICRC).
+void
+FillUdpIp(UdpHeader& udp,
+          Ipv4Header& ip,
+          const RocePacketBuilder::Addressing& a,
+          uint32_t udpPayload)
+{
+    udp.SetSourcePort(a.srcPort);
+    udp.SetDestinationPort(FrameInfo::ROCEV2_UDP_PORT);
+    // Inside a composite the iterator sees the whole frame: give UDP its own length.
+    udp.ForcePayloadSize(static_cast<uint16_t>(udpPayload + FrameInfo::UDP_BYTES));
+    ip.SetSource(Ipv4Address(a.srcIp));
+    ip.SetDestination(Ipv4Address(a.dstIp));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(udpPayload + FrameInfo::UDP_BYTES);
+    ip.SetTtl(64);
+    ip.SetDontFragment();
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(a.priority << 3));
+    ip.SetEcn(a.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.EnableChecksum();
+}
+
+EthernetHeader
+MakeEthernet(Mac48Address src, Mac48Address dst, uint16_t etherType)
+{
+    EthernetHeader eth(false);
+    eth.SetSource(src);
+    eth.SetDestination(dst);
+    eth.SetLengthType(etherType);
+    return eth;
+}
+
+/// Replace the zero ICRC at the end of p by the CRC over the IPv4 packet starting at ipOffset.
+void
+StampIcrc(Ptr<Packet> p, uint32_t ipOffset)
+{
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    IcrcTrailer icrc;
+    p->RemoveTrailer(icrc);
+    icrc.SetIcrc(IcrcTrailer::Compute(bytes.data() + ipOffset,
+                                      bytes.size() - ipOffset - FrameInfo::ICRC_BYTES));
+    p->AddTrailer(icrc);
+}
+} // namespace
+
+Ptr<Packet>
+RocePacketBuilder::AckFrame(const Addressing& a,
+                            Mac48Address src,
+                            Mac48Address dst,
+                            uint32_t destQp,
+                            uint32_t psn24,
+                            bool nak,
+                            uint32_t msn)
+{
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
+    bth.SetDestQp(destQp);
+    bth.SetPsn(psn24);
     AethHeader aeth;
     if (nak)
     {
@@ -28,25 +86,40 @@ RocePacketBuilder::Ack(uint32_t destQp, uint32_t psn24, bool nak, uint32_t msn)
         aeth.SetAck();
     }
     aeth.SetMsn(msn);
-    p->AddHeader(aeth);
-    BthHeader bth;
-    bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
-    bth.SetDestQp(destQp);
-    bth.SetPsn(psn24);
-    p->AddHeader(bth);
+    UdpHeader udp;
+    Ipv4Header ip;
+    FillUdpIp(
+        udp, ip, a, bth.GetSerializedSize() + aeth.GetSerializedSize() + FrameInfo::ICRC_BYTES);
+    EthernetHeader eth = MakeEthernet(src, dst, FrameInfo::ETHERTYPE_IPV4);
+    CompositeHeader frame;
+    frame.Append(eth);
+    frame.Append(ip);
+    frame.Append(udp);
+    frame.Append(bth);
+    frame.Append(aeth);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddTrailer(IcrcTrailer());
+    p->AddHeader(frame);
+    if (a.computeIcrc)
+    {
+        StampIcrc(p, FrameInfo::ETH_BYTES);
+    }
     return p;
 }
 
 Ptr<Packet>
 RocePacketBuilder::Cnp(uint32_t destQp)
 {
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(CnpHeader());
+    CnpHeader cnp;
     BthHeader bth;
     bth.SetOpcode(BthHeader::CNP);
     bth.SetBecn(true);
     bth.SetDestQp(destQp);
-    p->AddHeader(bth);
+    CompositeHeader packet;
+    packet.Append(bth);
+    packet.Append(cnp);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(packet);
     return p;
 }
 
@@ -56,28 +129,37 @@ RocePacketBuilder::AddUdpIp(Ptr<Packet> p, const Addressing& a)
     // The trailer goes first: UDP and IPv4 lengths cover it.
     p->AddTrailer(IcrcTrailer());
     UdpHeader udp;
-    udp.SetSourcePort(a.srcPort);
-    udp.SetDestinationPort(FrameInfo::ROCEV2_UDP_PORT);
-    p->AddHeader(udp);
     Ipv4Header ip;
-    ip.SetSource(Ipv4Address(a.srcIp));
-    ip.SetDestination(Ipv4Address(a.dstIp));
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetTtl(64);
-    ip.SetDontFragment();
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(a.priority << 3));
-    ip.SetEcn(a.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.EnableChecksum();
-    p->AddHeader(ip);
+    FillUdpIp(udp, ip, a, p->GetSize());
+    CompositeHeader envelope;
+    envelope.Append(ip);
+    envelope.Append(udp);
+    p->AddHeader(envelope);
     if (a.computeIcrc)
     {
-        std::vector<uint8_t> bytes(p->GetSize());
-        p->CopyData(bytes.data(), bytes.size());
-        IcrcTrailer icrc;
-        p->RemoveTrailer(icrc);
-        icrc.SetIcrc(IcrcTrailer::Compute(bytes.data(), bytes.size() - FrameInfo::ICRC_BYTES));
-        p->AddTrailer(icrc);
+        StampIcrc(p, 0);
+    }
+}
+
+void
+RocePacketBuilder::AddEnvelope(Ptr<Packet> p,
+                               const Addressing& a,
+                               Mac48Address src,
+                               Mac48Address dst)
+{
+    p->AddTrailer(IcrcTrailer());
+    UdpHeader udp;
+    Ipv4Header ip;
+    FillUdpIp(udp, ip, a, p->GetSize());
+    EthernetHeader eth = MakeEthernet(src, dst, FrameInfo::ETHERTYPE_IPV4);
+    CompositeHeader envelope;
+    envelope.Append(eth);
+    envelope.Append(ip);
+    envelope.Append(udp);
+    p->AddHeader(envelope);
+    if (a.computeIcrc)
+    {
+        StampIcrc(p, FrameInfo::ETH_BYTES);
     }
 }
 
@@ -87,11 +169,7 @@ RocePacketBuilder::AddEthernet(Ptr<Packet> p,
                                Mac48Address dst,
                                uint16_t etherType)
 {
-    EthernetHeader eth(false);
-    eth.SetSource(src);
-    eth.SetDestination(dst);
-    eth.SetLengthType(etherType);
-    p->AddHeader(eth);
+    p->AddHeader(MakeEthernet(src, dst, etherType));
 }
 
 } // namespace ns3

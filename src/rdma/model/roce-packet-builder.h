@@ -32,12 +32,23 @@ public:
         bool computeIcrc{false}; ///< real ICRC (a CRC over the packet) or zeros
     };
 
-    /// BTH (opcode ACKNOWLEDGE) + AETH: an ACK, or a NAK (PSN sequence error) expecting psn24.
-    static Ptr<Packet> Ack(uint32_t destQp, uint32_t psn24, bool nak, uint32_t msn);
+    /**
+     * A whole unicast ACK, or NAK (PSN sequence error) expecting psn24: Ethernet, IPv4, UDP,
+     * BTH (opcode ACKNOWLEDGE), AETH and ICRC, written into the packet in one step.
+     */
+    static Ptr<Packet> AckFrame(const Addressing& a,
+                                Mac48Address src,
+                                Mac48Address dst,
+                                uint32_t destQp,
+                                uint32_t psn24,
+                                bool nak,
+                                uint32_t msn);
     /// BTH (opcode CNP, BECN set) + the 16 reserved bytes.
     static Ptr<Packet> Cnp(uint32_t destQp);
-    /// Add the ICRC trailer, UDP and IPv4 around a BTH-led packet.
+    /// Add the ICRC trailer, UDP and IPv4 around a BTH-led packet (P2MP headers go in front).
     static void AddUdpIp(Ptr<Packet> p, const Addressing& a);
+    /// Add the ICRC trailer, UDP, IPv4 and Ethernet around a BTH-led packet, in one step.
+    static void AddEnvelope(Ptr<Packet> p, const Addressing& a, Mac48Address src, Mac48Address dst);
     /// Add an Ethernet header (no FCS: it is counted as framing on the wire).
     static void AddEthernet(Ptr<Packet> p, Mac48Address src, Mac48Address dst, uint16_t etherType);
 };
