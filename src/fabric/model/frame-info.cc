@@ -40,7 +40,8 @@ FrameInfo::Parse(Ptr<const Packet> p)
     static thread_local std::vector<uint8_t> big;
     const uint8_t* b = local;
     size = p->GetSize();
-    uint32_t n = p->CopyData(local, sizeof(local));
+    // Only what a plain RoCEv2 frame needs: the payload behind it is not read.
+    uint32_t n = p->CopyData(local, ROCE_BYTES);
     roce = false;
     p2mp = P2MP_NONE;
     p2mpBytes = 0;
@@ -83,15 +84,23 @@ FrameInfo::Parse(Ptr<const Packet> p)
     {
         return false;
     }
-    if (p2mpBytes + ROCE_BYTES > n)
+    if (n < size && p2mpBytes + ROCE_BYTES > n)
     {
+        // A P2MP header in front: read again, as far into the packet as the RoCE headers go.
         if (size < p2mpBytes + BTH_OFFSET)
         {
             return false;
         }
-        big.resize(p2mpBytes + ROCE_BYTES);
-        n = p->CopyData(big.data(), big.size());
-        b = big.data();
+        if (p2mpBytes + ROCE_BYTES <= sizeof(local))
+        {
+            n = p->CopyData(local, p2mpBytes + ROCE_BYTES);
+        }
+        else
+        {
+            big.resize(p2mpBytes + ROCE_BYTES);
+            n = p->CopyData(big.data(), big.size());
+            b = big.data();
+        }
     }
     const uint8_t* ip = b + ETH_BYTES + p2mpBytes;
     n -= ETH_BYTES + p2mpBytes;
