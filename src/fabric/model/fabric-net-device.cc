@@ -97,7 +97,7 @@ FabricNetDevice::DoDispose()
     m_channel = nullptr;
     m_node = nullptr;
     m_txComplete = nullptr;
-    m_dequeue = MakeNullCallback<Ptr<Packet>, uint8_t>();
+    m_dequeue = DequeueCallback();
     m_frameCb = MakeNullCallback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&>();
     NetDevice::DoDispose();
 }
@@ -141,21 +141,24 @@ FabricNetDevice::TryTransmit()
         return;
     }
     Ptr<Packet> p;
+    uint32_t bytes = 0;
     if (!m_controlFrames.empty())
     {
-        p = m_controlFrames.front();
+        p = std::move(m_controlFrames.front());
         m_controlFrames.pop_front();
+        bytes = p->GetSize();
     }
     else if (!m_dequeue.IsNull())
     {
-        p = m_dequeue(GetPausedMask());
+        TxFrame frame = m_dequeue(GetPausedMask());
+        p = std::move(frame.packet);
+        bytes = frame.bytes;
     }
     if (!p)
     {
         return;
     }
     m_busy = true;
-    uint32_t bytes = p->GetSize();
     Time txTime = FrameTime(bytes);
     Time now = Simulator::Now();
     if (m_firstTxStart == Time::Max())

@@ -35,8 +35,16 @@ public:
     FabricNetDevice();
     ~FabricNetDevice() override;
 
+    /// A frame an owner hands to its port, with its size (owners that queued it know it, so
+    /// the port need not read a packet that has gone cold in a queue).
+    struct TxFrame
+    {
+        Ptr<Packet> packet; ///< null: nothing eligible
+        uint32_t bytes{0};
+    };
+
     /// Owner's choice of the next frame; the argument is the mask of paused priorities.
-    typedef Callback<Ptr<Packet>, uint8_t> DequeueCallback;
+    typedef Callback<TxFrame, uint8_t> DequeueCallback;
     /// Delivery of a received, non-PFC frame to the owner.
     typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&> FrameCallback;
     /// Signature of the PfcSent/PfcReceived traces: priority, pause quanta (0 = resume).

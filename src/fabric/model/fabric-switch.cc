@@ -485,14 +485,14 @@ FabricSwitch::GetAggregatedAcksSent() const
     return m_aggregatedSent;
 }
 
-Ptr<Packet>
+FabricNetDevice::TxFrame
 FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
 {
     PortState& port = m_ports[portIndex];
     uint8_t eligible = port.nonEmpty & static_cast<uint8_t>(~pausedMask);
     if (eligible == 0)
     {
-        return nullptr;
+        return {};
     }
     // Strict priority: the highest class first (control traffic rides the top classes).
     uint8_t prio = static_cast<uint8_t>(31 - __builtin_clz(eligible));
@@ -524,7 +524,7 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
         m_mmu->Release(frame.inPort, portIndex, prio, frame.bytes);
         MaybeResume(frame.inPort, prio);
     }
-    return frame.packet;
+    return {std::move(frame.packet), frame.bytes};
 }
 
 void

@@ -143,7 +143,7 @@ private:
     /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
     /// the routes (source ToR).
     void UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out) const;
-    Ptr<Packet> Dequeue(uint32_t port, uint8_t pausedMask);
+    FabricNetDevice::TxFrame Dequeue(uint32_t port, uint8_t pausedMask);
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
     /// Set the IPv4 ECN field to CE (behind a P2MP header too) if the frame is ECN-capable.

@@ -263,8 +263,16 @@ RdmaNic::NotifyReady(Ptr<QueuePair> qp)
     m_device->TryTransmit();
 }
 
-Ptr<Packet>
+FabricNetDevice::TxFrame
 RdmaNic::Dequeue(uint8_t pausedMask)
+{
+    Ptr<Packet> p = NextFrame(pausedMask);
+    uint32_t bytes = p ? p->GetSize() : 0;
+    return {std::move(p), bytes};
+}
+
+Ptr<Packet>
+RdmaNic::NextFrame(uint8_t pausedMask)
 {
     if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
     {

@@ -100,7 +100,10 @@ protected:
     void DoDispose() override;
 
 private:
-    Ptr<Packet> Dequeue(uint8_t pausedMask);
+    /// The port's dequeue callback: NextFrame and its size.
+    FabricNetDevice::TxFrame Dequeue(uint8_t pausedMask);
+    /// The next frame to send: control first, then P2MP copies, then data round robin.
+    Ptr<Packet> NextFrame(uint8_t pausedMask);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
     /// Add UDP/IPv4/Ethernet (and the ICRC trailer) around a BTH-led packet.
     void Encapsulate(
