@@ -1,9 +1,12 @@
 #include "fabric/model/quad-heap-scheduler.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 namespace ns3
 {
@@ -24,11 +27,6 @@ Earlier(const Scheduler::EventKey& a, const Scheduler::EventKey& b)
     return a.m_ts < b.m_ts || (a.m_ts == b.m_ts && a.m_uid < b.m_uid);
 }
 
-inline unsigned __int128
-Key(const Scheduler::EventKey& k)
-{
-    return (static_cast<unsigned __int128>(k.m_ts) << 32) | k.m_uid;
-}
 } // namespace
 
 TypeId
@@ -56,12 +54,13 @@ QuadHeapScheduler::SetNextLane(uint32_t lane)
 QuadHeapScheduler::QuadHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
-    m_heap.reserve(4096);
+    m_slots.reserve(4096);
 }
 
 QuadHeapScheduler::~QuadHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
+    std::free(m_block);
 }
 
 void
@@ -91,24 +90,66 @@ QuadHeapScheduler::Lane::Pop()
     return ev;
 }
 
-Scheduler::Event
-QuadHeapScheduler::ToEvent(const Entry& e)
+QuadHeapScheduler::Entry
+QuadHeapScheduler::MakeEntry(const EventKey& key, uint32_t slot)
 {
+    return (static_cast<Entry>(key.m_ts) << 64) | (static_cast<Entry>(key.m_uid) << 32) | slot;
+}
+
+Scheduler::Event
+QuadHeapScheduler::ToEvent(Entry e) const
+{
+    const Slot& slot = m_slots[static_cast<uint32_t>(e)];
     Event ev;
-    ev.impl = e.impl;
-    ev.key.m_ts = static_cast<uint64_t>(e.key >> 32);
-    ev.key.m_uid = static_cast<uint32_t>(e.key);
-    ev.key.m_context = e.context;
+    ev.impl = slot.impl;
+    ev.key.m_ts = static_cast<uint64_t>(e >> 64);
+    ev.key.m_uid = static_cast<uint32_t>(e >> 32);
+    ev.key.m_context = slot.context;
     return ev;
 }
 
+uint32_t
+QuadHeapScheduler::NewSlot(const Event& ev, uint32_t lane)
+{
+    uint32_t index;
+    if (!m_freeSlots.empty())
+    {
+        index = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    }
+    else
+    {
+        index = static_cast<uint32_t>(m_slots.size());
+        m_slots.emplace_back();
+    }
+    m_slots[index] = Slot{ev.impl, ev.key.m_context, lane};
+    return index;
+}
+
 void
-QuadHeapScheduler::SiftUp(std::size_t i, const Entry& e)
+QuadHeapScheduler::Grow()
+{
+    std::size_t capacity = m_capacity ? 2 * m_capacity : 4096;
+    // 3 entries of padding put the children of every node on one 64-byte line.
+    auto* block = static_cast<Entry*>(std::aligned_alloc(64, (capacity + 3) * sizeof(Entry)));
+    NS_ABORT_MSG_IF(!block, "QuadHeapScheduler: out of memory for " << capacity << " events");
+    if (m_size > 0)
+    {
+        std::memcpy(block + 3, m_heap, m_size * sizeof(Entry));
+    }
+    std::free(m_block);
+    m_block = block;
+    m_heap = block + 3;
+    m_capacity = capacity;
+}
+
+void
+QuadHeapScheduler::SiftUp(std::size_t i, Entry e)
 {
     while (i > 0)
     {
         std::size_t parent = (i - 1) / kArity;
-        if (!(e.key < m_heap[parent].key))
+        if (!(e < m_heap[parent]))
         {
             break;
         }
@@ -119,9 +160,9 @@ QuadHeapScheduler::SiftUp(std::size_t i, const Entry& e)
 }
 
 void
-QuadHeapScheduler::SiftDown(std::size_t i, const Entry& e)
+QuadHeapScheduler::SiftDown(std::size_t i, Entry e)
 {
-    const std::size_t n = m_heap.size();
+    const std::size_t n = m_size;
     for (;;)
     {
         std::size_t first = kArity * i + 1;
@@ -130,20 +171,20 @@ QuadHeapScheduler::SiftDown(std::size_t i, const Entry& e)
             break;
         }
         std::size_t best = first;
-        unsigned __int128 bestKey = m_heap[first].key;
+        Entry bestKey = m_heap[first];
         std::size_t end = std::min(first + kArity, n);
         for (std::size_t c = first + 1; c < end; ++c)
         {
             // Select without a branch: which child is earliest is a coin toss.
-            bool earlier = m_heap[c].key < bestKey;
+            bool earlier = m_heap[c] < bestKey;
             best = earlier ? c : best;
-            bestKey = earlier ? m_heap[c].key : bestKey;
+            bestKey = earlier ? m_heap[c] : bestKey;
         }
-        if (!(bestKey < e.key))
+        if (!(bestKey < e))
         {
             break;
         }
-        m_heap[i] = m_heap[best];
+        m_heap[i] = bestKey;
         i = best;
     }
     m_heap[i] = e;
@@ -177,47 +218,55 @@ QuadHeapScheduler::Insert(const Event& ev)
             lane = NO_LANE; // out of the lane's order: an ordinary event keeps the order exact
         }
     }
-    m_heap.emplace_back();
-    SiftUp(m_heap.size() - 1, Entry{Key(ev.key), ev.impl, ev.key.m_context, lane});
+    if (m_size == m_capacity)
+    {
+        Grow();
+    }
+    ++m_size;
+    SiftUp(m_size - 1, MakeEntry(ev.key, NewSlot(ev, lane)));
 }
 
 bool
 QuadHeapScheduler::IsEmpty() const
 {
-    return m_heap.empty();
+    return m_size == 0;
 }
 
 Scheduler::Event
 QuadHeapScheduler::PeekNext() const
 {
-    NS_ASSERT(!m_heap.empty());
-    return ToEvent(m_heap.front());
+    NS_ASSERT(m_size > 0);
+    return ToEvent(m_heap[0]);
 }
 
 void
 QuadHeapScheduler::RemoveAt(std::size_t i)
 {
-    uint32_t lane = m_heap[i].lane;
+    uint32_t slot = static_cast<uint32_t>(m_heap[i]);
+    uint32_t lane = m_slots[slot].lane;
     if (lane != NO_LANE)
     {
         Lane& l = m_lanes[lane];
         if (l.count > 0)
         {
-            // The lane's next event is no earlier than the one it replaces: it can only sink.
+            // The lane's next event takes over the slot; it is no earlier than the one it
+            // replaces, so it can only sink.
             --m_queued;
             Event next = l.Pop();
-            SiftDown(i, Entry{Key(next.key), next.impl, next.key.m_context, lane});
+            m_slots[slot].impl = next.impl;
+            m_slots[slot].context = next.key.m_context;
+            SiftDown(i, MakeEntry(next.key, slot));
             return;
         }
         l.headInHeap = false;
     }
-    Entry last = m_heap.back();
-    m_heap.pop_back();
-    if (i == m_heap.size())
+    m_freeSlots.push_back(slot);
+    Entry last = m_heap[--m_size];
+    if (i == m_size)
     {
         return;
     }
-    if (i > 0 && last.key < m_heap[(i - 1) / kArity].key)
+    if (i > 0 && last < m_heap[(i - 1) / kArity])
     {
         SiftUp(i, last);
     }
@@ -230,8 +279,8 @@ QuadHeapScheduler::RemoveAt(std::size_t i)
 Scheduler::Event
 QuadHeapScheduler::RemoveNext()
 {
-    NS_ASSERT(!m_heap.empty());
-    Event next = ToEvent(m_heap.front());
+    NS_ASSERT(m_size > 0);
+    Event next = ToEvent(m_heap[0]);
     RemoveAt(0);
     return next;
 }
@@ -240,9 +289,9 @@ void
 QuadHeapScheduler::Remove(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    for (std::size_t i = 0; i < m_heap.size(); ++i)
+    for (std::size_t i = 0; i < m_size; ++i)
     {
-        if (static_cast<uint32_t>(m_heap[i].key) == ev.key.m_uid)
+        if (static_cast<uint32_t>(m_heap[i] >> 32) == ev.key.m_uid)
         {
             RemoveAt(i);
             return;
@@ -277,13 +326,13 @@ QuadHeapScheduler::Remove(const Event& ev)
 std::size_t
 QuadHeapScheduler::GetSize() const
 {
-    return m_heap.size() + m_queued;
+    return m_size + m_queued;
 }
 
 std::size_t
 QuadHeapScheduler::GetHeapSize() const
 {
-    return m_heap.size();
+    return m_size;
 }
 
 } // namespace ns3

@@ -31,9 +31,9 @@ namespace ns3
  * one (which a cable never produces) goes into the heap directly, so the order stays exact
  * whatever a caller tags.
  *
- * The heap allocates nothing once its array has grown, and four children share a cache line
- * pair. Remove() of an arbitrary event is a linear scan: ns-3 only calls it for
- * Simulator::Remove, which no fabric model uses (cancelled events are skipped when they come up).
+ * The heap allocates nothing once its array has grown, and four children share a cache line.
+ * Remove() of an arbitrary event is a linear scan: ns-3 only calls it for Simulator::Remove, which
+ * no fabric model uses (cancelled events are skipped when they come up).
  */
 class QuadHeapScheduler : public Scheduler
 {
@@ -50,6 +50,8 @@ public:
 
     QuadHeapScheduler();
     ~QuadHeapScheduler() override;
+    QuadHeapScheduler(const QuadHeapScheduler&) = delete;
+    QuadHeapScheduler& operator=(const QuadHeapScheduler&) = delete;
 
     void Insert(const Event& ev) override;
     bool IsEmpty() const override;
@@ -63,13 +65,19 @@ public:
     std::size_t GetHeapSize() const;
 
 private:
-    /// A heap entry: an event and the lane it heads, if any.
-    struct Entry
+    /**
+     * A heap entry: timestamp << 64 | uid << 32 | slot. Comparing two entries compares
+     * (timestamp, uid); the slot never decides, uids being unique. Four entries fill one cache
+     * line, so each level of a sift reads one line.
+     */
+    using Entry = unsigned __int128;
+
+    /// The rest of a pending event, found through the low 32 bits of its entry.
+    struct Slot
     {
-        unsigned __int128 key; ///< timestamp << 32 | uid: one branch-free comparison
         EventImpl* impl;
         uint32_t context;
-        uint32_t lane;
+        uint32_t lane; ///< the lane this event heads, or NO_LANE
     };
 
     /// The events of one lane behind its head, oldest first, in a ring buffer.
@@ -85,15 +93,26 @@ private:
         Event Pop();
     };
 
-    static Event ToEvent(const Entry& e);
+    static Entry MakeEntry(const EventKey& key, uint32_t slot);
+    Event ToEvent(Entry e) const;
+    uint32_t NewSlot(const Event& ev, uint32_t lane);
     /// Place e in the hole at index i and move it towards the root while it is earlier.
-    void SiftUp(std::size_t i, const Entry& e);
+    void SiftUp(std::size_t i, Entry e);
     /// Fill the hole at index i with e, which is no earlier than the hole's parent.
-    void SiftDown(std::size_t i, const Entry& e);
+    void SiftDown(std::size_t i, Entry e);
     /// Remove the heap entry at index i, letting its lane (if any) supply the next head.
     void RemoveAt(std::size_t i);
+    /// Room for one more entry.
+    void Grow();
 
-    std::vector<Entry> m_heap; ///< m_heap[0] is the next event; children of i are 4i+1..4i+4
+    // The heap: m_heap[0] is the next event; the children of i are 4i+1..4i+4. The array starts
+    // 3 entries into a 64-byte aligned block, so that every group of four children is one line.
+    Entry* m_block{nullptr};
+    Entry* m_heap{nullptr};
+    std::size_t m_size{0};
+    std::size_t m_capacity{0};
+    std::vector<Slot> m_slots;
+    std::vector<uint32_t> m_freeSlots;
     std::vector<Lane> m_lanes; ///< indexed by lane id, grown on first use
     std::size_t m_queued{0};   ///< events in lanes behind their heads
 };
