@@ -178,7 +178,9 @@ FabricNetDevice::TryTransmit()
         m_pcap->Write(now, p);
     }
     m_channel->Transmit(this, std::move(p), txTime);
-    Simulator::Schedule(txTime, m_txComplete);
+    // As Simulator::Schedule, without building an EventId nobody keeps.
+    m_txComplete->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete));
 }
 
 void
