@@ -188,3 +188,16 @@ TEST(QuadHeapScheduler, RunsASimulationInTheSameOrderAsTheMapScheduler)
     ASSERT_EQ(map.size(), 400u);
     EXPECT_EQ(quad, map);
 }
+
+TEST(QuadHeapScheduler, ReleasedLaneIdsAreReused)
+{
+    // A process that builds fabric after fabric must not grow lane ids without bound.
+    uint32_t a = QuadHeapScheduler::NewLane();
+    uint32_t b = QuadHeapScheduler::NewLane();
+    QuadHeapScheduler::ReleaseLane(a);
+    QuadHeapScheduler::ReleaseLane(b);
+    uint32_t c = QuadHeapScheduler::NewLane();
+    uint32_t d = QuadHeapScheduler::NewLane();
+    EXPECT_EQ(std::min(c, d), std::min(a, b));
+    EXPECT_EQ(std::max(c, d), std::max(a, b));
+}

@@ -44,12 +44,17 @@ FabricChannel::FabricChannel()
 void
 FabricChannel::DoDispose()
 {
+    for (std::size_t to = 0; to < m_nDevices; ++to)
+    {
+        QuadHeapScheduler::ReleaseLane(m_lanes[to]);
+    }
     for (std::size_t to = 0; to < 2; ++to)
     {
         m_inFlight[to].clear();
         m_arrival[to] = nullptr;
         m_devices[to] = nullptr;
     }
+    m_nDevices = 0;
     Channel::DoDispose();
 }
 

@@ -19,6 +19,7 @@ namespace
 constexpr std::size_t kArity = 4;
 
 uint32_t g_lanes = 0;
+std::vector<uint32_t> g_freeLanes; // ids given back by owners that are gone
 uint32_t g_nextLane = QuadHeapScheduler::NO_LANE;
 
 inline bool
@@ -42,7 +43,19 @@ QuadHeapScheduler::GetTypeId()
 uint32_t
 QuadHeapScheduler::NewLane()
 {
+    if (!g_freeLanes.empty())
+    {
+        uint32_t lane = g_freeLanes.back();
+        g_freeLanes.pop_back();
+        return lane;
+    }
     return g_lanes++;
+}
+
+void
+QuadHeapScheduler::ReleaseLane(uint32_t lane)
+{
+    g_freeLanes.push_back(lane);
 }
 
 void

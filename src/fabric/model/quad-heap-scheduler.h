@@ -43,8 +43,15 @@ public:
     /// Lane id of an event that belongs to no lane.
     static constexpr uint32_t NO_LANE = std::numeric_limits<uint32_t>::max();
 
-    /// A new lane id, unique in the process; lanes cost nothing until used.
+    /// A lane id no other live owner holds; lanes cost nothing until used.
     static uint32_t NewLane();
+    /**
+     * Give a lane id back when its owner goes away, so that a process building fabric after
+     * fabric (a sweep in one process, a test binary) reuses ids instead of growing every
+     * scheduler's lane table. Reuse is safe even with events still queued: a lane only ever
+     * holds events in order.
+     */
+    static void ReleaseLane(uint32_t lane);
     /// Tag the next Insert (the next event scheduled) as belonging to lane.
     static void SetNextLane(uint32_t lane);
 
