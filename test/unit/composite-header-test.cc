@@ -138,7 +138,7 @@ TEST(CompositeHeader, AckFrameIsTheSameBytesAsHeaderByHeader)
     }
 }
 
-TEST(CompositeHeader, EnvelopeMatchesUdpIpThenEthernet)
+TEST(CompositeHeader, EnvelopeIsTheSameBytesAsHeaderByHeader)
 {
     for (bool icrc : {false, true})
     {
@@ -159,9 +159,37 @@ TEST(CompositeHeader, EnvelopeMatchesUdpIpThenEthernet)
         };
         Ptr<Packet> oneStep = inner();
         RocePacketBuilder::AddEnvelope(oneStep, a, kSrc, kDst);
+        // The reference is built header by header, as ns-3 would.
         Ptr<Packet> twoSteps = inner();
-        RocePacketBuilder::AddUdpIp(twoSteps, a);
-        RocePacketBuilder::AddEthernet(twoSteps, kSrc, kDst, 0x0800);
+        twoSteps->AddTrailer(IcrcTrailer());
+        UdpHeader udp;
+        udp.SetSourcePort(a.srcPort);
+        udp.SetDestinationPort(4791);
+        twoSteps->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(Ipv4Address(a.srcIp));
+        ip.SetDestination(Ipv4Address(a.dstIp));
+        ip.SetProtocol(17);
+        ip.SetPayloadSize(twoSteps->GetSize());
+        ip.SetTtl(64);
+        ip.SetDontFragment();
+        ip.SetDscp(static_cast<Ipv4Header::DscpType>(a.priority << 3));
+        ip.SetEcn(Ipv4Header::ECN_ECT0);
+        ip.EnableChecksum();
+        twoSteps->AddHeader(ip);
+        if (icrc)
+        {
+            Bytes l3 = CopyBytes(twoSteps);
+            IcrcTrailer trailer;
+            twoSteps->RemoveTrailer(trailer);
+            trailer.SetIcrc(IcrcTrailer::Compute(l3.data(), l3.size() - IcrcTrailer::SIZE));
+            twoSteps->AddTrailer(trailer);
+        }
+        EthernetHeader eth(false);
+        eth.SetSource(kSrc);
+        eth.SetDestination(kDst);
+        eth.SetLengthType(0x0800);
+        twoSteps->AddHeader(eth);
         Bytes frame = CopyBytes(oneStep);
         ASSERT_EQ(frame.size(), 14u + 20 + 8 + 12 + 16 + 1024 + 4);
         EXPECT_EQ(frame, CopyBytes(twoSteps)) << "icrc " << icrc;

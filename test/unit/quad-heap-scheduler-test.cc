@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -177,6 +178,8 @@ RunBurst(const std::string& scheduler)
     }
     Simulator::Run();
     Simulator::Destroy();
+    QuadHeapScheduler::SetNextLane(QuadHeapScheduler::NO_LANE); // the map never consumes it
+    QuadHeapScheduler::ReleaseLane(lane);
     return g_order;
 }
 } // namespace
@@ -200,4 +203,67 @@ TEST(QuadHeapScheduler, ReleasedLaneIdsAreReused)
     uint32_t d = QuadHeapScheduler::NewLane();
     EXPECT_EQ(std::min(c, d), std::min(a, b));
     EXPECT_EQ(std::max(c, d), std::max(a, b));
+}
+
+TEST(QuadHeapScheduler, AgreesWithAnOrderedSetUnderRandomOperations)
+{
+    // Inserts with and without lanes (in and out of lane order), removals of the next event
+    // and of arbitrary pending ones, checked step by step against std::set.
+    std::mt19937_64 rng(2026);
+    for (int round = 0; round < 20; ++round)
+    {
+        Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+        uint32_t lanes[4];
+        uint64_t laneClock[4] = {0, 0, 0, 0};
+        for (uint32_t& l : lanes)
+        {
+            l = QuadHeapScheduler::NewLane();
+        }
+        std::set<std::pair<uint64_t, uint32_t>> ref;
+        uint64_t now = 0;
+        uint32_t uid = 0;
+        for (int op = 0; op < 6000; ++op)
+        {
+            uint64_t r = rng() % 10;
+            if (r < 6 || ref.empty())
+            {
+                uint64_t ts = now + rng() % 300;
+                uint64_t which = rng() % 6;
+                if (which < 4)
+                {
+                    // Mostly in lane order (a cable), sometimes not.
+                    if (rng() % 8 != 0)
+                    {
+                        ts = std::max(ts, laneClock[which]);
+                        laneClock[which] = ts;
+                    }
+                    QuadHeapScheduler::SetNextLane(lanes[which]);
+                }
+                s->Insert(MakeEv(ts, uid));
+                ref.emplace(ts, uid++);
+            }
+            else if (r < 9)
+            {
+                Scheduler::Event ev = s->RemoveNext();
+                ASSERT_EQ(std::make_pair(ev.key.m_ts, ev.key.m_uid), *ref.begin());
+                now = ev.key.m_ts;
+                ref.erase(ref.begin());
+            }
+            else
+            {
+                auto it = ref.begin();
+                std::advance(it, rng() % ref.size());
+                s->Remove(MakeEv(it->first, it->second));
+                ref.erase(it);
+            }
+            ASSERT_EQ(s->GetSize(), ref.size());
+            ASSERT_EQ(s->IsEmpty(), ref.empty());
+        }
+        std::vector<std::pair<uint64_t, uint32_t>> rest(ref.begin(), ref.end());
+        EXPECT_EQ(Drain(s), rest);
+        for (uint32_t l : lanes)
+        {
+            QuadHeapScheduler::ReleaseLane(l);
+        }
+    }
 }

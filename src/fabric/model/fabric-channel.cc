@@ -16,15 +16,16 @@ NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
 TypeId
 FabricChannel::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FabricChannel")
-                            .SetParent<Channel>()
-                            .SetGroupName("Mcast4ai")
-                            .AddConstructor<FabricChannel>()
-                            .AddAttribute("Delay",
-                                          "Propagation delay of the cable",
-                                          TimeValue(MicroSeconds(1)),
-                                          MakeTimeAccessor(&FabricChannel::m_delay),
-                                          MakeTimeChecker(Seconds(0)));
+    static TypeId tid
+        = TypeId("ns3::FabricChannel")
+              .SetParent<Channel>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<FabricChannel>()
+              .AddAttribute("Delay",
+                            "Propagation delay of the cable",
+                            TimeValue(MicroSeconds(1)),
+                            MakeTimeAccessor(&FabricChannel::SetDelay, &FabricChannel::GetDelay),
+                            MakeTimeChecker(Seconds(0)));
     return tid;
 }
 
@@ -50,8 +51,11 @@ FabricChannel::DoDispose()
     }
     for (std::size_t to = 0; to < 2; ++to)
     {
-        m_inFlight[to].clear();
+        // Arrivals still pending (a channel disposed mid-run) must not reach a dead channel;
+        // cancelling the shared event object cancels all of them.
+        m_arrival[to]->Cancel();
         m_arrival[to] = nullptr;
+        m_inFlight[to].clear();
         m_devices[to] = nullptr;
     }
     m_nDevices = 0;
@@ -74,13 +78,27 @@ FabricChannel::DeviceChanged()
     {
         Ptr<Node> node = m_devices[to]->GetNode();
         m_context[to] = node ? node->GetId() : Simulator::NO_CONTEXT;
-        m_rxLatency[to] = m_devices[to]->GetRxLatency();
+        Time latency = m_devices[to]->GetRxLatency();
+        // Frames in flight are delivered first in, first out: a shorter latency now would let
+        // a later frame overtake them.
+        NS_ABORT_MSG_IF(latency != m_rxLatency[to] && !m_inFlight[to].empty(),
+                        "FabricChannel: RxLatency changed with frames in flight");
+        m_rxLatency[to] = latency;
     }
+}
+
+void
+FabricChannel::SetDelay(Time delay)
+{
+    NS_ABORT_MSG_IF(delay != m_delay && (!m_inFlight[0].empty() || !m_inFlight[1].empty()),
+                    "FabricChannel: Delay changed with frames in flight");
+    m_delay = delay;
 }
 
 void
 FabricChannel::Transmit(const FabricNetDevice* src, Ptr<Packet> p, Time txTime)
 {
+    NS_ASSERT_MSG(m_nDevices == 2, "FabricChannel: transmit on a cable with one end");
     std::size_t to = (m_devices[0] == src) ? 1 : 0;
     // A cable delivers in the order it sends, so one FIFO and one event object serve every
     // frame in flight, and the arrivals form one sorted scheduler lane.

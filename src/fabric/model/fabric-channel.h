@@ -4,6 +4,7 @@
 #ifndef MCAST4AI_FABRIC_CHANNEL_H
 #define MCAST4AI_FABRIC_CHANNEL_H
 
+#include "fabric/model/quad-heap-scheduler.h"
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -38,6 +39,8 @@ public:
     void DeviceChanged();
 
     Time GetDelay() const;
+    /// Set the propagation delay (also the Delay attribute); not while frames are in flight.
+    void SetDelay(Time delay);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> self) const;
 
     std::size_t GetNDevices() const override;
@@ -54,7 +57,7 @@ private:
     Ptr<FabricNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
     // Per direction, indexed by the receiving device:
-    uint32_t m_lanes[2];                   ///< scheduler lane of the arrivals
+    uint32_t m_lanes[2]{QuadHeapScheduler::NO_LANE, QuadHeapScheduler::NO_LANE}; ///< of arrivals
     std::deque<Ptr<Packet>> m_inFlight[2]; ///< frames on the wire, oldest first
     Ptr<EventImpl> m_arrival[2];           ///< one event object for every arrival
     uint32_t m_context[2]{0, 0};           ///< the receiver's node id

@@ -96,6 +96,7 @@ FabricNetDevice::DoDispose()
     m_controlFrames.clear();
     m_channel = nullptr;
     m_node = nullptr;
+    m_txComplete->Cancel(); // a device disposed mid-run must not be called back
     m_txComplete = nullptr;
     m_dequeue = DequeueCallback();
     m_frameCb = MakeNullCallback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&>();

@@ -143,8 +143,10 @@ void
 QuadHeapScheduler::Grow()
 {
     std::size_t capacity = m_capacity ? 2 * m_capacity : 4096;
-    // 3 entries of padding put the children of every node on one 64-byte line.
-    auto* block = static_cast<Entry*>(std::aligned_alloc(64, (capacity + 3) * sizeof(Entry)));
+    // 3 entries of padding put the children of every node on one 64-byte line; aligned_alloc
+    // wants a size that is a multiple of the alignment.
+    std::size_t bytes = ((capacity + 3) * sizeof(Entry) + 63) / 64 * 64;
+    auto* block = static_cast<Entry*>(std::aligned_alloc(64, bytes));
     NS_ABORT_MSG_IF(!block, "QuadHeapScheduler: out of memory for " << capacity << " events");
     if (m_size > 0)
     {

@@ -52,7 +52,8 @@ public:
      * holds events in order.
      */
     static void ReleaseLane(uint32_t lane);
-    /// Tag the next Insert (the next event scheduled) as belonging to lane.
+    /// Tag the next Insert (the next event scheduled) as belonging to lane. A hint for the
+    /// simulator's own thread: a tag no Insert consumes only costs a later event its lane.
     static void SetNextLane(uint32_t lane);
 
     QuadHeapScheduler();

@@ -23,8 +23,12 @@ namespace ns3
  * UdpHeader writes its length that way) sees the whole composite, so its size must be forced
  * (UdpHeader::ForcePayloadSize).
  *
- * Components are referenced, not copied: they must outlive the composite's AddHeader. The
- * composite cannot be deserialised; read the components back one by one.
+ * Components are referenced, not copied: they must outlive the composite's AddHeader, and
+ * must not change size after Append. The composite cannot be deserialised; read the components
+ * back one by one. For the same reason it does not mix with ns-3's packet printing or checking
+ * (Packet::EnablePrinting / EnableChecking record one CompositeHeader item), and a component's
+ * checksum over "the rest of the buffer" (UdpHeader::EnableChecksums) would cover the whole
+ * composite: neither is used in this module.
  */
 class CompositeHeader : public Header
 {
