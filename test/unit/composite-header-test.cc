@@ -38,6 +38,41 @@ Addr(bool icrc)
 const Mac48Address kSrc("02:00:00:00:00:05");
 const Mac48Address kDst("02:00:00:00:01:02");
 
+/// ICRC, UDP, IPv4 and Ethernet added one header at a time, as ns-3 would.
+void
+WrapHeaderByHeader(Ptr<Packet> p, const RocePacketBuilder::Addressing& a)
+{
+    p->AddTrailer(IcrcTrailer());
+    UdpHeader udp;
+    udp.SetSourcePort(a.srcPort);
+    udp.SetDestinationPort(4791);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address(a.srcIp));
+    ip.SetDestination(Ipv4Address(a.dstIp));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetTtl(64);
+    ip.SetDontFragment();
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(a.priority << 3));
+    ip.SetEcn(a.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    if (a.computeIcrc)
+    {
+        Bytes l3 = CopyBytes(p);
+        IcrcTrailer icrc;
+        p->RemoveTrailer(icrc);
+        icrc.SetIcrc(IcrcTrailer::Compute(l3.data(), l3.size() - IcrcTrailer::SIZE));
+        p->AddTrailer(icrc);
+    }
+    EthernetHeader eth(false);
+    eth.SetSource(kSrc);
+    eth.SetDestination(kDst);
+    eth.SetLengthType(0x0800);
+    p->AddHeader(eth);
+}
+
 /// The ACK as the builder made it before CompositeHeader: one header at a time.
 Ptr<Packet>
 AckHeaderByHeader(const RocePacketBuilder::Addressing& a, uint32_t qp, uint32_t psn, bool nak)
@@ -59,35 +94,7 @@ AckHeaderByHeader(const RocePacketBuilder::Addressing& a, uint32_t qp, uint32_t 
     bth.SetDestQp(qp);
     bth.SetPsn(psn);
     p->AddHeader(bth);
-    p->AddTrailer(IcrcTrailer());
-    UdpHeader udp;
-    udp.SetSourcePort(a.srcPort);
-    udp.SetDestinationPort(4791);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address(a.srcIp));
-    ip.SetDestination(Ipv4Address(a.dstIp));
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetTtl(64);
-    ip.SetDontFragment();
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(a.priority << 3));
-    ip.SetEcn(Ipv4Header::ECN_NotECT);
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-    if (a.computeIcrc)
-    {
-        Bytes l3 = CopyBytes(p);
-        IcrcTrailer icrc;
-        p->RemoveTrailer(icrc);
-        icrc.SetIcrc(IcrcTrailer::Compute(l3.data(), l3.size() - IcrcTrailer::SIZE));
-        p->AddTrailer(icrc);
-    }
-    EthernetHeader eth(false);
-    eth.SetSource(kSrc);
-    eth.SetDestination(kDst);
-    eth.SetLengthType(0x0800);
-    p->AddHeader(eth);
+    WrapHeaderByHeader(p, a);
     return p;
 }
 } // namespace
@@ -159,40 +166,11 @@ TEST(CompositeHeader, EnvelopeIsTheSameBytesAsHeaderByHeader)
         };
         Ptr<Packet> oneStep = inner();
         RocePacketBuilder::AddEnvelope(oneStep, a, kSrc, kDst);
-        // The reference is built header by header, as ns-3 would.
-        Ptr<Packet> twoSteps = inner();
-        twoSteps->AddTrailer(IcrcTrailer());
-        UdpHeader udp;
-        udp.SetSourcePort(a.srcPort);
-        udp.SetDestinationPort(4791);
-        twoSteps->AddHeader(udp);
-        Ipv4Header ip;
-        ip.SetSource(Ipv4Address(a.srcIp));
-        ip.SetDestination(Ipv4Address(a.dstIp));
-        ip.SetProtocol(17);
-        ip.SetPayloadSize(twoSteps->GetSize());
-        ip.SetTtl(64);
-        ip.SetDontFragment();
-        ip.SetDscp(static_cast<Ipv4Header::DscpType>(a.priority << 3));
-        ip.SetEcn(Ipv4Header::ECN_ECT0);
-        ip.EnableChecksum();
-        twoSteps->AddHeader(ip);
-        if (icrc)
-        {
-            Bytes l3 = CopyBytes(twoSteps);
-            IcrcTrailer trailer;
-            twoSteps->RemoveTrailer(trailer);
-            trailer.SetIcrc(IcrcTrailer::Compute(l3.data(), l3.size() - IcrcTrailer::SIZE));
-            twoSteps->AddTrailer(trailer);
-        }
-        EthernetHeader eth(false);
-        eth.SetSource(kSrc);
-        eth.SetDestination(kDst);
-        eth.SetLengthType(0x0800);
-        twoSteps->AddHeader(eth);
+        Ptr<Packet> headerByHeader = inner();
+        WrapHeaderByHeader(headerByHeader, a);
         Bytes frame = CopyBytes(oneStep);
         ASSERT_EQ(frame.size(), 14u + 20 + 8 + 12 + 16 + 1024 + 4);
-        EXPECT_EQ(frame, CopyBytes(twoSteps)) << "icrc " << icrc;
+        EXPECT_EQ(frame, CopyBytes(headerByHeader)) << "icrc " << icrc;
         EXPECT_EQ((frame[16] << 8) | frame[17], 20 + 8 + 12 + 16 + 1024 + 4);
         EXPECT_EQ((frame[38] << 8) | frame[39], 8 + 12 + 16 + 1024 + 4);
     }

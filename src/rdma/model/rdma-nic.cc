@@ -342,18 +342,27 @@ RdmaNic::NextFrame(uint8_t pausedMask)
     return nullptr;
 }
 
+RocePacketBuilder::Addressing
+RdmaNic::MakeAddressing(uint32_t dstIp, uint16_t srcPort, uint8_t priority, bool ecnCapable) const
+{
+    RocePacketBuilder::Addressing a;
+    a.srcIp = m_address.Get();
+    a.dstIp = dstIp;
+    a.srcPort = srcPort;
+    a.priority = priority;
+    a.ecnCapable = ecnCapable;
+    a.computeIcrc = m_computeIcrc;
+    return a;
+}
+
 Ptr<Packet>
 RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload)
 {
     const QueuePair::Message& m = qp->GetLastBuiltMessage();
-    RocePacketBuilder::Addressing a;
-    a.srcIp = m_address.Get();
-    a.dstIp = GroupAddress(qp->GetGroupQpn());
-    a.srcPort = qp->GetSourcePort();
-    a.priority = m_dataPriority;
-    a.ecnCapable = m_ecnCapable;
-    a.computeIcrc = m_computeIcrc;
-    RocePacketBuilder::AddUdpIp(p, a);
+    RocePacketBuilder::AddUdpIp(
+        p,
+        MakeAddressing(
+            GroupAddress(qp->GetGroupQpn()), qp->GetSourcePort(), m_dataPriority, m_ecnCapable));
     m_frames.clear();
     qp->GetP2mpSender()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);
     uint32_t wire = 0;
@@ -396,30 +405,26 @@ void
 RdmaNic::Encapsulate(
     Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable)
 {
-    RocePacketBuilder::Addressing a;
-    a.srcIp = m_address.Get();
-    a.dstIp = HostAddress(dstHost).Get();
-    a.srcPort = srcPort;
-    a.priority = priority;
-    a.ecnCapable = ecnCapable;
-    a.computeIcrc = m_computeIcrc;
     // Switches route on IPv4; the destination MAC names the final host, not the next hop.
-    RocePacketBuilder::AddEnvelope(p, a, m_mac, HostMac(dstHost));
+    RocePacketBuilder::AddEnvelope(
+        p,
+        MakeAddressing(HostAddress(dstHost).Get(), srcPort, priority, ecnCapable),
+        m_mac,
+        HostMac(dstHost));
 }
 
 void
 RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
 {
     uint32_t dstHost = qp->GetRemoteHost();
-    RocePacketBuilder::Addressing a;
-    a.srcIp = m_address.Get();
-    a.dstIp = HostAddress(dstHost).Get();
-    a.srcPort = qp->GetSourcePort();
-    a.priority = m_ctrlPriority;
-    a.ecnCapable = false;
-    a.computeIcrc = m_computeIcrc;
     QueueControl(RocePacketBuilder::AckFrame(
-        a, m_mac, HostMac(dstHost), qp->GetRemoteQpn(), psn24, nak, msn));
+        MakeAddressing(HostAddress(dstHost).Get(), qp->GetSourcePort(), m_ctrlPriority, false),
+        m_mac,
+        HostMac(dstHost),
+        qp->GetRemoteQpn(),
+        psn24,
+        nak,
+        msn));
 }
 
 void

@@ -14,6 +14,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 #include "rdma/model/queue-pair.h"
+#include "rdma/model/roce-packet-builder.h"
 
 #include <deque>
 #include <unordered_map>
@@ -105,6 +106,11 @@ private:
     /// The next frame to send: control first, then P2MP copies, then data round robin.
     Ptr<Packet> NextFrame(uint8_t pausedMask);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
+    /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
+    RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
+                                                 uint16_t srcPort,
+                                                 uint8_t priority,
+                                                 bool ecnCapable) const;
     /// Add UDP/IPv4/Ethernet (and the ICRC trailer) around a BTH-led packet.
     void Encapsulate(
         Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable);

@@ -10,6 +10,7 @@
 #include "rdma/model/composite-header.h"
 #include "rdma/model/icrc-trailer.h"
 
+#include <initializer_list>
 #include <vector>
 
 namespace ns3
@@ -61,6 +62,43 @@ StampIcrc(Ptr<Packet> p, uint32_t ipOffset)
                                       bytes.size() - ipOffset - FrameInfo::ICRC_BYTES));
     p->AddTrailer(icrc);
 }
+
+/**
+ * Wrap p in [eth] | IPv4 | UDP | inner... and the ICRC trailer, written as one composite so the
+ * buffer grows once. The trailer goes first: UDP and IPv4 lengths cover it.
+ */
+void
+Wrap(Ptr<Packet> p,
+     const RocePacketBuilder::Addressing& a,
+     const EthernetHeader* eth,
+     std::initializer_list<const Header*> inner)
+{
+    p->AddTrailer(IcrcTrailer());
+    uint32_t udpPayload = p->GetSize();
+    for (const Header* h : inner)
+    {
+        udpPayload += h->GetSerializedSize();
+    }
+    UdpHeader udp;
+    Ipv4Header ip;
+    FillUdpIp(udp, ip, a, udpPayload);
+    CompositeHeader frame;
+    if (eth)
+    {
+        frame.Append(*eth);
+    }
+    frame.Append(ip);
+    frame.Append(udp);
+    for (const Header* h : inner)
+    {
+        frame.Append(*h);
+    }
+    p->AddHeader(frame);
+    if (a.computeIcrc)
+    {
+        StampIcrc(p, eth ? FrameInfo::ETH_BYTES : 0);
+    }
+}
 } // namespace
 
 Ptr<Packet>
@@ -86,24 +124,9 @@ RocePacketBuilder::AckFrame(const Addressing& a,
         aeth.SetAck();
     }
     aeth.SetMsn(msn);
-    UdpHeader udp;
-    Ipv4Header ip;
-    FillUdpIp(
-        udp, ip, a, bth.GetSerializedSize() + aeth.GetSerializedSize() + FrameInfo::ICRC_BYTES);
     EthernetHeader eth = MakeEthernet(src, dst, FrameInfo::ETHERTYPE_IPV4);
-    CompositeHeader frame;
-    frame.Append(eth);
-    frame.Append(ip);
-    frame.Append(udp);
-    frame.Append(bth);
-    frame.Append(aeth);
     Ptr<Packet> p = Create<Packet>();
-    p->AddTrailer(IcrcTrailer());
-    p->AddHeader(frame);
-    if (a.computeIcrc)
-    {
-        StampIcrc(p, FrameInfo::ETH_BYTES);
-    }
+    Wrap(p, a, &eth, {&bth, &aeth});
     return p;
 }
 
@@ -126,19 +149,7 @@ RocePacketBuilder::Cnp(uint32_t destQp)
 void
 RocePacketBuilder::AddUdpIp(Ptr<Packet> p, const Addressing& a)
 {
-    // The trailer goes first: UDP and IPv4 lengths cover it.
-    p->AddTrailer(IcrcTrailer());
-    UdpHeader udp;
-    Ipv4Header ip;
-    FillUdpIp(udp, ip, a, p->GetSize());
-    CompositeHeader envelope;
-    envelope.Append(ip);
-    envelope.Append(udp);
-    p->AddHeader(envelope);
-    if (a.computeIcrc)
-    {
-        StampIcrc(p, 0);
-    }
+    Wrap(p, a, nullptr, {});
 }
 
 void
@@ -147,20 +158,8 @@ RocePacketBuilder::AddEnvelope(Ptr<Packet> p,
                                Mac48Address src,
                                Mac48Address dst)
 {
-    p->AddTrailer(IcrcTrailer());
-    UdpHeader udp;
-    Ipv4Header ip;
-    FillUdpIp(udp, ip, a, p->GetSize());
     EthernetHeader eth = MakeEthernet(src, dst, FrameInfo::ETHERTYPE_IPV4);
-    CompositeHeader envelope;
-    envelope.Append(eth);
-    envelope.Append(ip);
-    envelope.Append(udp);
-    p->AddHeader(envelope);
-    if (a.computeIcrc)
-    {
-        StampIcrc(p, FrameInfo::ETH_BYTES);
-    }
+    Wrap(p, a, &eth, {});
 }
 
 void
