@@ -14,6 +14,7 @@ happen to agree.
 change, and say in the commit which figures moved and why.
 """
 
+import argparse
 import concurrent.futures
 import hashlib
 import json
@@ -88,16 +89,13 @@ def run_case(runner, source, tmp, case):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    write = "--write" in sys.argv
-    jobs = 2
-    if "--jobs" in sys.argv:
-        jobs = int(sys.argv[sys.argv.index("--jobs") + 1])
-        args = [a for a in args if a != str(jobs)]
-    if len(args) != 2:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        return 2
-    runner, source = args
+    parser = argparse.ArgumentParser(description="Golden-output guard (see the module docstring).")
+    parser.add_argument("runner", help="the mcast4ai-run binary")
+    parser.add_argument("source", help="the source tree (holds test/golden/)")
+    parser.add_argument("--write", action="store_true", help="regenerate expected.tsv")
+    parser.add_argument("--jobs", type=int, default=2, help="runs at once (default 2)")
+    args = parser.parse_args()
+    runner, source, write, jobs = args.runner, args.source, args.write, args.jobs
     here = os.path.join(source, "test", "golden")
     cases = read_cases(os.path.join(here, "cases.tsv"))
     expected_path = os.path.join(here, "expected.tsv")
