@@ -32,16 +32,15 @@ Read32(const uint8_t* b)
 bool
 FrameInfo::Parse(Ptr<const Packet> p)
 {
-    // Ethernet + IPv4 + UDP + BTH + RETH = 74 bytes: all a forwarding or ACK decision reads.
-    // P2MP headers in front of IPv4 can be long (a 4096-bit BitString, an address list), so
-    // those frames are read again once the header length is known.
+    // Ethernet + IPv4 + UDP + BTH + RETH = 70 bytes: all a forwarding or ACK decision reads.
+    // One read also covers them behind a shim or a BIER header up to BSL 256; longer P2MP
+    // headers (a 4096-bit BitString, an address list) are read again once their length is known.
     constexpr uint32_t ROCE_BYTES = BTH_OFFSET + BTH_BYTES + RETH_BYTES;
     uint8_t local[ROCE_BYTES + 64];
     static thread_local std::vector<uint8_t> big;
     const uint8_t* b = local;
     size = p->GetSize();
-    // Only what a plain RoCEv2 frame needs: the payload behind it is not read.
-    uint32_t n = p->CopyData(local, ROCE_BYTES);
+    uint32_t n = p->CopyData(local, sizeof(local));
     roce = false;
     p2mp = P2MP_NONE;
     p2mpBytes = 0;
@@ -86,21 +85,14 @@ FrameInfo::Parse(Ptr<const Packet> p)
     }
     if (n < size && p2mpBytes + ROCE_BYTES > n)
     {
-        // A P2MP header in front: read again, as far into the packet as the RoCE headers go.
+        // A long P2MP header in front: read again, as far as the RoCE headers behind it go.
         if (size < p2mpBytes + BTH_OFFSET)
         {
             return false;
         }
-        if (p2mpBytes + ROCE_BYTES <= sizeof(local))
-        {
-            n = p->CopyData(local, p2mpBytes + ROCE_BYTES);
-        }
-        else
-        {
-            big.resize(p2mpBytes + ROCE_BYTES);
-            n = p->CopyData(big.data(), big.size());
-            b = big.data();
-        }
+        big.resize(p2mpBytes + ROCE_BYTES);
+        n = p->CopyData(big.data(), big.size());
+        b = big.data();
     }
     const uint8_t* ip = b + ETH_BYTES + p2mpBytes;
     n -= ETH_BYTES + p2mpBytes;
