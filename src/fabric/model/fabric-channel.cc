@@ -96,13 +96,13 @@ FabricChannel::SetDelay(Time delay)
 }
 
 void
-FabricChannel::Transmit(const FabricNetDevice* src, Ptr<Packet> p, Time txTime)
+FabricChannel::Transmit(const FabricNetDevice* src, FabricFrame frame, Time txTime)
 {
     NS_ASSERT_MSG(m_nDevices == 2, "FabricChannel: transmit on a cable with one end");
     std::size_t to = (m_devices[0] == src) ? 1 : 0;
     // A cable delivers in the order it sends, so one FIFO and one event object serve every
     // frame in flight, and the arrivals form one sorted scheduler lane.
-    m_inFlight[to].push_back(std::move(p));
+    m_inFlight[to].push_back(std::move(frame));
     m_arrival[to]->Ref(); // the simulator's reference to this pending instance
     QuadHeapScheduler::SetNextLane(m_lanes[to]);
     Simulator::ScheduleWithContext(
@@ -112,13 +112,9 @@ FabricChannel::Transmit(const FabricNetDevice* src, Ptr<Packet> p, Time txTime)
 void
 FabricChannel::Deliver(std::size_t to)
 {
-    Ptr<Packet> p = std::move(m_inFlight[to].front());
+    FabricFrame frame = std::move(m_inFlight[to].front());
     m_inFlight[to].pop_front();
-    if (!m_inFlight[to].empty())
-    {
-        __builtin_prefetch(PeekPointer(m_inFlight[to].front()));
-    }
-    m_devices[to]->Receive(std::move(p));
+    m_devices[to]->Receive(std::move(frame));
 }
 
 Time

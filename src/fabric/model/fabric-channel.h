@@ -4,11 +4,11 @@
 #ifndef MCAST4AI_FABRIC_CHANNEL_H
 #define MCAST4AI_FABRIC_CHANNEL_H
 
+#include "fabric/model/fabric-frame.h"
 #include "fabric/model/quad-heap-scheduler.h"
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
-#include "ns3/packet.h"
 
 #include <deque>
 
@@ -30,10 +30,10 @@ public:
     void Attach(Ptr<FabricNetDevice> device);
 
     /**
-     * Start sending p from src; the peer receives the last bit after txTime + delay
+     * Start sending a frame from src; the peer receives the last bit after txTime + delay
      * (store-and-forward), plus the peer's own receive-processing latency.
      */
-    void Transmit(const FabricNetDevice* src, Ptr<Packet> p, Time txTime);
+    void Transmit(const FabricNetDevice* src, FabricFrame frame, Time txTime);
 
     /// Re-read the devices' node and receive latency, which arrivals use from the cache.
     void DeviceChanged();
@@ -58,7 +58,7 @@ private:
     std::size_t m_nDevices{0};
     // Per direction, indexed by the receiving device:
     uint32_t m_lanes[2]{QuadHeapScheduler::NO_LANE, QuadHeapScheduler::NO_LANE}; ///< of arrivals
-    std::deque<Ptr<Packet>> m_inFlight[2]; ///< frames on the wire, oldest first
+    std::deque<FabricFrame> m_inFlight[2]; ///< frames on the wire, oldest first
     Ptr<EventImpl> m_arrival[2];           ///< one event object for every arrival
     uint32_t m_context[2]{0, 0};           ///< the receiver's node id
     Time m_rxLatency[2];                   ///< the receiver's RxLatency

@@ -98,8 +98,7 @@ FabricNetDevice::DoDispose()
     m_node = nullptr;
     m_txComplete->Cancel(); // a device disposed mid-run must not be called back
     m_txComplete = nullptr;
-    m_dequeue = DequeueCallback();
-    m_frameCb = MakeNullCallback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&>();
+    m_owner = nullptr;
     NetDevice::DoDispose();
 }
 
@@ -111,15 +110,9 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 }
 
 void
-FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
+FabricNetDevice::SetOwner(FabricPortOwner* owner)
 {
-    m_dequeue = cb;
-}
-
-void
-FabricNetDevice::SetFrameCallback(FrameCallback cb)
-{
-    m_frameCb = cb;
+    m_owner = owner;
 }
 
 Time
@@ -141,25 +134,22 @@ FabricNetDevice::TryTransmit()
     {
         return;
     }
-    Ptr<Packet> p;
-    uint32_t bytes = 0;
+    FabricFrame frame;
     if (!m_controlFrames.empty())
     {
-        p = std::move(m_controlFrames.front());
+        frame = std::move(m_controlFrames.front());
         m_controlFrames.pop_front();
-        bytes = p->GetSize();
     }
-    else if (!m_dequeue.IsNull())
+    else if (m_owner)
     {
-        TxFrame frame = m_dequeue(GetPausedMask());
-        p = std::move(frame.packet);
-        bytes = frame.bytes;
+        frame = m_owner->DequeueFrame(m_ifIndex, GetPausedMask());
     }
-    if (!p)
+    if (!frame.packet)
     {
         return;
     }
     m_busy = true;
+    uint32_t bytes = frame.info.size;
     Time txTime = FrameTime(bytes);
     Time now = Simulator::Now();
     if (m_firstTxStart == Time::Max())
@@ -172,13 +162,13 @@ FabricNetDevice::TryTransmit()
     m_lastTxEnd = now + txTime;
     if (!m_txTrace.IsEmpty())
     {
-        m_txTrace(p); // only when traced: the Ptr<const Packet> costs a reference per frame
+        m_txTrace(frame.packet); // only when traced: the Ptr<const Packet> touches the packet
     }
     if (m_pcap)
     {
-        m_pcap->Write(now, p);
+        m_pcap->Write(now, frame.packet);
     }
-    m_channel->Transmit(this, std::move(p), txTime);
+    m_channel->Transmit(this, std::move(frame), txTime);
     // As Simulator::Schedule, without building an EventId nobody keeps.
     m_txComplete->Ref();
     Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete));
@@ -192,25 +182,34 @@ FabricNetDevice::TransmitComplete()
 }
 
 void
-FabricNetDevice::Receive(Ptr<Packet> p)
+FabricNetDevice::Receive(FabricFrame frame)
 {
     if (m_pcap)
     {
-        m_pcap->Write(Simulator::Now(), p);
+        m_pcap->Write(Simulator::Now(), frame.packet);
     }
     if (!m_rxTrace.IsEmpty())
     {
-        m_rxTrace(p);
+        m_rxTrace(frame.packet);
     }
-    m_rxInfo.Parse(p);
-    if (m_rxInfo.etherType == FrameInfo::ETHERTYPE_MAC_CONTROL)
+#ifdef NS3_ASSERT_ENABLE
     {
-        HandlePfc(p);
+        // The fields carried from where the frame was built (and kept in step by whatever
+        // rewrote it) must be what the bytes say.
+        FrameInfo fresh;
+        fresh.Parse(frame.packet);
+        NS_ASSERT_MSG(fresh == frame.info,
+                      "FabricNetDevice: a frame's fields differ from its bytes");
+    }
+#endif
+    if (frame.info.etherType == FrameInfo::ETHERTYPE_MAC_CONTROL)
+    {
+        HandlePfc(frame.packet);
         return;
     }
-    if (!m_frameCb.IsNull())
+    if (m_owner)
     {
-        m_frameCb(this, p, m_rxInfo);
+        m_owner->ReceiveFrame(m_ifIndex, frame);
     }
 }
 
@@ -228,7 +227,7 @@ FabricNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
     eth.SetDestination(PfcHeader::DestinationAddress());
     eth.SetLengthType(PfcHeader::ETHERTYPE);
     p->AddHeader(eth);
-    m_controlFrames.push_back(p);
+    m_controlFrames.push_back(FabricFrame::From(p));
     if (quanta > 0)
     {
         ++m_pfcSent; // resumes are not pauses

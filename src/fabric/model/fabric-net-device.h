@@ -7,7 +7,8 @@
 #ifndef MCAST4AI_FABRIC_NET_DEVICE_H
 #define MCAST4AI_FABRIC_NET_DEVICE_H
 
-#include "fabric/model/frame-info.h"
+#include "fabric/model/fabric-frame.h"
+#include "fabric/model/fabric-port-owner.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
@@ -35,29 +36,17 @@ public:
     FabricNetDevice();
     ~FabricNetDevice() override;
 
-    /// A frame an owner hands to its port, with its size (owners that queued it know it, so
-    /// the port need not read a packet that has gone cold in a queue).
-    struct TxFrame
-    {
-        Ptr<Packet> packet; ///< null: nothing eligible
-        uint32_t bytes{0};
-    };
-
-    /// Owner's choice of the next frame; the argument is the mask of paused priorities.
-    typedef Callback<TxFrame, uint8_t> DequeueCallback;
-    /// Delivery of a received, non-PFC frame to the owner.
-    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>, const FrameInfo&> FrameCallback;
     /// Signature of the PfcSent/PfcReceived traces: priority, pause quanta (0 = resume).
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
 
     void Attach(Ptr<FabricChannel> channel);
-    void SetDequeueCallback(DequeueCallback cb);
-    void SetFrameCallback(FrameCallback cb);
+    /// The NIC or switch this port belongs to (it outlives the port; null detaches it).
+    void SetOwner(FabricPortOwner* owner);
 
     /// Start transmitting if idle and the owner has an eligible frame.
     void TryTransmit();
-    /// Called by the channel when the last bit of p has arrived (and rx latency elapsed).
-    void Receive(Ptr<Packet> p);
+    /// Called by the channel when the last bit of the frame has arrived (and rx latency elapsed).
+    void Receive(FabricFrame frame);
 
     /// Send a PFC frame for one priority: quanta 0 resumes, otherwise pauses the peer.
     void SendPfc(uint8_t priority, uint16_t quanta);
@@ -135,15 +124,13 @@ private:
     Ptr<Node> m_node;
     Mac48Address m_address;
     uint32_t m_ifIndex{0};
-    DequeueCallback m_dequeue;
-    FrameCallback m_frameCb;
+    FabricPortOwner* m_owner{nullptr};
     bool m_busy{false};
     Ptr<EventImpl> m_txComplete; ///< scheduled once per frame sent, never freed by running
-    std::deque<Ptr<Packet>> m_controlFrames; // PFC frames: never paused, sent first
+    std::deque<FabricFrame> m_controlFrames; // PFC frames: never paused, sent first
     Time m_pausedUntil[8];
     EventId m_pauseExpiry[8];
     Ptr<PcapFileWrapper> m_pcap;
-    FrameInfo m_rxInfo; // reused: one parse per received frame, no allocation
 
     uint64_t m_txBytes{0};
     uint64_t m_txFrames{0};

@@ -88,6 +88,10 @@ FabricSwitch::DoDispose()
     {
         e.Cancel();
     }
+    for (auto& port : m_ports)
+    {
+        port.device->SetOwner(nullptr);
+    }
     m_ports.clear();
     m_node = nullptr;
     m_mmu = nullptr;
@@ -150,8 +154,7 @@ FabricSwitch::Start()
     {
         Ptr<FabricNetDevice> dev = m_ports[i].device;
         dev->SetIfIndex(i);
-        dev->SetFrameCallback(MakeCallback(&FabricSwitch::Receive, this));
-        dev->SetDequeueCallback(MakeCallback(&FabricSwitch::Dequeue, this, i));
+        dev->SetOwner(this);
     }
 }
 
@@ -179,12 +182,12 @@ FabricSwitch::EcmpIndex(const FrameInfo& fi, uint32_t n) const
 }
 
 void
-FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi)
+FabricSwitch::ReceiveFrame(uint32_t inPort, FabricFrame& frame)
 {
-    uint32_t inPort = device->GetIfIndex();
+    const FrameInfo& fi = frame.info;
     if (fi.p2mp != FrameInfo::P2MP_NONE)
     {
-        ReplicateFrame(inPort, p, fi);
+        ReplicateFrame(inPort, frame);
         return;
     }
     if (m_aggregator && fi.roce)
@@ -192,7 +195,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInf
         // ACKs hide their opcode in the UDP payload: an aggregating switch reads every BTH.
         ++m_deepParsed;
         if ((fi.opcode == BthHeader::RC_ACKNOWLEDGE || fi.opcode == BthHeader::CNP)
-            && InterceptAck(inPort, p, fi))
+            && InterceptAck(inPort, frame))
         {
             return;
         }
@@ -201,13 +204,12 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInf
     if (fi.etherType != FrameInfo::ETHERTYPE_IPV4 || dstHost >= m_routes.size()
         || m_routes[dstHost]->empty())
     {
-        ++m_drops; // not routable in this fabric
-        m_dropTrace(p, inPort);
+        Drop(frame, inPort, false); // not routable in this fabric
         return;
     }
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
     uint32_t outPort = hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
-    Enqueue(inPort, outPort, PriorityOf(fi), p);
+    Enqueue(inPort, outPort, PriorityOf(fi), std::move(frame));
 }
 
 void
@@ -223,11 +225,14 @@ FabricSwitch::GetInjectedDrops() const
 }
 
 void
-FabricSwitch::Drop(Ptr<Packet> p, uint32_t inPort, bool injected)
+FabricSwitch::Drop(const FabricFrame& frame, uint32_t inPort, bool injected)
 {
     m_injectedDrops += injected;
     ++m_drops;
-    m_dropTrace(p, inPort);
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(frame.packet, inPort);
+    }
 }
 
 void
@@ -241,31 +246,31 @@ FabricSwitch::Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame)
 }
 
 void
-FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p)
+FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame)
 {
-    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
-    uint32_t bytes = p->GetSize();
-    if (injected || !m_mmu->Admit(inPort, outPort, prio, bytes))
+    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.packet);
+    if (injected || !m_mmu->Admit(inPort, outPort, prio, frame.info.size))
     {
-        Drop(p, inPort, injected);
+        Drop(frame, inPort, injected);
         return;
     }
     if (m_mmu->ShouldPause(inPort, prio))
     {
         SendPause(inPort, prio);
     }
-    Queue(outPort, prio, {std::move(p), static_cast<uint16_t>(inPort), bytes, nullptr});
+    Queue(outPort, prio, {std::move(frame), static_cast<uint16_t>(inPort), nullptr});
 }
 
 void
-FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
+FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
 {
     if (!m_replicator)
     {
-        ++m_drops;
-        m_dropTrace(p, inPort);
+        Drop(frame, inPort, false);
         return;
     }
+    // Replication consumes the frame: what is needed of its fields is read from this copy.
+    const FrameInfo fi = frame.info;
     uint8_t prio = PriorityOf(fi);
     bool sourceTor = m_aggMode == AGGREGATE_SOURCE_TOR && m_hostPort[inPort];
     bool hop = m_aggMode == AGGREGATE_HOP_BY_HOP;
@@ -274,11 +279,11 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi
     uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
     uint32_t psn = fi.psn;
     uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
-    uint32_t arrival = p->GetSize();
+    uint32_t arrival = fi.size;
     m_copies.clear();
     m_children.clear();
     Time lookup = m_replicator->Replicate(
-        p, fi, inPort, m_copies, (expect && sourceTor) ? &m_children : nullptr);
+        frame, inPort, m_copies, (expect && sourceTor) ? &m_children : nullptr);
     if (m_aggregator && fi.roce)
     {
         ++m_deepParsed;
@@ -302,15 +307,13 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi
     }
     if (m_copies.empty())
     {
-        ++m_drops; // no forwarding state for this frame
-        m_dropTrace(p, inPort);
+        Drop(frame, inPort, false); // no forwarding state for this frame
         return;
     }
     // Stored once, whatever the fan-out: the ingress (and PFC) sees one frame.
     if (!m_mmu->AdmitIngress(inPort, prio, arrival))
     {
-        ++m_drops;
-        m_dropTrace(m_copies.front().packet, inPort);
+        Drop(m_copies.front().frame, inPort, false);
         return;
     }
     if (m_mmu->ShouldPause(inPort, prio))
@@ -318,16 +321,16 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi
         SendPause(inPort, prio);
     }
     auto replica = std::make_shared<Replica>(Replica{uint32_t(m_copies.size()), arrival});
-    for (const auto& c : m_copies)
+    for (auto& c : m_copies)
     {
         if (lookup.IsZero())
         {
-            EnqueueCopy(inPort, c.port, prio, c.packet, replica);
+            EnqueueCopy(inPort, c.port, prio, std::move(c.frame), replica);
         }
         else
         {
             Simulator::Schedule(
-                lookup, &FabricSwitch::EnqueueCopy, this, inPort, c.port, prio, c.packet, replica);
+                lookup, &FabricSwitch::EnqueueCopy, this, inPort, c.port, prio, c.frame, replica);
         }
     }
 }
@@ -336,18 +339,17 @@ void
 FabricSwitch::EnqueueCopy(uint32_t inPort,
                           uint32_t outPort,
                           uint8_t prio,
-                          Ptr<Packet> p,
+                          FabricFrame frame,
                           std::shared_ptr<Replica> replica)
 {
-    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, p);
-    uint32_t bytes = p->GetSize();
-    if (injected || !m_mmu->AdmitEgress(outPort, prio, bytes))
+    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.packet);
+    if (injected || !m_mmu->AdmitEgress(outPort, prio, frame.info.size))
     {
-        Drop(p, inPort, injected);
+        Drop(frame, inPort, injected);
         CopyDone(inPort, prio, replica);
         return;
     }
-    Queue(outPort, prio, {std::move(p), static_cast<uint16_t>(inPort), bytes, std::move(replica)});
+    Queue(outPort, prio, {std::move(frame), static_cast<uint16_t>(inPort), std::move(replica)});
 }
 
 void
@@ -389,8 +391,9 @@ FabricSwitch::UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint
 }
 
 bool
-FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
+FabricSwitch::InterceptAck(uint32_t inPort, FabricFrame& frame)
 {
+    const FrameInfo& fi = frame.info;
     uint64_t flow = AckAggregator::FlowKey(fi.DstHost(), fi.destQp);
     if (!m_aggregator->Knows(flow) || fi.DstHost() >= m_routes.size())
     {
@@ -404,7 +407,7 @@ FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
         {
             // The CNP itself goes on, at most once per interval (one parent is enough: the
             // requester's rate does not depend on the path the CNP took).
-            Enqueue(inPort, m_parents.front(), prio, p);
+            Enqueue(inPort, m_parents.front(), prio, std::move(frame));
         }
         return true;
     }
@@ -435,7 +438,7 @@ FabricSwitch::InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi)
             a.kind == AckAggregator::Action::NAK,
             0);
         ++m_aggregatedSent;
-        Enqueue(inPort, out, prio, ack);
+        Enqueue(inPort, out, prio, FabricFrame::From(ack));
     }
     return true;
 }
@@ -485,8 +488,8 @@ FabricSwitch::GetAggregatedAcksSent() const
     return m_aggregatedSent;
 }
 
-FabricNetDevice::TxFrame
-FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
+FabricFrame
+FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
 {
     PortState& port = m_ports[portIndex];
     uint8_t eligible = port.nonEmpty & static_cast<uint8_t>(~pausedMask);
@@ -497,7 +500,7 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
     // Strict priority: the highest class first (control traffic rides the top classes).
     uint8_t prio = static_cast<uint8_t>(31 - __builtin_clz(eligible));
     std::deque<QueuedFrame>& q = port.queues[prio];
-    QueuedFrame frame = std::move(q.front());
+    QueuedFrame queued = std::move(q.front());
     q.pop_front();
     if (q.empty())
     {
@@ -505,26 +508,30 @@ FabricSwitch::Dequeue(uint32_t portIndex, uint8_t pausedMask)
     }
     else
     {
-        __builtin_prefetch(PeekPointer(q.front().packet));
+        __builtin_prefetch(&q.front());
     }
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
-    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(frame.packet))
+    if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(queued.frame))
     {
         ++m_ecnMarks;
-        m_ecnTrace(frame.packet, portIndex);
+        if (!m_ecnTrace.IsEmpty())
+        {
+            m_ecnTrace(queued.frame.packet, portIndex);
+        }
     }
-    if (frame.replica)
+    uint32_t bytes = queued.frame.info.size;
+    if (queued.replica)
     {
-        m_mmu->ReleaseEgress(portIndex, prio, frame.bytes);
-        CopyDone(frame.inPort, prio, frame.replica);
+        m_mmu->ReleaseEgress(portIndex, prio, bytes);
+        CopyDone(queued.inPort, prio, queued.replica);
     }
     else
     {
-        m_mmu->Release(frame.inPort, portIndex, prio, frame.bytes);
-        MaybeResume(frame.inPort, prio);
+        m_mmu->Release(queued.inPort, portIndex, prio, bytes);
+        MaybeResume(queued.inPort, prio);
     }
-    return {std::move(frame.packet), frame.bytes};
+    return std::move(queued.frame);
 }
 
 void
@@ -571,17 +578,17 @@ SetCeBehind(Ptr<Packet> p)
 } // namespace
 
 bool
-FabricSwitch::MarkCe(Ptr<Packet> p)
+FabricSwitch::MarkCe(FabricFrame& frame)
 {
     // Headers come off and go back on in place (no fragments: concatenating packets would
     // teach ns-3's buffer allocator a larger size for every later packet).
-    FrameInfo fi;
-    fi.Parse(p);
+    FrameInfo& fi = frame.info;
     if (fi.ecn == Ipv4Header::ECN_NotECT
         || (fi.etherType != FrameInfo::ETHERTYPE_IPV4 && fi.p2mp == FrameInfo::P2MP_NONE))
     {
         return false;
     }
+    Ptr<Packet> p = frame.packet;
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     switch (fi.p2mp)
@@ -599,6 +606,7 @@ FabricSwitch::MarkCe(Ptr<Packet> p)
             SetCe(p);
     }
     p->AddHeader(eth);
+    fi.ecn = Ipv4Header::ECN_CE;
     return true;
 }
 

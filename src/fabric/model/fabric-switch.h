@@ -29,7 +29,7 @@ class Node;
 /**
  * \brief A fabric switch (leaf, spine, aggregation or core).
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, public FabricPortOwner
 {
 public:
     static TypeId GetTypeId();
@@ -107,9 +107,8 @@ private:
 
     struct QueuedFrame
     {
-        Ptr<Packet> packet;
+        FabricFrame frame;
         uint16_t inPort;
-        uint32_t bytes; ///< packet size, so that a dequeue need not read the packet
         std::shared_ptr<Replica> replica; ///< null for a unicast frame
     };
 
@@ -120,34 +119,34 @@ private:
         uint8_t nonEmpty{0}; // bit per priority
     };
 
-    void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
+    void ReceiveFrame(uint32_t inPort, FabricFrame& frame) override;
+    FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
     /// Admit into the MMU and queue on outPort (drops are counted).
-    void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, Ptr<Packet> p);
-    void ReplicateFrame(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
+    void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
+    void ReplicateFrame(uint32_t inPort, FabricFrame& frame);
     /// Put an admitted frame on its egress queue and wake the port.
     void Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame);
     /// Count and trace a frame that is not queued (injected: by the drop filter).
-    void Drop(Ptr<Packet> p, uint32_t inPort, bool injected);
+    void Drop(const FabricFrame& frame, uint32_t inPort, bool injected);
     /// Queue one copy of a replicated frame whose ingress side is already charged.
     void EnqueueCopy(uint32_t inPort,
                      uint32_t outPort,
                      uint8_t prio,
-                     Ptr<Packet> p,
+                     FabricFrame frame,
                      std::shared_ptr<Replica> replica);
     /// One copy is gone (sent or dropped); the last one frees the frame's ingress buffer.
     void CopyDone(uint32_t inPort, uint8_t prio, const std::shared_ptr<Replica>& replica);
     /// Send XON upstream if (inPort, prio) has drained below its threshold.
     void MaybeResume(uint32_t inPort, uint8_t prio);
     /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
-    bool InterceptAck(uint32_t inPort, Ptr<Packet> p, const FrameInfo& fi);
+    bool InterceptAck(uint32_t inPort, FabricFrame& frame);
     /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
     /// the routes (source ToR).
     void UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out) const;
-    FabricNetDevice::TxFrame Dequeue(uint32_t port, uint8_t pausedMask);
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
     /// Set the IPv4 ECN field to CE (behind a P2MP header too) if the frame is ECN-capable.
-    bool MarkCe(Ptr<Packet> p);
+    bool MarkCe(FabricFrame& frame);
     uint8_t PriorityOf(const FrameInfo& fi) const;
 
     Ptr<Node> m_node;

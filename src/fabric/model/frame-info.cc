@@ -2,6 +2,7 @@
 
 #include "rdma/model/bth-header.h"
 
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -134,6 +135,37 @@ FrameInfo::Parse(Ptr<const Packet> p)
         dmaLength = Read32(bth + 12 + 12);
     }
     return true;
+}
+
+bool
+FrameInfo::operator==(const FrameInfo& o) const
+{
+    auto fields = [](const FrameInfo& f)
+    {
+        return std::tie(f.size,
+                        f.etherType,
+                        f.p2mp,
+                        f.dscp,
+                        f.p2mpBytes,
+                        f.groupId,
+                        f.entropy,
+                        f.srcIp,
+                        f.dstIp,
+                        f.ecn,
+                        f.protocol,
+                        f.srcPort,
+                        f.dstPort,
+                        f.roce,
+                        f.opcode,
+                        f.destQp,
+                        f.psn,
+                        f.msn,
+                        f.dmaLength,
+                        f.padCount,
+                        f.ackRequest,
+                        f.syndrome);
+    };
+    return fields(*this) == fields(o);
 }
 
 bool

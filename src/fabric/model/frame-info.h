@@ -51,18 +51,19 @@ public:
         P2MP_SHIM
     };
 
-    uint16_t etherType{0};
+    // Fields are ordered by size so that a frame and its fields fill one cache line.
     uint32_t size{0};
+    uint16_t etherType{0};
     // P2MP header between Ethernet and IPv4
     P2mpKind p2mp{P2MP_NONE};
+    // IPv4
+    uint8_t dscp{0};
     uint32_t p2mpBytes{0}; ///< length of that header
     uint32_t groupId{0};   ///< shim only
     uint32_t entropy{0};   ///< BIER / shim entropy field
-    // IPv4
-    uint8_t dscp{0};
-    uint8_t ecn{0};
     uint32_t srcIp{0};
     uint32_t dstIp{0};
+    uint8_t ecn{0};
     uint8_t protocol{0};
     // UDP
     uint16_t srcPort{0};
@@ -70,13 +71,16 @@ public:
     // RoCEv2
     bool roce{false};
     uint8_t opcode{0};
-    uint8_t padCount{0};
     uint32_t destQp{0};
-    bool ackRequest{false};
     uint32_t psn{0};
-    uint8_t syndrome{0}; // AETH, for ACK/NAK
     uint32_t msn{0};
     uint32_t dmaLength{0}; // RETH, on WRITE FIRST/ONLY
+    uint8_t padCount{0};
+    bool ackRequest{false};
+    uint8_t syndrome{0}; // AETH, for ACK/NAK
+
+    /// Every field equal (a frame's carried fields against a fresh parse).
+    bool operator==(const FrameInfo& o) const;
 
     /// Host index of the destination address.
     uint32_t DstHost() const

@@ -49,12 +49,13 @@ Replicator::GetGroupTable() const
 }
 
 Time
-Replicator::Replicate(Ptr<Packet> p,
-                      const FrameInfo& fi,
+Replicator::Replicate(const FabricFrame& frame,
                       uint32_t inPort,
                       std::vector<Copy>& out,
                       std::vector<uint32_t>* receivers)
 {
+    const FrameInfo& fi = frame.info;
+    Ptr<Packet> p = frame.packet;
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     if (fi.p2mp == FrameInfo::P2MP_BIER)
@@ -85,7 +86,7 @@ Replicator::Replicate(Ptr<Packet> p,
             hdr.MutableBitString().AssignWords(mask.data());
             c->AddHeader(hdr);
             c->AddHeader(eth);
-            out.push_back({port, c});
+            out.push_back({port, {c, fi}}); // only the BitString and the TTL differ
         }
         return Seconds(0);
     }
@@ -108,7 +109,10 @@ Replicator::Replicate(Ptr<Packet> p,
             hdr.SetIds(m_idGroups[i].second); // each copy lists only the receivers behind it
             c->AddHeader(hdr);
             c->AddHeader(eth);
-            out.push_back({m_idGroups[i].first, c});
+            FabricFrame copy{c, fi};
+            copy.info.p2mpBytes = hdr.GetSerializedSize();
+            copy.info.size = fi.size - fi.p2mpBytes + copy.info.p2mpBytes;
+            out.push_back({m_idGroups[i].first, std::move(copy)});
         }
         return m_lookupPerId * static_cast<int64_t>(ids.size());
     }
@@ -139,7 +143,7 @@ Replicator::Replicate(Ptr<Packet> p,
         Ptr<Packet> c = (--n > 0) ? p->Copy() : p;
         c->AddHeader(hdr);
         c->AddHeader(eth);
-        out.push_back({port, c});
+        out.push_back({port, {c, fi}});
     }
     return Seconds(0);
 }

@@ -7,7 +7,7 @@
 #ifndef MCAST4AI_REPLICATOR_H
 #define MCAST4AI_REPLICATOR_H
 
-#include "fabric/model/frame-info.h"
+#include "fabric/model/fabric-frame.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -32,7 +32,7 @@ public:
     struct Copy
     {
         uint32_t port;
-        Ptr<Packet> packet;
+        FabricFrame frame;
     };
 
     /// Build the BIFT for bslBits (0: no BIER) and an empty group table.
@@ -40,12 +40,12 @@ public:
     Ptr<GroupTable> GetGroupTable() const;
 
     /**
-     * The copies of a P2MP frame that arrived on inPort. When receivers is given, the hosts
-     * this frame is for are appended (for the ACK aggregator). Returns the time the lookup
-     * takes beyond the switch pipeline (the XPU-ID list's per-ID cost; zero otherwise).
+     * The copies of a P2MP frame that arrived on inPort, each with its fields. When receivers
+     * is given, the hosts this frame is for are appended (for the ACK aggregator). Returns the
+     * time the lookup takes beyond the switch pipeline (the XPU-ID list's per-ID cost; zero
+     * otherwise). The frame's packet is rewritten: one copy may be that packet.
      */
-    Time Replicate(Ptr<Packet> p,
-                   const FrameInfo& fi,
+    Time Replicate(const FabricFrame& frame,
                    uint32_t inPort,
                    std::vector<Copy>& out,
                    std::vector<uint32_t>* receivers);

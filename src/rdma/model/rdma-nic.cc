@@ -128,6 +128,10 @@ RdmaNic::DoDispose()
     m_copies.clear();
     m_groupResponders.clear();
     m_wakeup.Cancel();
+    if (m_device)
+    {
+        m_device->SetOwner(nullptr);
+    }
     m_device = nullptr;
     m_node = nullptr;
     Object::DoDispose();
@@ -162,8 +166,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_address = HostAddress(host);
     m_mac = HostMac(host);
     device->SetAddress(m_mac);
-    device->SetFrameCallback(MakeCallback(&RdmaNic::Receive, this));
-    device->SetDequeueCallback(MakeCallback(&RdmaNic::Dequeue, this));
+    device->SetOwner(this);
 }
 
 Ptr<FabricNetDevice>
@@ -263,12 +266,10 @@ RdmaNic::NotifyReady(Ptr<QueuePair> qp)
     m_device->TryTransmit();
 }
 
-FabricNetDevice::TxFrame
-RdmaNic::Dequeue(uint8_t pausedMask)
+FabricFrame
+RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
 {
-    Ptr<Packet> p = NextFrame(pausedMask);
-    uint32_t bytes = p ? p->GetSize() : 0;
-    return {std::move(p), bytes};
+    return FabricFrame::From(NextFrame(pausedMask));
 }
 
 Ptr<Packet>
@@ -445,8 +446,9 @@ RdmaNic::QueueControl(Ptr<Packet> p)
 }
 
 void
-RdmaNic::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi)
+RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
 {
+    const FrameInfo& fi = frame.info;
     if (!fi.roce)
     {
         return;

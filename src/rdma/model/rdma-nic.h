@@ -28,7 +28,7 @@ class Node;
 /**
  * \brief RoCEv2 RDMA NIC with one Ethernet port.
  */
-class RdmaNic : public Object
+class RdmaNic : public Object, public FabricPortOwner
 {
 public:
     static TypeId GetTypeId();
@@ -101,11 +101,11 @@ protected:
     void DoDispose() override;
 
 private:
-    /// The port's dequeue callback: NextFrame and its size.
-    FabricNetDevice::TxFrame Dequeue(uint8_t pausedMask);
+    /// NextFrame, parsed while its bytes are in cache.
+    FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
     /// The next frame to send: control first, then P2MP copies, then data round robin.
     Ptr<Packet> NextFrame(uint8_t pausedMask);
-    void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> p, const FrameInfo& fi);
+    void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
                                                  uint16_t srcPort,

@@ -1,0 +1,42 @@
+/*
+ * What a port asks of the NIC or switch it belongs to.
+ */
+#ifndef MCAST4AI_FABRIC_PORT_OWNER_H
+#define MCAST4AI_FABRIC_PORT_OWNER_H
+
+#include "fabric/model/fabric-frame.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \brief The NIC or switch behind a FabricNetDevice: it queues what the port sends and takes
+ * what the port receives.
+ *
+ * A port calls its owner twice per frame. A plain virtual call reaches the owner in one
+ * step; an ns-3 Callback goes through its implementation object, a std::function and the
+ * function object that holds the bound arguments, each a pointer to chase, and on a
+ * 1,024-host fabric the thousands of ports do not keep those objects in cache.
+ */
+class FabricPortOwner
+{
+public:
+    virtual ~FabricPortOwner() = default;
+
+    /**
+     * The next frame port may send, taken off the owner's queues.
+     * \param port the port's index in its owner (its ifIndex)
+     * \param pausedMask the priorities the peer has paused
+     * \return the frame; a null packet if nothing is eligible
+     */
+    virtual FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) = 0;
+
+    /// A frame (not PFC) arrived on port; the owner may move it away.
+    virtual void ReceiveFrame(uint32_t port, FabricFrame& frame) = 0;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_FABRIC_PORT_OWNER_H */
