@@ -144,7 +144,7 @@ FabricNetDevice::TryTransmit()
     {
         frame = m_owner->DequeueFrame(m_ifIndex, GetPausedMask());
     }
-    if (!frame.packet)
+    if (frame.IsEmpty())
     {
         return;
     }
@@ -162,11 +162,11 @@ FabricNetDevice::TryTransmit()
     m_lastTxEnd = now + txTime;
     if (!m_txTrace.IsEmpty())
     {
-        m_txTrace(frame.packet); // only when traced: the Ptr<const Packet> touches the packet
+        m_txTrace(frame.GetPacket()); // only when traced: the Ptr<const Packet> touches the packet
     }
     if (m_pcap)
     {
-        m_pcap->Write(now, frame.packet);
+        m_pcap->Write(now, frame.GetPacket());
     }
     m_channel->Transmit(this, std::move(frame), txTime);
     // As Simulator::Schedule, without building an EventId nobody keeps.
@@ -186,25 +186,25 @@ FabricNetDevice::Receive(FabricFrame frame)
 {
     if (m_pcap)
     {
-        m_pcap->Write(Simulator::Now(), frame.packet);
+        m_pcap->Write(Simulator::Now(), frame.GetPacket());
     }
     if (!m_rxTrace.IsEmpty())
     {
-        m_rxTrace(frame.packet);
+        m_rxTrace(frame.GetPacket());
     }
 #ifdef NS3_ASSERT_ENABLE
     {
         // The fields carried from where the frame was built (and kept in step by whatever
         // rewrote it) must be what the bytes say.
         FrameInfo fresh;
-        fresh.Parse(frame.packet);
+        fresh.Parse(frame.GetPacket());
         NS_ASSERT_MSG(fresh == frame.info,
                       "FabricNetDevice: a frame's fields differ from its bytes");
     }
 #endif
     if (frame.info.etherType == FrameInfo::ETHERTYPE_MAC_CONTROL)
     {
-        HandlePfc(frame.packet);
+        HandlePfc(frame.GetPacket());
         return;
     }
     if (m_owner)

@@ -231,7 +231,7 @@ FabricSwitch::Drop(const FabricFrame& frame, uint32_t inPort, bool injected)
     ++m_drops;
     if (!m_dropTrace.IsEmpty())
     {
-        m_dropTrace(frame.packet, inPort);
+        m_dropTrace(frame.GetPacket(), inPort);
     }
 }
 
@@ -248,7 +248,7 @@ FabricSwitch::Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame)
 void
 FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame)
 {
-    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.packet);
+    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.GetPacket());
     if (injected || !m_mmu->Admit(inPort, outPort, prio, frame.info.size))
     {
         Drop(frame, inPort, injected);
@@ -342,7 +342,7 @@ FabricSwitch::EnqueueCopy(uint32_t inPort,
                           FabricFrame frame,
                           std::shared_ptr<Replica> replica)
 {
-    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.packet);
+    bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.GetPacket());
     if (injected || !m_mmu->AdmitEgress(outPort, prio, frame.info.size))
     {
         Drop(frame, inPort, injected);
@@ -517,7 +517,7 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
         ++m_ecnMarks;
         if (!m_ecnTrace.IsEmpty())
         {
-            m_ecnTrace(queued.frame.packet, portIndex);
+            m_ecnTrace(queued.frame.GetPacket(), portIndex);
         }
     }
     uint32_t bytes = queued.frame.info.size;
@@ -588,7 +588,7 @@ FabricSwitch::MarkCe(FabricFrame& frame)
     {
         return false;
     }
-    Ptr<Packet> p = frame.packet;
+    Ptr<Packet> p = frame.GetPacket();
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     switch (fi.p2mp)
