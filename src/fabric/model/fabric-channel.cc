@@ -2,7 +2,6 @@
 
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/quad-heap-scheduler.h"
-#include "fabric/model/reusable-event.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -34,28 +33,23 @@ FabricChannel::FabricChannel()
     NS_LOG_FUNCTION(this);
     for (std::size_t to = 0; to < 2; ++to)
     {
-        m_arrival[to] = MakeReusableEvent(
-            [this, to]()
-            {
-                Deliver(to);
-            });
+        m_towards[to] = Ptr<Direction>(new Direction, false);
     }
 }
 
 void
 FabricChannel::DoDispose()
 {
-    for (std::size_t to = 0; to < m_nDevices; ++to)
-    {
-        QuadHeapScheduler::ReleaseLane(m_lanes[to]);
-    }
     for (std::size_t to = 0; to < 2; ++to)
     {
-        // Arrivals still pending (a channel disposed mid-run) must not reach a dead channel;
+        Direction& d = *m_towards[to];
+        QuadHeapScheduler::ReleaseLane(d.lane);
+        // Arrivals still pending (a channel disposed mid-run) must not reach a dead device;
         // cancelling the shared event object cancels all of them.
-        m_arrival[to]->Cancel();
-        m_arrival[to] = nullptr;
-        m_inFlight[to].clear();
+        d.Cancel();
+        d.inFlight.clear();
+        d.receiver = nullptr;
+        m_towards[to] = nullptr;
         m_devices[to] = nullptr;
     }
     m_nDevices = 0;
@@ -66,7 +60,9 @@ void
 FabricChannel::Attach(Ptr<FabricNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "FabricChannel is point-to-point: two devices only");
-    m_lanes[m_nDevices] = QuadHeapScheduler::NewLane();
+    Direction& d = *m_towards[m_nDevices];
+    d.lane = QuadHeapScheduler::NewLane();
+    d.receiver = PeekPointer(device);
     m_devices[m_nDevices++] = device;
     DeviceChanged();
 }
@@ -76,45 +72,49 @@ FabricChannel::DeviceChanged()
 {
     for (std::size_t to = 0; to < m_nDevices; ++to)
     {
+        Direction& d = *m_towards[to];
         Ptr<Node> node = m_devices[to]->GetNode();
-        m_context[to] = node ? node->GetId() : Simulator::NO_CONTEXT;
+        d.context = node ? node->GetId() : Simulator::NO_CONTEXT;
         Time latency = m_devices[to]->GetRxLatency();
         // Frames in flight are delivered first in, first out: a shorter latency now would let
         // a later frame overtake them.
-        NS_ABORT_MSG_IF(latency != m_rxLatency[to] && !m_inFlight[to].empty(),
+        NS_ABORT_MSG_IF(latency != m_rxLatency[to] && !d.inFlight.empty(),
                         "FabricChannel: RxLatency changed with frames in flight");
         m_rxLatency[to] = latency;
+        d.latency = m_delay + latency;
     }
 }
 
 void
 FabricChannel::SetDelay(Time delay)
 {
-    NS_ABORT_MSG_IF(delay != m_delay && (!m_inFlight[0].empty() || !m_inFlight[1].empty()),
+    NS_ABORT_MSG_IF(delay != m_delay
+                        && (!m_towards[0]->inFlight.empty() || !m_towards[1]->inFlight.empty()),
                     "FabricChannel: Delay changed with frames in flight");
     m_delay = delay;
+    for (std::size_t to = 0; to < 2; ++to)
+    {
+        m_towards[to]->latency = m_delay + m_rxLatency[to];
+    }
 }
 
 void
 FabricChannel::Transmit(const FabricNetDevice* src, FabricFrame frame, Time txTime)
 {
     NS_ASSERT_MSG(m_nDevices == 2, "FabricChannel: transmit on a cable with one end");
-    std::size_t to = (m_devices[0] == src) ? 1 : 0;
-    // A cable delivers in the order it sends, so one FIFO and one event object serve every
-    // frame in flight, and the arrivals form one sorted scheduler lane.
-    m_inFlight[to].push_back(std::move(frame));
-    m_arrival[to]->Ref(); // the simulator's reference to this pending instance
-    QuadHeapScheduler::SetNextLane(m_lanes[to]);
-    Simulator::ScheduleWithContext(
-        m_context[to], txTime + m_delay + m_rxLatency[to], PeekPointer(m_arrival[to]));
+    Direction& d = *m_towards[m_devices[0] == src ? 1 : 0];
+    d.inFlight.push_back(std::move(frame));
+    d.Ref(); // the simulator's reference to this pending instance
+    QuadHeapScheduler::SetNextLane(d.lane);
+    Simulator::ScheduleWithContext(d.context, txTime + d.latency, &d);
 }
 
 void
-FabricChannel::Deliver(std::size_t to)
+FabricChannel::Direction::Notify()
 {
-    FabricFrame frame = std::move(m_inFlight[to].front());
-    m_inFlight[to].pop_front();
-    m_devices[to]->Receive(std::move(frame));
+    FabricFrame frame = std::move(inFlight.front());
+    inFlight.pop_front();
+    receiver->Receive(std::move(frame));
 }
 
 Time

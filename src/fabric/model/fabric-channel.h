@@ -6,11 +6,10 @@
 
 #include "fabric/model/fabric-frame.h"
 #include "fabric/model/quad-heap-scheduler.h"
+#include "fabric/model/ring-queue.h"
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
-
-#include <deque>
 
 namespace ns3
 {
@@ -50,18 +49,31 @@ protected:
     void DoDispose() override;
 
 private:
-    /// The next frame in flight towards device `to` has arrived.
-    void Deliver(std::size_t to);
+    /**
+     * One direction of the cable: the frames on the wire towards one device, and the event
+     * that delivers them. A cable delivers in the order it sends, so one FIFO and one event
+     * object serve every frame in flight, and the arrivals form one sorted scheduler lane.
+     * Everything an arrival or a transmission reads is in this object's first cache line.
+     */
+    class alignas(64) Direction : public EventImpl
+    {
+    public:
+        FabricNetDevice* receiver{nullptr}; ///< the channel holds the reference
+        Time latency;                       ///< delay + the receiver's RxLatency
+        uint32_t context{0};                ///< the receiver's node id
+        uint32_t lane{QuadHeapScheduler::NO_LANE};
+        RingQueue<FabricFrame> inFlight; ///< frames on the wire, oldest first
 
-    Time m_delay;
+    protected:
+        void Notify() override;
+    };
+
+    // What Transmit reads first, together.
+    Ptr<Direction> m_towards[2]; ///< indexed by the receiving device
     Ptr<FabricNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
-    // Per direction, indexed by the receiving device:
-    uint32_t m_lanes[2]{QuadHeapScheduler::NO_LANE, QuadHeapScheduler::NO_LANE}; ///< of arrivals
-    std::deque<FabricFrame> m_inFlight[2]; ///< frames on the wire, oldest first
-    Ptr<EventImpl> m_arrival[2];           ///< one event object for every arrival
-    uint32_t m_context[2]{0, 0};           ///< the receiver's node id
-    Time m_rxLatency[2];                   ///< the receiver's RxLatency
+    Time m_delay;
+    Time m_rxLatency[2]; ///< the devices' RxLatency, as cached
 };
 
 } // namespace ns3

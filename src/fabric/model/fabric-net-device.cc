@@ -10,7 +10,9 @@
 #include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace ns3
 {
@@ -271,6 +273,7 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
                 = Simulator::Schedule(pause, &FabricNetDevice::PauseExpired, this, prio);
         }
     }
+    m_pauseEnd = *std::max_element(std::begin(m_pausedUntil), std::end(m_pausedUntil));
     TryTransmit();
 }
 
@@ -285,6 +288,10 @@ FabricNetDevice::GetPausedMask() const
 {
     uint8_t mask = 0;
     Time now = Simulator::Now();
+    if (m_pauseEnd <= now)
+    {
+        return mask; // the common case, without reading eight pause timers
+    }
     for (uint8_t prio = 0; prio < 8; ++prio)
     {
         if (m_pausedUntil[prio] > now)

@@ -258,7 +258,7 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
     {
         SendPause(inPort, prio);
     }
-    Queue(outPort, prio, {std::move(frame), static_cast<uint16_t>(inPort), nullptr});
+    Queue(outPort, prio, {std::move(frame), NO_REPLICA, static_cast<uint16_t>(inPort)});
 }
 
 void
@@ -320,7 +320,18 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
     {
         SendPause(inPort, prio);
     }
-    auto replica = std::make_shared<Replica>(Replica{uint32_t(m_copies.size()), arrival});
+    uint32_t replica;
+    if (m_freeReplicas.empty())
+    {
+        replica = m_replicas.size();
+        m_replicas.emplace_back();
+    }
+    else
+    {
+        replica = m_freeReplicas.back();
+        m_freeReplicas.pop_back();
+    }
+    m_replicas[replica] = Replica{uint32_t(m_copies.size()), arrival};
     for (auto& c : m_copies)
     {
         if (lookup.IsZero())
@@ -336,11 +347,8 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
 }
 
 void
-FabricSwitch::EnqueueCopy(uint32_t inPort,
-                          uint32_t outPort,
-                          uint8_t prio,
-                          FabricFrame frame,
-                          std::shared_ptr<Replica> replica)
+FabricSwitch::EnqueueCopy(
+    uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame, uint32_t replica)
 {
     bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.GetPacket());
     if (injected || !m_mmu->AdmitEgress(outPort, prio, frame.info.size))
@@ -349,15 +357,17 @@ FabricSwitch::EnqueueCopy(uint32_t inPort,
         CopyDone(inPort, prio, replica);
         return;
     }
-    Queue(outPort, prio, {std::move(frame), static_cast<uint16_t>(inPort), std::move(replica)});
+    Queue(outPort, prio, {std::move(frame), replica, static_cast<uint16_t>(inPort)});
 }
 
 void
-FabricSwitch::CopyDone(uint32_t inPort, uint8_t prio, const std::shared_ptr<Replica>& replica)
+FabricSwitch::CopyDone(uint32_t inPort, uint8_t prio, uint32_t replica)
 {
-    if (--replica->copiesLeft == 0)
+    Replica& r = m_replicas[replica];
+    if (--r.copiesLeft == 0)
     {
-        m_mmu->ReleaseIngress(inPort, prio, replica->ingressBytes);
+        m_freeReplicas.push_back(replica);
+        m_mmu->ReleaseIngress(inPort, prio, r.ingressBytes);
         MaybeResume(inPort, prio);
     }
 }
@@ -499,16 +509,12 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     }
     // Strict priority: the highest class first (control traffic rides the top classes).
     uint8_t prio = static_cast<uint8_t>(31 - __builtin_clz(eligible));
-    std::deque<QueuedFrame>& q = port.queues[prio];
+    RingQueue<QueuedFrame>& q = port.queues[prio];
     QueuedFrame queued = std::move(q.front());
     q.pop_front();
     if (q.empty())
     {
         port.nonEmpty &= static_cast<uint8_t>(~(1u << prio));
-    }
-    else
-    {
-        __builtin_prefetch(&q.front());
     }
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
@@ -521,7 +527,7 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
         }
     }
     uint32_t bytes = queued.frame.info.size;
-    if (queued.replica)
+    if (queued.replica != NO_REPLICA)
     {
         m_mmu->ReleaseEgress(portIndex, prio, bytes);
         CopyDone(queued.inPort, prio, queued.replica);

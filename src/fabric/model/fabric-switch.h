@@ -8,6 +8,7 @@
 
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/frame-info.h"
+#include "fabric/model/ring-queue.h"
 #include "fabric/model/switch-mmu.h"
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -105,18 +106,21 @@ private:
         uint32_t ingressBytes;
     };
 
+    /// Index into m_replicas of a frame's replica record; none for a unicast frame.
+    static constexpr uint32_t NO_REPLICA = UINT32_MAX;
+
     struct QueuedFrame
     {
         FabricFrame frame;
+        uint32_t replica; ///< NO_REPLICA for a unicast frame
         uint16_t inPort;
-        std::shared_ptr<Replica> replica; ///< null for a unicast frame
     };
 
     struct PortState
     {
         Ptr<FabricNetDevice> device;
-        std::deque<QueuedFrame> queues[8];
         uint8_t nonEmpty{0}; // bit per priority
+        RingQueue<QueuedFrame> queues[8];
     };
 
     void ReceiveFrame(uint32_t inPort, FabricFrame& frame) override;
@@ -129,13 +133,10 @@ private:
     /// Count and trace a frame that is not queued (injected: by the drop filter).
     void Drop(const FabricFrame& frame, uint32_t inPort, bool injected);
     /// Queue one copy of a replicated frame whose ingress side is already charged.
-    void EnqueueCopy(uint32_t inPort,
-                     uint32_t outPort,
-                     uint8_t prio,
-                     FabricFrame frame,
-                     std::shared_ptr<Replica> replica);
+    void EnqueueCopy(
+        uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame, uint32_t replica);
     /// One copy is gone (sent or dropped); the last one frees the frame's ingress buffer.
-    void CopyDone(uint32_t inPort, uint8_t prio, const std::shared_ptr<Replica>& replica);
+    void CopyDone(uint32_t inPort, uint8_t prio, uint32_t replica);
     /// Send XON upstream if (inPort, prio) has drained below its threshold.
     void MaybeResume(uint32_t inPort, uint8_t prio);
     /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
@@ -170,6 +171,8 @@ private:
     std::unordered_map<uint64_t, std::vector<uint32_t>> m_upstream;
     std::vector<uint32_t> m_parents;        // scratch
     std::vector<Replicator::Copy> m_copies; // scratch
+    std::vector<Replica> m_replicas;        ///< records of replicated frames still queued
+    std::vector<uint32_t> m_freeReplicas;   ///< unused entries of m_replicas
     std::vector<uint32_t> m_children;       // scratch
     DropFilter m_dropFilter;
     uint64_t m_injectedDrops{0};

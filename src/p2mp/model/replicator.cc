@@ -55,7 +55,7 @@ Replicator::Replicate(const FabricFrame& frame,
                       std::vector<uint32_t>* receivers)
 {
     const FrameInfo& fi = frame.info;
-    Ptr<Packet> p = frame.packet;
+    Ptr<Packet> p = frame.GetPacket();
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     if (fi.p2mp == FrameInfo::P2MP_BIER)
