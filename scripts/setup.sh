@@ -21,8 +21,8 @@ cd "$root"
 # Debian packages the build, the tests and the scripts need. 'ns3' ships the helper binaries
 # that libns3-dev's CMake package config refers to; without it find_package(ns3) fails.
 packages=(build-essential cmake libns3-dev ns3 libgsl-dev libboost-graph-dev
-    nlohmann-json3-dev libgtest-dev tshark python3 python3-numpy python3-pandas
-    python3-matplotlib)
+    nlohmann-json3-dev libgtest-dev libjemalloc-dev tshark python3 python3-numpy
+    python3-pandas python3-matplotlib)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

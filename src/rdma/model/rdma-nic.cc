@@ -269,29 +269,29 @@ RdmaNic::NotifyReady(Ptr<QueuePair> qp)
 FabricFrame
 RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
 {
-    return FabricFrame::From(NextFrame(pausedMask));
-}
-
-Ptr<Packet>
-RdmaNic::NextFrame(uint8_t pausedMask)
-{
     if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
     {
-        Ptr<Packet> p = m_control.front();
+        FabricFrame f = std::move(m_control.front());
         m_control.pop_front();
-        return p;
+        return f;
     }
     if (pausedMask & (1u << m_dataPriority))
     {
-        return nullptr;
+        return FabricFrame();
     }
     if (!m_copies.empty())
     {
         // The other copies of a P2MP packet follow it back to back.
-        Ptr<Packet> p = m_copies.front();
+        FabricFrame f = std::move(m_copies.front());
         m_copies.pop_front();
-        return p;
+        return f;
     }
+    return FabricFrame::From(NextDataPacket());
+}
+
+Ptr<Packet>
+RdmaNic::NextDataPacket()
+{
     // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
     Time now = Simulator::Now();
     Time earliest = Time::Max();
@@ -379,7 +379,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
     qp->PacketSent(wire);
     for (std::size_t i = 1; i < m_frames.size(); ++i)
     {
-        m_copies.push_back(m_frames[i]);
+        m_copies.push_back(FabricFrame::From(m_frames[i]));
     }
     return m_frames[0];
 }
@@ -441,7 +441,7 @@ RdmaNic::SendCnp(Ptr<QueuePair> qp)
 void
 RdmaNic::QueueControl(Ptr<Packet> p)
 {
-    m_control.push_back(p);
+    m_control.push_back(FabricFrame::From(p));
     m_device->TryTransmit();
 }
 

@@ -8,6 +8,7 @@
 
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/frame-info.h"
+#include "fabric/model/ring-queue.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
@@ -101,10 +102,10 @@ protected:
     void DoDispose() override;
 
 private:
-    /// NextFrame, parsed while its bytes are in cache.
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
     /// The next frame to send: control first, then P2MP copies, then data round robin.
-    Ptr<Packet> NextFrame(uint8_t pausedMask);
+    /// A data packet of the next QP in turn, or none.
+    Ptr<Packet> NextDataPacket();
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
@@ -130,8 +131,9 @@ private:
     std::vector<Ptr<QueuePair>> m_qps; // index = qpn - FIRST_QPN
     std::deque<uint32_t> m_active;     // round-robin ring of QP indices with data to send
     std::vector<bool> m_isActive;
-    std::deque<Ptr<Packet>> m_control; // ACK/NAK/CNP
-    std::deque<Ptr<Packet>> m_copies;  // further P2MP copies of the packet just sent
+    // Frames are parsed as they are built: a paused port may hold ACKs for long.
+    RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
+    RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
     std::unordered_map<uint32_t, Ptr<QueuePair>> m_groupResponders; // by group QPN
     std::vector<Ptr<Packet>> m_frames; // scratch: frames of one P2MP packet
 
