@@ -31,7 +31,8 @@ FabricNetDevice::GetTypeId()
               .AddAttribute("DataRate",
                             "Line rate of the port",
                             DataRateValue(DataRate("100Gbps")),
-                            MakeDataRateAccessor(&FabricNetDevice::m_rate),
+                            MakeDataRateAccessor(&FabricNetDevice::SetDataRate,
+                                                 &FabricNetDevice::GetDataRate),
                             MakeDataRateChecker())
               .AddAttribute("FramingBytes",
                             "Per-frame wire overhead not stored in the packet: preamble and SFD "
@@ -117,15 +118,17 @@ FabricNetDevice::SetOwner(FabricPortOwner* owner)
     m_owner = owner;
 }
 
+void
+FabricNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+    // DataRate divides in 128-bit fixed point on every call; one division per rate suffices.
+    m_psPerByte = 8e12 / static_cast<double>(rate.GetBitRate());
+}
+
 Time
 FabricNetDevice::FrameTime(uint32_t frameBytes) const
 {
-    if (m_psPerByteRate != m_rate.GetBitRate())
-    {
-        // DataRate divides in 128-bit fixed point on every call; one division per rate suffices.
-        m_psPerByteRate = m_rate.GetBitRate();
-        m_psPerByte = 8e12 / static_cast<double>(m_psPerByteRate);
-    }
     return PicoSeconds(std::llround((frameBytes + m_framingBytes) * m_psPerByte));
 }
 

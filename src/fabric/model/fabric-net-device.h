@@ -57,6 +57,8 @@ public:
     void EnablePcap(const std::string& filename);
 
     DataRate GetDataRate() const;
+    /// Set the line rate (also the DataRate attribute).
+    void SetDataRate(DataRate rate);
     /// Wire bytes per frame beyond the packet (preamble, SFD, FCS, inter-frame gap).
     uint32_t GetFramingBytes() const;
     Time GetRxLatency() const;
@@ -124,8 +126,7 @@ private:
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;
     bool m_busy{false};
-    mutable double m_psPerByte{0};
-    mutable uint64_t m_psPerByteRate{0};    // rate m_psPerByte was computed for
+    double m_psPerByte{0};                  ///< wire time of a byte at m_rate
     Time m_pauseEnd;                        ///< the latest of m_pausedUntil: no pause after it
     RingQueue<FabricFrame> m_controlFrames; // PFC frames: never paused, sent first
     uint64_t m_txBytes{0};
