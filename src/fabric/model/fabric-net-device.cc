@@ -494,7 +494,7 @@ FabricNetDevice::IsPointToPoint() const
 bool
 FabricNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
-    // Frames enter through the owner's queues (DequeueCallback), not through an IP stack.
+    // Frames enter through the owner's queues (FabricPortOwner::DequeueFrame), not an IP stack.
     return false;
 }
 

@@ -1,8 +1,8 @@
 /*
  * One Ethernet port of a NIC or a switch: serialises frames at line rate, honours and sends
  * IEEE 802.1Qbb priority flow control, and writes pcaps. What to send next is decided by the
- * owner (NIC scheduler or switch egress queues) through a pull callback, so the port never
- * holds more than the frame on the wire.
+ * owner (NIC scheduler or switch egress queues), which the port pulls from through
+ * FabricPortOwner, so the port never holds more than the frame on the wire.
  */
 #ifndef MCAST4AI_FABRIC_NET_DEVICE_H
 #define MCAST4AI_FABRIC_NET_DEVICE_H
