@@ -98,11 +98,18 @@ FabricChannel::SetDelay(Time delay)
     }
 }
 
-void
-FabricChannel::Transmit(const FabricNetDevice* src, FabricFrame frame, Time txTime)
+Ptr<FabricChannel::Direction>
+FabricChannel::GetTransmitDirection(const FabricNetDevice* src) const
 {
-    NS_ASSERT_MSG(m_nDevices == 2, "FabricChannel: transmit on a cable with one end");
-    Direction& d = *m_towards[m_devices[0] == src ? 1 : 0];
+    NS_ASSERT_MSG(m_devices[0] == src || m_devices[1] == src,
+                  "FabricChannel: a device asked for a direction of a cable it is not on");
+    return m_towards[m_devices[0] == src ? 1 : 0];
+}
+
+void
+FabricChannel::Transmit(Direction& d, FabricFrame frame, Time txTime)
+{
+    NS_ASSERT_MSG(d.receiver, "FabricChannel: transmit on a cable with one end");
     d.inFlight.push_back(std::move(frame));
     d.Ref(); // the simulator's reference to this pending instance
     QuadHeapScheduler::SetNextLane(d.lane);

@@ -29,10 +29,33 @@ public:
     void Attach(Ptr<FabricNetDevice> device);
 
     /**
-     * Start sending a frame from src; the peer receives the last bit after txTime + delay
-     * (store-and-forward), plus the peer's own receive-processing latency.
+     * One direction of the cable: the frames on the wire towards one device, and the event
+     * that delivers them. A cable delivers in the order it sends, so one FIFO and one event
+     * object serve every frame in flight, and the arrivals form one sorted scheduler lane.
+     * Everything an arrival or a transmission reads is in this object's first cache line.
+     * The sending port keeps a reference to its direction and transmits into it directly.
      */
-    void Transmit(const FabricNetDevice* src, FabricFrame frame, Time txTime);
+    class alignas(64) Direction : public EventImpl
+    {
+    public:
+        FabricNetDevice* receiver{nullptr}; ///< the channel holds the reference
+        Time latency;                       ///< delay + the receiver's RxLatency
+        uint32_t context{0};                ///< the receiver's node id
+        uint32_t lane{QuadHeapScheduler::NO_LANE};
+        RingQueue<FabricFrame> inFlight; ///< frames on the wire, oldest first
+
+    protected:
+        void Notify() override;
+    };
+
+    /// The direction src transmits into (src must be attached).
+    Ptr<Direction> GetTransmitDirection(const FabricNetDevice* src) const;
+
+    /**
+     * Start sending a frame into d; the far end receives the last bit after txTime + delay
+     * (store-and-forward), plus that device's own receive-processing latency.
+     */
+    static void Transmit(Direction& d, FabricFrame frame, Time txTime);
 
     /// Re-read the devices' node and receive latency, which arrivals use from the cache.
     void DeviceChanged();
@@ -49,25 +72,6 @@ protected:
     void DoDispose() override;
 
 private:
-    /**
-     * One direction of the cable: the frames on the wire towards one device, and the event
-     * that delivers them. A cable delivers in the order it sends, so one FIFO and one event
-     * object serve every frame in flight, and the arrivals form one sorted scheduler lane.
-     * Everything an arrival or a transmission reads is in this object's first cache line.
-     */
-    class alignas(64) Direction : public EventImpl
-    {
-    public:
-        FabricNetDevice* receiver{nullptr}; ///< the channel holds the reference
-        Time latency;                       ///< delay + the receiver's RxLatency
-        uint32_t context{0};                ///< the receiver's node id
-        uint32_t lane{QuadHeapScheduler::NO_LANE};
-        RingQueue<FabricFrame> inFlight; ///< frames on the wire, oldest first
-
-    protected:
-        void Notify() override;
-    };
-
     // What Transmit reads first, together.
     Ptr<Direction> m_towards[2]; ///< indexed by the receiving device
     Ptr<FabricNetDevice> m_devices[2];

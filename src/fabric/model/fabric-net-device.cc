@@ -97,6 +97,7 @@ FabricNetDevice::DoDispose()
         e.Cancel();
     }
     m_controlFrames.clear();
+    m_tx = nullptr;
     m_channel = nullptr;
     m_node = nullptr;
     m_txComplete->Cancel(); // a device disposed mid-run must not be called back
@@ -110,6 +111,7 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 {
     m_channel = channel;
     channel->Attach(this);
+    m_tx = channel->GetTransmitDirection(this);
 }
 
 void
@@ -173,7 +175,7 @@ FabricNetDevice::TryTransmit()
     {
         m_pcap->Write(now, frame.GetPacket());
     }
-    m_channel->Transmit(this, std::move(frame), txTime);
+    FabricChannel::Transmit(*m_tx, std::move(frame), txTime);
     // As Simulator::Schedule, without building an EventId nobody keeps.
     m_txComplete->Ref();
     Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete));

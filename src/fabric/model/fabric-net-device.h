@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_FABRIC_NET_DEVICE_H
 #define MCAST4AI_FABRIC_NET_DEVICE_H
 
+#include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-frame.h"
 #include "fabric/model/fabric-port-owner.h"
 #include "fabric/model/ring-queue.h"
@@ -120,8 +121,8 @@ private:
     // What every transmission and reception reads comes first, in three cache lines: on a
     // large fabric thousands of ports take turns, and a port is cold each time.
     FabricPortOwner* m_owner{nullptr};
-    Ptr<FabricChannel> m_channel;
-    Ptr<EventImpl> m_txComplete; ///< scheduled once per frame sent, never freed by running
+    Ptr<FabricChannel::Direction> m_tx; ///< the cable direction this port sends into
+    Ptr<EventImpl> m_txComplete;        ///< scheduled once per frame sent, never freed by running
     Ptr<PcapFileWrapper> m_pcap;
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;
@@ -138,6 +139,7 @@ private:
     TracedCallback<Ptr<const Packet>> m_rxTrace;
     DataRate m_rate;
 
+    Ptr<FabricChannel> m_channel;
     Time m_pausedUntil[8];
     EventId m_pauseExpiry[8];
     Time m_rxLatency;

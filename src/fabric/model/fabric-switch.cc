@@ -209,7 +209,11 @@ FabricSwitch::ReceiveFrame(uint32_t inPort, FabricFrame& frame)
     }
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
     uint32_t outPort = hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
-    Enqueue(inPort, outPort, PriorityOf(fi), std::move(frame));
+    uint8_t prio = PriorityOf(fi);
+    m_mmu->Prefetch(inPort, outPort, prio);
+    __builtin_prefetch(&m_ports[outPort]);
+    __builtin_prefetch(&m_ports[outPort].queues[prio]);
+    Enqueue(inPort, outPort, prio, std::move(frame));
 }
 
 void

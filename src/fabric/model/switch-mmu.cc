@@ -125,6 +125,13 @@ SwitchMmu::Ingress(uint32_t port, uint8_t prio) const
     return m_ingress[port * 8 + prio];
 }
 
+void
+SwitchMmu::Prefetch(uint32_t inPort, uint32_t outPort, uint8_t prio) const
+{
+    __builtin_prefetch(&m_ingress[inPort * 8 + prio]);
+    __builtin_prefetch(&m_egress[outPort * 8 + prio]);
+}
+
 uint64_t
 SwitchMmu::SharedPart(const IngressQueue& q) const
 {
