@@ -2,7 +2,8 @@
 """Run the benchmark scenarios and print simulator throughput, one row per scenario.
 
     /usr/bin/python3 scripts/benchmark.py [SCENARIO.json ...] [--runner PATH] [--repeat N]
-                                          [--json FILE] [--set KEY=VALUE]... [--keep]
+                                          [--against PATH] [--json FILE] [--set KEY=VALUE]...
+                                          [--keep]
 
 Without scenario arguments every scenarios/bench/*.json is run. Each run goes through
 `mcast4ai-run SCENARIO --quiet --out TMPDIR`, and the row is read back from the run's
@@ -19,6 +20,10 @@ summary.json:
                  (getrusage(RUSAGE_CHILDREN)), as a cross-check of rss_mb
 
 --repeat N runs every scenario N times and keeps the fastest run (least wall_s).
+--against PATH compares two builds side by side: every run of the runner is followed by a
+run of PATH on the same scenario, so that both see the same state of a machine whose speed
+drifts; both rows are printed, then the ratio of their wall_s, and the script fails if the
+two builds' ops.csv differ (a speed change must not change results).
 --json FILE also writes the rows, with the date, the machine and the runner, as JSON.
 --set KEY=VALUE is passed on to every run (e.g. --set nic.dcqcn.enabled=false).
 --keep keeps the result directories instead of deleting them.
@@ -60,6 +65,8 @@ def parse_args():
                         help="mcast4ai-run binary (default: %(default)s; built if missing)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="run each scenario N times and keep the fastest (default: 1)")
+    parser.add_argument("--against", metavar="PATH",
+                        help="another mcast4ai-run to alternate with, run for run")
     parser.add_argument("--json", metavar="FILE", help="also write the rows to FILE as JSON")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="scenario override passed to every run (repeatable)")
@@ -240,35 +247,57 @@ def main():
         if args.runner != DEFAULT_RUNNER and os.path.exists(runner):
             sys.exit("error: runner %s is not executable" % runner)
         build_runner(runner)
-    for warning in build_warnings(runner):
-        print("warning: " + warning, file=sys.stderr)
+    runners = [runner]
+    if args.against:
+        against = os.path.abspath(args.against)
+        if not os.access(against, os.X_OK):
+            sys.exit("error: --against %s is not an executable" % against)
+        runners.append(against)
+    for r in runners:
+        for warning in build_warnings(r):
+            print("warning: %s: %s" % (r, warning), file=sys.stderr)
 
     info = machine()
     date = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     print("%s  %s  %s cores  runner %s" % (date, info["cpu"], info["cores"], runner))
+    if args.against:
+        print("against %s" % runners[1])
 
     rows = []
     failed = 0
     keep_root = tempfile.mkdtemp(prefix="mcast4ai-bench-")
     try:
         for scenario in args.scenarios:
-            best = None
-            for i in range(args.repeat):
-                out_dir = os.path.join(keep_root, "%s-%d" % (
-                    os.path.splitext(os.path.basename(scenario))[0], i))
-                try:
-                    row = run_once(runner, scenario, out_dir, args.set)
-                except (RuntimeError, OSError, ValueError, KeyError) as e:
-                    print("error: %s: %s" % (scenario, e), file=sys.stderr)
+            name = os.path.splitext(os.path.basename(scenario))[0]
+            best = [None] * len(runners)
+            ops = [None] * len(runners)
+            try:
+                for i in range(args.repeat):
+                    for k, r in enumerate(runners):
+                        out_dir = os.path.join(keep_root, "%s-%s%d" % (name, "ab"[k], i))
+                        row = run_once(r, scenario, out_dir, args.set)
+                        row["runner"] = r
+                        with open(os.path.join(out_dir, "ops.csv"), "rb") as f:
+                            ops[k] = f.read()
+                        if not args.keep:
+                            shutil.rmtree(out_dir, ignore_errors=True)
+                        if best[k] is None or row["wall_s"] < best[k]["wall_s"]:
+                            best[k] = row
+            except (RuntimeError, OSError, ValueError, KeyError) as e:
+                print("error: %s: %s" % (scenario, e), file=sys.stderr)
+                failed += 1
+                continue
+            for row in best:
+                row["repeat"] = args.repeat
+            if args.against:
+                best[1]["scenario"] += " (against)"
+                best[0]["against_wall_ratio"] = best[0]["wall_s"] / best[1]["wall_s"]
+                best[0]["same_ops"] = ops[0] == ops[1]
+                if ops[0] != ops[1]:
+                    print("error: %s: ops.csv differs between the two builds" % scenario,
+                          file=sys.stderr)
                     failed += 1
-                    break
-                if not args.keep:
-                    shutil.rmtree(out_dir, ignore_errors=True)
-                if best is None or row["wall_s"] < best["wall_s"]:
-                    best = row
-            if best is not None:
-                best["repeat"] = args.repeat
-                rows.append(best)
+            rows.extend(best)
     finally:
         if args.keep:
             print("result directories kept in " + keep_root, file=sys.stderr)
@@ -277,9 +306,15 @@ def main():
 
     if rows:
         print_table(rows)
+    for r in rows:
+        if "against_wall_ratio" in r:
+            print("%s: wall_s %.3f x the other build's, ops.csv %s" % (
+                r["scenario"], r["against_wall_ratio"],
+                "identical" if r["same_ops"] else "DIFFERENT"))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"date": date, "machine": info, "runner": runner, "sets": args.set,
+            json.dump({"date": date, "machine": info, "runner": runner,
+                       "against": runners[1] if args.against else None, "sets": args.set,
                        "build_warnings": build_warnings(runner), "rows": rows}, f, indent=2)
             f.write("\n")
     if failed or any(not r["complete"] for r in rows):
