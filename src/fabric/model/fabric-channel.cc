@@ -10,6 +10,9 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricChannel");
+
+static_assert(sizeof(FabricChannel::Direction) == 64,
+              "a cable direction is meant to fill exactly one cache line");
 NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
 
 TypeId

@@ -72,7 +72,6 @@ protected:
     void DoDispose() override;
 
 private:
-    // What Transmit reads first, together.
     Ptr<Direction> m_towards[2]; ///< indexed by the receiving device
     Ptr<FabricNetDevice> m_devices[2];
     std::size_t m_nDevices{0};
