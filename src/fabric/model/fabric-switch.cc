@@ -210,6 +210,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort, FabricFrame& frame)
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
     uint32_t outPort = hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
     uint8_t prio = PriorityOf(fi);
+    // The counters and queue Enqueue updates are cold: start loading them together.
     m_mmu->Prefetch(inPort, outPort, prio);
     __builtin_prefetch(&m_ports[outPort]);
     __builtin_prefetch(&m_ports[outPort].queues[prio]);
@@ -273,17 +274,12 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
         Drop(frame, inPort, false);
         return;
     }
-    // Replication consumes the frame: what is needed of its fields is read from this copy.
-    const FrameInfo fi = frame.info;
+    // The replicator rewrites the packet's bytes, never the arrived frame's fields.
+    const FrameInfo& fi = frame.info;
     uint8_t prio = PriorityOf(fi);
     bool sourceTor = m_aggMode == AGGREGATE_SOURCE_TOR && m_hostPort[inPort];
     bool hop = m_aggMode == AGGREGATE_HOP_BY_HOP;
     bool expect = (sourceTor || hop) && fi.IsFirstPacket();
-    // Everything needed from the frame view is read before replication consumes the packet.
-    uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
-    uint32_t psn = fi.psn;
-    uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
-    uint32_t arrival = fi.size;
     m_copies.clear();
     m_children.clear();
     Time lookup = m_replicator->Replicate(
@@ -294,6 +290,7 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
     }
     if (expect)
     {
+        uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
         if (hop)
         {
             // Children are the downstream branches; aggregated ACKs go back where data came from.
@@ -307,7 +304,8 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
                 parents.push_back(inPort);
             }
         }
-        m_aggregator->ExpectMessageOnWire(flow, m_children, psn, packets);
+        uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
+        m_aggregator->ExpectMessageOnWire(flow, m_children, fi.psn, packets);
     }
     if (m_copies.empty())
     {
@@ -315,7 +313,7 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
         return;
     }
     // Stored once, whatever the fan-out: the ingress (and PFC) sees one frame.
-    if (!m_mmu->AdmitIngress(inPort, prio, arrival))
+    if (!m_mmu->AdmitIngress(inPort, prio, fi.size))
     {
         Drop(m_copies.front().frame, inPort, false);
         return;
@@ -324,18 +322,7 @@ FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
     {
         SendPause(inPort, prio);
     }
-    uint32_t replica;
-    if (m_freeReplicas.empty())
-    {
-        replica = m_replicas.size();
-        m_replicas.emplace_back();
-    }
-    else
-    {
-        replica = m_freeReplicas.back();
-        m_freeReplicas.pop_back();
-    }
-    m_replicas[replica] = Replica{uint32_t(m_copies.size()), arrival};
+    uint32_t replica = NewReplica(Replica{uint32_t(m_copies.size()), fi.size});
     for (auto& c : m_copies)
     {
         if (lookup.IsZero())
@@ -362,6 +349,24 @@ FabricSwitch::EnqueueCopy(
         return;
     }
     Queue(outPort, prio, {std::move(frame), replica, static_cast<uint16_t>(inPort)});
+}
+
+uint32_t
+FabricSwitch::NewReplica(Replica record)
+{
+    uint32_t index;
+    if (m_freeReplicas.empty())
+    {
+        index = m_replicas.size();
+        m_replicas.push_back(record);
+    }
+    else
+    {
+        index = m_freeReplicas.back();
+        m_freeReplicas.pop_back();
+        m_replicas[index] = record;
+    }
+    return index;
 }
 
 void

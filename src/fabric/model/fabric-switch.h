@@ -135,6 +135,8 @@ private:
     /// Queue one copy of a replicated frame whose ingress side is already charged.
     void EnqueueCopy(
         uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame, uint32_t replica);
+    /// Store a replica record; returns its index in m_replicas.
+    uint32_t NewReplica(Replica record);
     /// One copy is gone (sent or dropped); the last one frees the frame's ingress buffer.
     void CopyDone(uint32_t inPort, uint8_t prio, uint32_t replica);
     /// Send XON upstream if (inPort, prio) has drained below its threshold.
