@@ -4,8 +4,11 @@
 #ifndef MCAST4AI_FABRIC_FRAME_H
 #define MCAST4AI_FABRIC_FRAME_H
 
+#include "fabric/model/frame-builder.h"
 #include "fabric/model/frame-info.h"
 #include "ns3/packet.h"
+
+#include <cstdint>
 
 namespace ns3
 {
@@ -22,6 +25,8 @@ namespace ns3
  * The frame owns one reference to its packet and moves it without touching the packet:
  * ns-3's Ptr has no move constructor, so a Ptr "moved" from queue to queue increments and
  * decrements the count inside the packet at every step, a cache miss per hop.
+ *
+ * A frame made by a FrameBuilder has no packet until something asks for its bytes.
  */
 class FabricFrame
 {
@@ -29,13 +34,9 @@ public:
     FabricFrame() = default;
     /// A frame of packet p whose fields are info.
     FabricFrame(Ptr<Packet> p, const FrameInfo& fields)
-        : info(fields),
-          m_packet(PeekPointer(p))
+        : info(fields)
     {
-        if (m_packet)
-        {
-            m_packet->Ref();
-        }
+        Hold(PeekPointer(p));
     }
 
     /// A frame from a packet just built (its bytes are still in cache), parsed here.
@@ -49,11 +50,20 @@ public:
         return FabricFrame(p, fields);
     }
 
+    /// A frame without bytes yet: builder writes them from fields if anything reads them.
+    static FabricFrame Deferred(const FrameBuilder* builder, const FrameInfo& fields)
+    {
+        FabricFrame f;
+        f.info = fields;
+        f.m_ref = reinterpret_cast<uintptr_t>(builder) | DEFERRED;
+        return f;
+    }
+
     FabricFrame(FabricFrame&& o) noexcept
         : info(o.info),
-          m_packet(o.m_packet)
+          m_ref(o.m_ref)
     {
-        o.m_packet = nullptr;
+        o.m_ref = 0;
     }
 
     FabricFrame& operator=(FabricFrame&& o) noexcept
@@ -62,16 +72,24 @@ public:
         {
             Release();
             info = o.info;
-            m_packet = o.m_packet;
-            o.m_packet = nullptr;
+            m_ref = o.m_ref;
+            o.m_ref = 0;
         }
         return *this;
     }
 
-    /// Copies share the packet (a delayed event may hold a frame).
+    /// Copies share the packet, or the builder (a delayed event may hold a frame).
     FabricFrame(const FabricFrame& o)
-        : FabricFrame(Ptr<Packet>(o.m_packet), o.info)
+        : info(o.info)
     {
+        if (o.m_ref & DEFERRED)
+        {
+            m_ref = o.m_ref;
+        }
+        else
+        {
+            Hold(reinterpret_cast<Packet*>(o.m_ref));
+        }
     }
 
     FabricFrame& operator=(const FabricFrame& o)
@@ -88,31 +106,58 @@ public:
         Release();
     }
 
-    /// The packet (this reads it: for code that changes or writes out the bytes).
-    Ptr<Packet> GetPacket() const
+    /**
+     * The packet (this reads it: for code that changes or writes out the bytes). A deferred
+     * frame has its bytes built here, once; the frame keeps them from then on.
+     */
+    Ptr<Packet> GetPacket()
     {
-        return Ptr<Packet>(m_packet);
+        if (m_ref & DEFERRED)
+        {
+            const auto* builder = reinterpret_cast<const FrameBuilder*>(m_ref & ~DEFERRED);
+            m_ref = 0;
+            Hold(PeekPointer(builder->BuildFrame(info)));
+        }
+        return Ptr<Packet>(reinterpret_cast<Packet*>(m_ref));
     }
 
     /// Whether there is a frame (a dequeue with nothing eligible returns none).
     bool IsEmpty() const
     {
-        return m_packet == nullptr;
+        return m_ref == 0;
+    }
+
+    /// Whether the frame's bytes exist yet (false for a deferred frame until GetPacket).
+    bool HasBytes() const
+    {
+        return m_ref != 0 && !(m_ref & DEFERRED);
     }
 
     FrameInfo info; ///< the fields of the packet, as FrameInfo::Parse reads them
 
 private:
-    void Release()
+    /// Tag of m_ref when it holds a FrameBuilder rather than a Packet (both are aligned).
+    static constexpr uintptr_t DEFERRED = 1;
+
+    void Hold(Packet* p)
     {
-        if (m_packet)
+        m_ref = reinterpret_cast<uintptr_t>(p);
+        if (p)
         {
-            m_packet->Unref();
-            m_packet = nullptr;
+            p->Ref();
         }
     }
 
-    Packet* m_packet{nullptr};
+    void Release()
+    {
+        if (m_ref && !(m_ref & DEFERRED))
+        {
+            reinterpret_cast<Packet*>(m_ref)->Unref();
+        }
+        m_ref = 0;
+    }
+
+    uintptr_t m_ref{0}; ///< a Packet* holding one reference, or a FrameBuilder* | DEFERRED
 };
 
 } // namespace ns3

@@ -11,11 +11,13 @@
 #include "p2mp/model/bier-header.h"
 #include "p2mp/model/group-shim-header.h"
 #include "p2mp/model/xpu-list-header.h"
+#include "rdma/model/ack-frame-builder.h"
 #include "rdma/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-packet-builder.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace ns3
 {
@@ -106,6 +108,9 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> device)
     uint32_t index = m_ports.size();
     m_ports.emplace_back();
     m_ports.back().device = device;
+    // The port's MAC is the source of the ACKs this switch sends out of it.
+    m_ackFrames.push_back(
+        std::make_unique<AckFrameBuilder>(Mac48Address::ConvertFrom(device->GetAddress()), false));
     return index;
 }
 
@@ -230,7 +235,7 @@ FabricSwitch::GetInjectedDrops() const
 }
 
 void
-FabricSwitch::Drop(const FabricFrame& frame, uint32_t inPort, bool injected)
+FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, bool injected)
 {
     m_injectedDrops += injected;
     ++m_drops;
@@ -448,16 +453,13 @@ FabricSwitch::InterceptAck(uint32_t inPort, FabricFrame& frame)
         ad.dstIp = fi.dstIp;
         ad.srcPort = fi.srcPort;
         ad.priority = prio;
-        Ptr<Packet> ack = RocePacketBuilder::AckFrame(
-            ad,
-            Mac48Address::ConvertFrom(m_ports[out].device->GetAddress()),
-            RdmaNic::HostMac(fi.DstHost()),
-            fi.destQp,
-            static_cast<uint32_t>(a.psn & 0xFFFFFF),
-            a.kind == AckAggregator::Action::NAK,
-            0);
+        FabricFrame ack = m_ackFrames[out]->Make(ad,
+                                                 fi.destQp,
+                                                 static_cast<uint32_t>(a.psn & 0xFFFFFF),
+                                                 a.kind == AckAggregator::Action::NAK,
+                                                 0);
         ++m_aggregatedSent;
-        Enqueue(inPort, out, prio, FabricFrame::From(ack));
+        Enqueue(inPort, out, prio, std::move(ack));
     }
     return true;
 }

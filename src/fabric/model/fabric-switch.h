@@ -16,6 +16,7 @@
 #include "ns3/traced-callback.h"
 #include "p2mp/model/ack-aggregator.h"
 #include "p2mp/model/replicator.h"
+#include "rdma/model/ack-frame-builder.h"
 
 #include <deque>
 #include <memory>
@@ -131,7 +132,7 @@ private:
     /// Put an admitted frame on its egress queue and wake the port.
     void Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame);
     /// Count and trace a frame that is not queued (injected: by the drop filter).
-    void Drop(const FabricFrame& frame, uint32_t inPort, bool injected);
+    void Drop(FabricFrame& frame, uint32_t inPort, bool injected);
     /// Queue one copy of a replicated frame whose ingress side is already charged.
     void EnqueueCopy(
         uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame, uint32_t replica);
@@ -155,6 +156,8 @@ private:
     Ptr<Node> m_node;
     Ptr<SwitchMmu> m_mmu;
     std::vector<PortState> m_ports;
+    /// Per port: the ACKs this switch sends out of it (deferred frames point at them).
+    std::vector<std::unique_ptr<AckFrameBuilder>> m_ackFrames;
     std::vector<const std::vector<uint16_t>*> m_routes;
     std::vector<EventId> m_pauseRefresh; // [port * 8 + prio]
     Ptr<UniformRandomVariable> m_uniform;

@@ -49,7 +49,7 @@ Replicator::GetGroupTable() const
 }
 
 Time
-Replicator::Replicate(const FabricFrame& frame,
+Replicator::Replicate(FabricFrame& frame,
                       uint32_t inPort,
                       std::vector<Copy>& out,
                       std::vector<uint32_t>* receivers)

@@ -45,7 +45,7 @@ public:
      * time the lookup takes beyond the switch pipeline (the XPU-ID list's per-ID cost; zero
      * otherwise). The frame's packet is rewritten: one copy may be that packet.
      */
-    Time Replicate(const FabricFrame& frame,
+    Time Replicate(FabricFrame& frame,
                    uint32_t inPort,
                    std::vector<Copy>& out,
                    std::vector<uint32_t>* receivers);

@@ -74,7 +74,7 @@ RdmaNic::GetTypeId()
                             "Compute the real ICRC of every packet (costs a CRC over the payload; "
                             "useful with pcaps). Otherwise the 4 ICRC bytes are zero.",
                             BooleanValue(false),
-                            MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                            MakeBooleanAccessor(&RdmaNic::SetComputeIcrc, &RdmaNic::GetComputeIcrc),
                             MakeBooleanChecker())
               .AddTraceSource("CnpSent",
                               "The notification point sent a CNP (destination QPN)",
@@ -165,6 +165,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_host = host;
     m_address = HostAddress(host);
     m_mac = HostMac(host);
+    m_ackFrames.SetSource(m_mac);
     device->SetAddress(m_mac);
     device->SetOwner(this);
 }
@@ -417,15 +418,28 @@ RdmaNic::Encapsulate(
 void
 RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
 {
+    // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read.
     uint32_t dstHost = qp->GetRemoteHost();
-    QueueControl(RocePacketBuilder::AckFrame(
+    m_control.push_back(m_ackFrames.Make(
         MakeAddressing(HostAddress(dstHost).Get(), qp->GetSourcePort(), m_ctrlPriority, false),
-        m_mac,
-        HostMac(dstHost),
         qp->GetRemoteQpn(),
         psn24,
         nak,
         msn));
+    m_device->TryTransmit();
+}
+
+void
+RdmaNic::SetComputeIcrc(bool computeIcrc)
+{
+    m_computeIcrc = computeIcrc;
+    m_ackFrames.SetComputeIcrc(computeIcrc);
+}
+
+bool
+RdmaNic::GetComputeIcrc() const
+{
+    return m_computeIcrc;
 }
 
 void

@@ -14,6 +14,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "rdma/model/ack-frame-builder.h"
 #include "rdma/model/queue-pair.h"
 #include "rdma/model/roce-packet-builder.h"
 
@@ -116,6 +117,8 @@ private:
     void Encapsulate(
         Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable);
     void QueueControl(Ptr<Packet> p);
+    void SetComputeIcrc(bool computeIcrc);
+    bool GetComputeIcrc() const;
     /// UDP/IPv4 to the group address, then the mechanism's header(s); returns the first frame
     /// and queues the other copies.
     Ptr<Packet> EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload);
@@ -133,6 +136,7 @@ private:
     std::vector<bool> m_isActive;
     // Frames are parsed as they are built: a paused port may hold ACKs for long.
     RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
+    AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs, bytes built when read
     RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
     std::unordered_map<uint32_t, Ptr<QueuePair>> m_groupResponders; // by group QPN
     std::vector<Ptr<Packet>> m_frames; // scratch: frames of one P2MP packet

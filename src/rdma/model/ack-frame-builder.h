@@ -1,0 +1,62 @@
+/*
+ * RoCEv2 ACK and NAK frames that carry only their fields until their bytes are read.
+ */
+#ifndef MCAST4AI_ACK_FRAME_BUILDER_H
+#define MCAST4AI_ACK_FRAME_BUILDER_H
+
+#include "fabric/model/fabric-frame.h"
+#include "fabric/model/frame-builder.h"
+#include "ns3/mac48-address.h"
+#include "rdma/model/roce-packet-builder.h"
+
+namespace ns3
+{
+
+/**
+ * \brief Makes the ACKs and NAKs of one sender (a NIC, or one port of an aggregating
+ * switch) as deferred frames.
+ *
+ * An ACK frame is fully described by its FrameInfo and the sender's MAC and ICRC setting:
+ * the destination MAC is the destination host's, and everything else is fixed. Make()
+ * writes the fields FrameInfo::Parse would read from RocePacketBuilder::AckFrame's bytes;
+ * BuildFrame() writes those bytes, for pcap, traces or a drop filter. The builder must
+ * outlive the frames it makes.
+ */
+class AckFrameBuilder : public FrameBuilder
+{
+public:
+    AckFrameBuilder() = default;
+    AckFrameBuilder(Mac48Address source, bool computeIcrc);
+
+    /// Source MAC of the frames (read when their bytes are built).
+    void SetSource(Mac48Address source);
+    /// Real ICRC in the frames' bytes, or zeros.
+    void SetComputeIcrc(bool computeIcrc);
+
+    /**
+     * An ACK, or a NAK (PSN sequence error) expecting psn24, with no bytes yet.
+     * a.computeIcrc is ignored: the builder's setting applies.
+     */
+    FabricFrame Make(const RocePacketBuilder::Addressing& a,
+                     uint32_t destQp,
+                     uint32_t psn24,
+                     bool nak,
+                     uint32_t msn) const;
+
+    /// The fields of such a frame, as FrameInfo::Parse reads them from its bytes.
+    static FrameInfo Fields(const RocePacketBuilder::Addressing& a,
+                            uint32_t destQp,
+                            uint32_t psn24,
+                            bool nak,
+                            uint32_t msn);
+
+    Ptr<Packet> BuildFrame(const FrameInfo& info) const override;
+
+private:
+    Mac48Address m_source;
+    bool m_computeIcrc{false};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_ACK_FRAME_BUILDER_H */
