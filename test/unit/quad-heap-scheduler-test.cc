@@ -2,6 +2,7 @@
  * QuadHeapScheduler must hand out events in exactly (timestamp, uid) order, whatever lanes the
  * callers tag, because the runner's results depend on that order and nothing else.
  */
+#include "fabric/model/prefetching-event.h"
 #include "fabric/model/quad-heap-scheduler.h"
 #include "ns3/event-impl.h"
 #include "ns3/map-scheduler.h"
@@ -266,4 +267,72 @@ TEST(QuadHeapScheduler, AgreesWithAnOrderedSetUnderRandomOperations)
             QuadHeapScheduler::ReleaseLane(l);
         }
     }
+}
+
+namespace
+{
+
+/// Records, for its own ts, whether Prefetch() came before the event was handed out.
+class CountingEvent : public PrefetchingEvent
+{
+public:
+    void Prefetch() const override
+    {
+        ++prefetches;
+    }
+
+    mutable uint32_t prefetches{0};
+
+protected:
+    void Notify() override
+    {
+    }
+};
+
+} // namespace
+
+TEST(QuadHeapScheduler, PrefetchesTheNextTaggedEventAndKeepsTheOrder)
+{
+    Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+    const uint32_t lane = QuadHeapScheduler::NewLane();
+    std::vector<Ptr<CountingEvent>> events;
+    std::vector<std::pair<uint64_t, uint32_t>> keys;
+    // Uid u at time 10 * (u / 3): ties of three. Every third event goes to the lane (in
+    // order); of the rest, even uids are tagged. A lane event that is tagged unlike its lane
+    // must leave the lane (uid 30 onwards are untagged lane events).
+    for (uint32_t uid = 0; uid < 60; ++uid)
+    {
+        events.push_back(Create<CountingEvent>());
+        Scheduler::Event ev = MakeEv(10 * (uid / 3), uid);
+        ev.impl = PeekPointer(events.back());
+        bool inLane = uid % 3 == 0;
+        bool tagged = inLane ? uid < 30 : uid % 2 == 0;
+        if (inLane)
+        {
+            QuadHeapScheduler::SetNextLane(lane);
+        }
+        if (tagged)
+        {
+            QuadHeapScheduler::SetNextPrefetching();
+        }
+        s->Insert(ev);
+        keys.emplace_back(ev.key.m_ts, uid);
+    }
+    std::vector<uint32_t> prefetchedBeforeRun(60);
+    std::vector<std::pair<uint64_t, uint32_t>> order;
+    while (!s->IsEmpty())
+    {
+        Scheduler::Event ev = s->RemoveNext();
+        uint32_t uid = ev.key.m_uid;
+        prefetchedBeforeRun[uid] = events[uid]->prefetches;
+        order.emplace_back(ev.key.m_ts, uid);
+    }
+    EXPECT_EQ(order, keys);
+    for (uint32_t uid = 1; uid < 60; ++uid) // the first is handed out before any hint
+    {
+        bool tagged = uid % 3 == 0 ? uid < 30 : uid % 2 == 0;
+        // Each event is next exactly once: a tagged one gets exactly one hint, others none.
+        EXPECT_EQ(prefetchedBeforeRun[uid], tagged ? 1u : 0u) << "uid " << uid;
+    }
+    QuadHeapScheduler::ReleaseLane(lane);
 }

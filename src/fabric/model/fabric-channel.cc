@@ -116,13 +116,25 @@ FabricChannel::Transmit(Direction& d, FabricFrame frame, Time txTime)
     d.inFlight.push_back(std::move(frame));
     d.Ref(); // the simulator's reference to this pending instance
     QuadHeapScheduler::SetNextLane(d.lane);
+    QuadHeapScheduler::SetNextPrefetching();
     Simulator::ScheduleWithContext(d.context, txTime + d.latency, &d);
+}
+
+void
+FabricChannel::Direction::Prefetch() const
+{
+    if (!inFlight.empty())
+    {
+        __builtin_prefetch(&inFlight.front());
+    }
+    receiver->Prefetch();
 }
 
 void
 FabricChannel::Direction::Notify()
 {
     FabricFrame frame = std::move(inFlight.front());
+    inFlight.PrefetchNext();
     inFlight.pop_front();
     receiver->Receive(std::move(frame));
 }

@@ -5,6 +5,7 @@
 #define MCAST4AI_FABRIC_CHANNEL_H
 
 #include "fabric/model/fabric-frame.h"
+#include "fabric/model/prefetching-event.h"
 #include "fabric/model/quad-heap-scheduler.h"
 #include "fabric/model/ring-queue.h"
 #include "ns3/channel.h"
@@ -35,9 +36,12 @@ public:
      * Everything an arrival or a transmission reads is in this object's first cache line.
      * The sending port keeps a reference to its direction and transmits into it directly.
      */
-    class alignas(64) Direction : public EventImpl
+    class alignas(64) Direction : public PrefetchingEvent
     {
     public:
+        /// The frame that arrives next and the receiving port's fields.
+        void Prefetch() const override;
+
         FabricNetDevice* receiver{nullptr}; ///< the channel holds the reference
         Time latency;                       ///< delay + the receiver's RxLatency
         uint32_t context{0};                ///< the receiver's node id

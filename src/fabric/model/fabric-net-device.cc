@@ -78,6 +78,10 @@ FabricNetDevice::FabricNetDevice()
         [this]()
         {
             TransmitComplete();
+        },
+        [this]()
+        {
+            Prefetch();
         });
 }
 
@@ -178,6 +182,7 @@ FabricNetDevice::TryTransmit()
     FabricChannel::Transmit(*m_tx, std::move(frame), txTime);
     // As Simulator::Schedule, without building an EventId nobody keeps.
     m_txComplete->Ref();
+    QuadHeapScheduler::SetNextPrefetching();
     Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete));
 }
 

@@ -1,5 +1,6 @@
 #include "fabric/model/quad-heap-scheduler.h"
 
+#include "fabric/model/prefetching-event.h"
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
@@ -21,6 +22,7 @@ constexpr std::size_t kArity = 4;
 uint32_t g_lanes = 0;
 std::vector<uint32_t> g_freeLanes; // ids given back by owners that are gone
 uint32_t g_nextLane = QuadHeapScheduler::NO_LANE;
+bool g_nextPrefetching = false;
 
 inline bool
 Earlier(const Scheduler::EventKey& a, const Scheduler::EventKey& b)
@@ -62,6 +64,12 @@ void
 QuadHeapScheduler::SetNextLane(uint32_t lane)
 {
     g_nextLane = lane;
+}
+
+void
+QuadHeapScheduler::SetNextPrefetching()
+{
+    g_nextPrefetching = true;
 }
 
 QuadHeapScheduler::QuadHeapScheduler()
@@ -209,7 +217,9 @@ void
 QuadHeapScheduler::Insert(const Event& ev)
 {
     uint32_t lane = g_nextLane;
+    bool prefetching = g_nextPrefetching;
     g_nextLane = NO_LANE;
+    g_nextPrefetching = false;
     if (lane != NO_LANE)
     {
         if (lane >= m_lanes.size())
@@ -221,8 +231,9 @@ QuadHeapScheduler::Insert(const Event& ev)
         {
             l.headInHeap = true;
             l.last = ev.key;
+            l.prefetching = prefetching;
         }
-        else if (!Earlier(ev.key, l.last))
+        else if (!Earlier(ev.key, l.last) && prefetching == l.prefetching)
         {
             l.Push(ev);
             ++m_queued;
@@ -230,7 +241,9 @@ QuadHeapScheduler::Insert(const Event& ev)
         }
         else
         {
-            lane = NO_LANE; // out of the lane's order: an ordinary event keeps the order exact
+            // Out of the lane's order (or tagged differently): an ordinary event keeps the
+            // order exact.
+            lane = NO_LANE;
         }
     }
     if (m_size == m_capacity)
@@ -238,7 +251,7 @@ QuadHeapScheduler::Insert(const Event& ev)
         Grow();
     }
     ++m_size;
-    SiftUp(m_size - 1, MakeEntry(ev.key, NewSlot(ev, lane)));
+    SiftUp(m_size - 1, MakeEntry(ev.key, NewSlot(ev, lane | (prefetching ? PREFETCHING : 0))));
 }
 
 bool
@@ -258,7 +271,7 @@ void
 QuadHeapScheduler::RemoveAt(std::size_t i)
 {
     uint32_t slot = static_cast<uint32_t>(m_heap[i]);
-    uint32_t lane = m_slots[slot].lane;
+    uint32_t lane = m_slots[slot].lane & ~PREFETCHING;
     if (lane != NO_LANE)
     {
         Lane& l = m_lanes[lane];
@@ -297,7 +310,35 @@ QuadHeapScheduler::RemoveNext()
     NS_ASSERT(m_size > 0);
     Event next = ToEvent(m_heap[0]);
     RemoveAt(0);
+    if (m_size > 0)
+    {
+        PrefetchAhead();
+    }
     return next;
+}
+
+void
+QuadHeapScheduler::PrefetchAhead() const
+{
+    // A two-stage pipeline. The likely next event's object was requested one event ago, so its
+    // Prefetch() can read it now and ask for the lines its Notify() reads (a cable's frame, a
+    // port's fields). The likely event after it is one of the top's four children: request its
+    // object now, for the next round.
+    const Slot& top = m_slots[static_cast<uint32_t>(m_heap[0])];
+    if (top.lane & PREFETCHING)
+    {
+        static_cast<const PrefetchingEvent*>(top.impl)->Prefetch();
+    }
+    std::size_t end = std::min<std::size_t>(kArity + 1, m_size);
+    if (end > 1)
+    {
+        std::size_t best = 1;
+        for (std::size_t c = 2; c < end; ++c)
+        {
+            best = m_heap[c] < m_heap[best] ? c : best;
+        }
+        __builtin_prefetch(m_slots[static_cast<uint32_t>(m_heap[best])].impl);
+    }
 }
 
 void

@@ -41,7 +41,7 @@ public:
     static TypeId GetTypeId();
 
     /// Lane id of an event that belongs to no lane.
-    static constexpr uint32_t NO_LANE = std::numeric_limits<uint32_t>::max();
+    static constexpr uint32_t NO_LANE = 0x7FFFFFFF;
 
     /// A lane id no other live owner holds; lanes cost nothing until used.
     static uint32_t NewLane();
@@ -55,6 +55,12 @@ public:
     /// Tag the next Insert (the next event scheduled) as belonging to lane. A hint for the
     /// simulator's own thread: a tag no Insert consumes only costs a later event its lane.
     static void SetNextLane(uint32_t lane);
+    /**
+     * Tag the next Insert as a PrefetchingEvent. When it is the next event to run, the
+     * scheduler calls its Prefetch() while handing out the event before it. The events of one
+     * lane are all tagged or all untagged (a differing one goes into the heap on its own).
+     */
+    static void SetNextPrefetching();
 
     QuadHeapScheduler();
     ~QuadHeapScheduler() override;
@@ -85,8 +91,9 @@ private:
     {
         EventImpl* impl;
         uint32_t context;
-        uint32_t lane; ///< the lane this event heads, or NO_LANE
+        uint32_t lane; ///< the lane this event heads, or NO_LANE; | PREFETCHING if tagged
     };
+    static constexpr uint32_t PREFETCHING = 0x80000000;
 
     /// The events of one lane behind its head, oldest first, in a ring buffer.
     struct Lane
@@ -95,6 +102,7 @@ private:
         std::size_t first{0};    ///< index of the oldest queued event
         std::size_t count{0};    ///< events queued behind the head
         bool headInHeap{false};  ///< the lane's earliest event is in the heap
+        bool prefetching{false}; ///< its events are PrefetchingEvents
         EventKey last{};         ///< key of its latest event
 
         void Push(const Event& ev);
@@ -112,6 +120,8 @@ private:
     void RemoveAt(std::size_t i);
     /// Room for one more entry.
     void Grow();
+    /// Hints for the events that come next: see SetNextPrefetching.
+    void PrefetchAhead() const;
 
     // The heap: m_heap[0] is the next event; the children of i are 4i+1..4i+4. The array starts
     // 3 entries into a 64-byte aligned block, so that every group of four children is one line.

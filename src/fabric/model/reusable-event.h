@@ -4,7 +4,7 @@
 #ifndef MCAST4AI_REUSABLE_EVENT_H
 #define MCAST4AI_REUSABLE_EVENT_H
 
-#include "ns3/event-impl.h"
+#include "fabric/model/prefetching-event.h"
 #include "ns3/ptr.h"
 
 #include <utility>
@@ -25,14 +25,22 @@ namespace ns3
  * or call Ref() before passing the raw pointer to Simulator::ScheduleWithContext. The same
  * object may be pending several times over (a cable with several frames in flight); it must
  * then never be cancelled, since cancelling marks the object, not one instance.
+ *
+ * The second function object is its PrefetchingEvent::Prefetch() hint.
  */
-template<typename F>
-class ReusableEvent : public EventImpl
+template<typename F, typename P>
+class ReusableEvent : public PrefetchingEvent
 {
 public:
-    explicit ReusableEvent(F f)
-        : m_f(std::move(f))
+    ReusableEvent(F f, P prefetch)
+        : m_f(std::move(f)),
+          m_prefetch(std::move(prefetch))
     {
+    }
+
+    void Prefetch() const override
+    {
+        m_prefetch();
     }
 
 protected:
@@ -43,14 +51,15 @@ protected:
 
 private:
     F m_f;
+    P m_prefetch;
 };
 
-/// A ReusableEvent calling f (a lambda capturing its owner).
-template<typename F>
-Ptr<EventImpl>
-MakeReusableEvent(F f)
+/// A ReusableEvent calling f, with prefetch as its hint (lambdas capturing their owner).
+template<typename F, typename P>
+Ptr<PrefetchingEvent>
+MakeReusableEvent(F f, P prefetch)
 {
-    return Ptr<EventImpl>(new ReusableEvent<F>(std::move(f)), false);
+    return Ptr<PrefetchingEvent>(new ReusableEvent<F, P>(std::move(f), std::move(prefetch)), false);
 }
 
 } // namespace ns3

@@ -70,6 +70,11 @@ public:
         return m_slots[m_head & m_mask];
     }
 
+    const T& front() const
+    {
+        return m_slots[m_head & m_mask];
+    }
+
     void push_back(T&& value)
     {
         if (m_tail - m_head == Capacity())
@@ -78,6 +83,18 @@ public:
         }
         new (&m_slots[m_tail & m_mask]) T(std::move(value));
         ++m_tail;
+        // The next push writes the following slot, which has gone cold since it was last
+        // popped (a slot is reused once per lap of the ring).
+        __builtin_prefetch(&m_slots[m_tail & m_mask], 1);
+    }
+
+    /// Start loading the slot behind the front (the next pop's), if there is one.
+    void PrefetchNext() const
+    {
+        if (m_tail - m_head > 1)
+        {
+            __builtin_prefetch(&m_slots[(m_head + 1) & m_mask]);
+        }
     }
 
     void pop_front()
