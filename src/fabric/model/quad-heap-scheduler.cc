@@ -324,10 +324,20 @@ QuadHeapScheduler::PrefetchAhead() const
     // Prefetch() can read it now and ask for the lines its Notify() reads (a cable's frame, a
     // port's fields). The likely event after it is one of the top's four children: request its
     // object now, for the next round.
+    // A lane's next event replaces its head when the head runs: its ring entry is read then.
     const Slot& top = m_slots[static_cast<uint32_t>(m_heap[0])];
     if (top.lane & PREFETCHING)
     {
         static_cast<const PrefetchingEvent*>(top.impl)->Prefetch();
+    }
+    uint32_t topLane = top.lane & ~PREFETCHING;
+    if (topLane != NO_LANE)
+    {
+        const Lane& l = m_lanes[topLane];
+        if (l.count > 0)
+        {
+            __builtin_prefetch(&l.ring[l.first]);
+        }
     }
     std::size_t end = std::min<std::size_t>(kArity + 1, m_size);
     if (end > 1)
@@ -337,7 +347,13 @@ QuadHeapScheduler::PrefetchAhead() const
         {
             best = m_heap[c] < m_heap[best] ? c : best;
         }
-        __builtin_prefetch(m_slots[static_cast<uint32_t>(m_heap[best])].impl);
+        const Slot& second = m_slots[static_cast<uint32_t>(m_heap[best])];
+        __builtin_prefetch(second.impl);
+        uint32_t lane = second.lane & ~PREFETCHING;
+        if (lane != NO_LANE)
+        {
+            __builtin_prefetch(&m_lanes[lane]);
+        }
     }
 }
 
