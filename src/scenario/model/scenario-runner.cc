@@ -11,9 +11,8 @@
 #include <sstream>
 #include <sys/resource.h>
 
-#ifndef MCAST4AI_REVISION
-#define MCAST4AI_REVISION "unknown"
-#endif
+// Generated at build time by cmake/revision.cmake.
+#include "mcast4ai-revision.h"
 
 namespace ns3
 {
