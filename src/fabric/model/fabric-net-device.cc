@@ -2,7 +2,6 @@
 
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/pfc-header.h"
-#include "fabric/model/reusable-event.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -74,15 +73,8 @@ FabricNetDevice::GetTypeId()
 FabricNetDevice::FabricNetDevice()
 {
     NS_LOG_FUNCTION(this);
-    m_txComplete = MakeReusableEvent(
-        [this]()
-        {
-            TransmitComplete();
-        },
-        [this]()
-        {
-            Prefetch();
-        });
+    // Not Simulator::Schedule(MakeEvent(...)): that allocates an event per frame and hop.
+    m_txComplete = Ptr<TransmitDoneEvent>(new TransmitDoneEvent(this), false);
 }
 
 FabricNetDevice::~FabricNetDevice()
@@ -102,6 +94,7 @@ FabricNetDevice::DoDispose()
     }
     m_controlFrames.clear();
     m_tx = nullptr;
+    m_txComplete->tx = nullptr;
     m_channel = nullptr;
     m_node = nullptr;
     m_txComplete->Cancel(); // a device disposed mid-run must not be called back
@@ -116,6 +109,7 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
     m_channel = channel;
     channel->Attach(this);
     m_tx = channel->GetTransmitDirection(this);
+    m_txComplete->tx = PeekPointer(m_tx);
 }
 
 void
@@ -184,6 +178,20 @@ FabricNetDevice::TryTransmit()
     m_txComplete->Ref();
     QuadHeapScheduler::SetNextPrefetching();
     Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete));
+}
+
+void
+FabricNetDevice::TransmitDoneEvent::Notify()
+{
+    device->TransmitComplete();
+}
+
+void
+FabricNetDevice::TransmitDoneEvent::Prefetch() const
+{
+    device->Prefetch();
+    __builtin_prefetch(tx);
+    __builtin_prefetch(nextFrame);
 }
 
 void

@@ -69,6 +69,16 @@ public:
     bool IsBusy() const;
     /// Wire time of a frame of this size, including preamble, SFD, FCS and inter-frame gap.
     Time FrameTime(uint32_t frameBytes) const;
+    /**
+     * Where the frame this port sends next probably is (a slot of its owner's queue), for the
+     * port's transmit-complete event to start loading one event ahead. A hint: the owner may
+     * still hand out another frame, or none.
+     */
+    void HintNextFrame(const void* slot)
+    {
+        m_txComplete->nextFrame = slot;
+    }
+
     /// Start loading the fields a transmission or a reception reads first (a hint: see
     /// PrefetchingEvent).
     void Prefetch() const
@@ -125,6 +135,30 @@ protected:
     void DoDispose() override;
 
 private:
+    /**
+     * The port's transmit-complete event: one object, scheduled again for every frame sent
+     * and never freed by running. Besides the port it knows the cable direction the port
+     * sends into and the hinted next frame, so that Prefetch() asks for all three at once
+     * instead of one after the other.
+     */
+    class TransmitDoneEvent : public PrefetchingEvent
+    {
+    public:
+        explicit TransmitDoneEvent(FabricNetDevice* port)
+            : device(port)
+        {
+        }
+
+        void Prefetch() const override;
+
+        FabricNetDevice* device;
+        const FabricChannel::Direction* tx{nullptr};
+        const void* nextFrame{nullptr};
+
+    protected:
+        void Notify() override;
+    };
+
     void TransmitComplete();
     void HandlePfc(Ptr<Packet> p);
     void PauseExpired(uint8_t priority);
@@ -133,7 +167,7 @@ private:
     // large fabric thousands of ports take turns, and a port is cold each time.
     FabricPortOwner* m_owner{nullptr};
     Ptr<FabricChannel::Direction> m_tx; ///< the cable direction this port sends into
-    Ptr<PrefetchingEvent> m_txComplete; ///< scheduled once per frame sent, never freed by running
+    Ptr<TransmitDoneEvent> m_txComplete;
     Ptr<PcapFileWrapper> m_pcap;
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;

@@ -528,6 +528,8 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     {
         port.nonEmpty &= static_cast<uint8_t>(~(1u << prio));
     }
+    // The port's next transmit-complete event loads it, one event before it runs.
+    port.device->HintNextFrame(q.empty() ? nullptr : &q.front());
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
     if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(queued.frame))

@@ -274,6 +274,9 @@ RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
     {
         FabricFrame f = std::move(m_control.front());
         m_control.pop_front();
+        // ACKs can queue by the thousand behind a paused port: the next one is cold by the
+        // time it goes.
+        m_device->HintNextFrame(m_control.empty() ? nullptr : &m_control.front());
         return f;
     }
     if (pausedMask & (1u << m_dataPriority))

@@ -11,8 +11,13 @@
 #include <sstream>
 #include <sys/resource.h>
 
-// Generated at build time by cmake/revision.cmake.
+// Generated at build time by cmake/revision.cmake (the waf build defines it instead).
+#if __has_include("mcast4ai-revision.h")
 #include "mcast4ai-revision.h"
+#endif
+#ifndef MCAST4AI_REVISION
+#define MCAST4AI_REVISION "unknown"
+#endif
 
 namespace ns3
 {
