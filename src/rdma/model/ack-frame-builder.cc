@@ -40,16 +40,7 @@ FrameInfo
 AckFrameBuilder::Fields(
     const RocePacketBuilder::Addressing& a, uint32_t destQp, uint32_t psn24, bool nak, uint32_t msn)
 {
-    AethHeader aeth;
-    if (nak)
-    {
-        aeth.SetNak(AethHeader::PSN_SEQUENCE_ERROR);
-    }
-    else
-    {
-        aeth.SetAck();
-    }
-    aeth.SetMsn(msn);
+    AethHeader aeth = RocePacketBuilder::AckAeth(nak, msn);
     FrameInfo f;
     f.size = FrameInfo::ETH_BYTES + FrameInfo::IPV4_BYTES + FrameInfo::UDP_BYTES
              + FrameInfo::BTH_BYTES + FrameInfo::AETH_BYTES + FrameInfo::ICRC_BYTES;

@@ -101,6 +101,22 @@ Wrap(Ptr<Packet> p,
 }
 } // namespace
 
+AethHeader
+RocePacketBuilder::AckAeth(bool nak, uint32_t msn)
+{
+    AethHeader aeth;
+    if (nak)
+    {
+        aeth.SetNak(AethHeader::PSN_SEQUENCE_ERROR);
+    }
+    else
+    {
+        aeth.SetAck();
+    }
+    aeth.SetMsn(msn);
+    return aeth;
+}
+
 Ptr<Packet>
 RocePacketBuilder::AckFrame(const Addressing& a,
                             Mac48Address src,
@@ -114,16 +130,7 @@ RocePacketBuilder::AckFrame(const Addressing& a,
     bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
     bth.SetDestQp(destQp);
     bth.SetPsn(psn24);
-    AethHeader aeth;
-    if (nak)
-    {
-        aeth.SetNak(AethHeader::PSN_SEQUENCE_ERROR);
-    }
-    else
-    {
-        aeth.SetAck();
-    }
-    aeth.SetMsn(msn);
+    AethHeader aeth = AckAeth(nak, msn);
     EthernetHeader eth = MakeEthernet(src, dst, FrameInfo::ETHERTYPE_IPV4);
     Ptr<Packet> p = Create<Packet>();
     Wrap(p, a, &eth, {&bth, &aeth});

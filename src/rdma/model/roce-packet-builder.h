@@ -9,6 +9,7 @@
 
 #include "ns3/mac48-address.h"
 #include "ns3/packet.h"
+#include "rdma/model/aeth-header.h"
 
 #include <cstdint>
 
@@ -43,6 +44,8 @@ public:
                                 uint32_t psn24,
                                 bool nak,
                                 uint32_t msn);
+    /// The AETH of AckFrame: an ACK, or a NAK with code PSN sequence error.
+    static AethHeader AckAeth(bool nak, uint32_t msn);
     /// BTH (opcode CNP, BECN set) + the 16 reserved bytes.
     static Ptr<Packet> Cnp(uint32_t destQp);
     /// Add the ICRC trailer, UDP and IPv4 around a BTH-led packet (P2MP headers go in front).
