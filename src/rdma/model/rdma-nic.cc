@@ -423,13 +423,12 @@ RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
 {
     // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read.
     uint32_t dstHost = qp->GetRemoteHost();
-    m_control.push_back(m_ackFrames.Make(
+    QueueControl(m_ackFrames.Make(
         MakeAddressing(HostAddress(dstHost).Get(), qp->GetSourcePort(), m_ctrlPriority, false),
         qp->GetRemoteQpn(),
         psn24,
         nak,
         msn));
-    m_device->TryTransmit();
 }
 
 void
@@ -452,13 +451,13 @@ RdmaNic::SendCnp(Ptr<QueuePair> qp)
     Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
     ++m_cnpsSent;
     m_cnpSentTrace(qp->GetRemoteQpn());
-    QueueControl(p);
+    QueueControl(FabricFrame::From(p));
 }
 
 void
-RdmaNic::QueueControl(Ptr<Packet> p)
+RdmaNic::QueueControl(FabricFrame frame)
 {
-    m_control.push_back(FabricFrame::From(p));
+    m_control.push_back(std::move(frame));
     m_device->TryTransmit();
 }
 

@@ -116,7 +116,8 @@ private:
     /// Add UDP/IPv4/Ethernet (and the ICRC trailer) around a BTH-led packet.
     void Encapsulate(
         Ptr<Packet> p, uint32_t dstHost, uint16_t srcPort, uint8_t priority, bool ecnCapable);
-    void QueueControl(Ptr<Packet> p);
+    /// Queue an ACK, NAK or CNP ahead of all data and wake the port.
+    void QueueControl(FabricFrame frame);
     void SetComputeIcrc(bool computeIcrc);
     bool GetComputeIcrc() const;
     /// UDP/IPv4 to the group address, then the mechanism's header(s); returns the first frame
