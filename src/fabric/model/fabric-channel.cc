@@ -134,7 +134,6 @@ void
 FabricChannel::Direction::Notify()
 {
     FabricFrame frame = std::move(inFlight.front());
-    inFlight.PrefetchNext();
     inFlight.pop_front();
     receiver->Receive(std::move(frame));
 }

@@ -522,7 +522,6 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     uint8_t prio = static_cast<uint8_t>(31 - __builtin_clz(eligible));
     RingQueue<QueuedFrame>& q = port.queues[prio];
     QueuedFrame queued = std::move(q.front());
-    q.PrefetchNext();
     q.pop_front();
     if (q.empty())
     {

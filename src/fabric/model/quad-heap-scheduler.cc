@@ -324,12 +324,12 @@ QuadHeapScheduler::PrefetchAhead() const
     // Prefetch() can read it now and ask for the lines its Notify() reads (a cable's frame, a
     // port's fields). The likely event after it is one of the top's four children: request its
     // object now, for the next round.
-    // A lane's next event replaces its head when the head runs: its ring entry is read then.
     const Slot& top = m_slots[static_cast<uint32_t>(m_heap[0])];
     if (top.lane & PREFETCHING)
     {
         static_cast<const PrefetchingEvent*>(top.impl)->Prefetch();
     }
+    // A lane's next event replaces its head when the head runs: its ring entry is read then.
     uint32_t topLane = top.lane & ~PREFETCHING;
     if (topLane != NO_LANE)
     {

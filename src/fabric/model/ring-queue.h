@@ -88,15 +88,6 @@ public:
         __builtin_prefetch(&m_slots[m_tail & m_mask], 1);
     }
 
-    /// Start loading the slot behind the front (the next pop's), if there is one.
-    void PrefetchNext() const
-    {
-        if (m_tail - m_head > 1)
-        {
-            __builtin_prefetch(&m_slots[(m_head + 1) & m_mask]);
-        }
-    }
-
     void pop_front()
     {
         m_slots[m_head & m_mask].~T();
