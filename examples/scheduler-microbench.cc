@@ -8,7 +8,7 @@
  * about 88 ns), so the pending set stays at P. Prints events/s of schedule-and-run alone: what
  * a packet-level model would reach if its own work per event cost nothing.
  */
-#include "fabric/model/quad-heap-scheduler.h"
+#include "core/model/quad-heap-scheduler.h"
 #include "ns3/core-module.h"
 
 #include <chrono>

@@ -3,7 +3,7 @@
  * receiver sets that change per message, 24-bit PSN wrap, CNP rate limiting.
  */
 #include "ns3/simulator.h"
-#include "p2mp/model/ack-aggregator.h"
+#include "rdma/model/ack-aggregator.h"
 
 #include <gtest/gtest.h>
 

@@ -3,11 +3,11 @@
  * reads from the bytes, and the bytes built on demand exactly what RocePacketBuilder writes
  * eagerly, or pcaps and forwarding would depend on who asked for the bytes first.
  */
-#include "fabric/model/fabric-frame.h"
+#include "wire/model/fabric-frame.h"
 #include "packet-bytes.h"
-#include "rdma/model/ack-frame-builder.h"
-#include "rdma/model/aeth-header.h"
-#include "rdma/model/bth-header.h"
+#include "wire/model/ack-frame-builder.h"
+#include "wire/model/aeth-header.h"
+#include "wire/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
 
 #include <gtest/gtest.h>

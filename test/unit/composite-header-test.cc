@@ -2,17 +2,17 @@
  * Frames written in one step (CompositeHeader, RocePacketBuilder::AckFrame / AddEnvelope) must
  * be the same bytes as the same headers added one by one, with lengths that add up.
  */
-#include "fabric/model/frame-info.h"
+#include "wire/model/frame-info.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/udp-header.h"
 #include "packet-bytes.h"
-#include "rdma/model/aeth-header.h"
-#include "rdma/model/bth-header.h"
-#include "rdma/model/composite-header.h"
-#include "rdma/model/icrc-trailer.h"
-#include "rdma/model/reth-header.h"
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/aeth-header.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/composite-header.h"
+#include "wire/model/icrc-trailer.h"
+#include "wire/model/reth-header.h"
+#include "wire/model/roce-packet-builder.h"
 
 #include <gtest/gtest.h>
 

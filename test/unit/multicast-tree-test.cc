@@ -3,7 +3,7 @@
  * in the comments; every tree is walked from its source to check that each receiver is reached
  * exactly once, over a shortest path, and nothing else is.
  */
-#include "p2mp/model/multicast-tree.h"
+#include "topology/model/multicast-tree.h"
 #include "test-topologies.h"
 
 #include <algorithm>

@@ -5,10 +5,10 @@
  * that the last octet's least significant bit is BitPosition 1.
  */
 #include "ns3/packet.h"
-#include "p2mp/model/bier-header.h"
-#include "p2mp/model/bit-string.h"
-#include "p2mp/model/group-shim-header.h"
-#include "p2mp/model/xpu-list-header.h"
+#include "wire/model/bier-header.h"
+#include "wire/model/bit-string.h"
+#include "wire/model/group-shim-header.h"
+#include "wire/model/xpu-list-header.h"
 #include "packet-bytes.h"
 
 #include <gtest/gtest.h>

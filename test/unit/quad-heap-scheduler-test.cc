@@ -2,8 +2,8 @@
  * QuadHeapScheduler must hand out events in exactly (timestamp, uid) order, whatever lanes the
  * callers tag, because the runner's results depend on that order and nothing else.
  */
-#include "fabric/model/prefetching-event.h"
-#include "fabric/model/quad-heap-scheduler.h"
+#include "core/model/prefetching-event.h"
+#include "core/model/quad-heap-scheduler.h"
 #include "ns3/event-impl.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/simulator.h"

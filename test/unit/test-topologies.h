@@ -5,7 +5,7 @@
 #ifndef MCAST4AI_TEST_TOPOLOGIES_H
 #define MCAST4AI_TEST_TOPOLOGIES_H
 
-#include "scenario/model/topology-graph.h"
+#include "topology/model/topology-graph.h"
 
 namespace mcast4ai_test
 {

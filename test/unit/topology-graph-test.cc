@@ -2,7 +2,7 @@
  * TopologyGraph: node and port numbering, ECMP next-hop sets and hop counts for leaf-spine and
  * k-ary fat-trees. Expected counts are derived by hand in the comments.
  */
-#include "scenario/model/topology-graph.h"
+#include "topology/model/topology-graph.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -3,17 +3,17 @@
  * each is checked byte for byte against arrays spelled out from the specifications, and the
  * ICRC against a CNP captured from real hardware.
  */
-#include "fabric/model/pfc-header.h"
+#include "wire/model/pfc-header.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/udp-header.h"
 #include "packet-bytes.h"
-#include "rdma/model/aeth-header.h"
-#include "rdma/model/bth-header.h"
-#include "rdma/model/cnp-header.h"
-#include "rdma/model/icrc-trailer.h"
-#include "rdma/model/reth-header.h"
+#include "wire/model/aeth-header.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/cnp-header.h"
+#include "wire/model/icrc-trailer.h"
+#include "wire/model/reth-header.h"
 
 #include <gtest/gtest.h>
 #include <sstream>

@@ -1,7 +1,7 @@
 #include "fabric/model/fabric-net-device.h"
 
 #include "fabric/model/fabric-channel.h"
-#include "fabric/model/pfc-header.h"
+#include "wire/model/pfc-header.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"

@@ -8,9 +8,9 @@
 #define MCAST4AI_FABRIC_NET_DEVICE_H
 
 #include "fabric/model/fabric-channel.h"
-#include "fabric/model/fabric-frame.h"
+#include "wire/model/fabric-frame.h"
 #include "fabric/model/fabric-port-owner.h"
-#include "fabric/model/ring-queue.h"
+#include "core/model/ring-queue.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"

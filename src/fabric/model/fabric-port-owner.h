@@ -4,7 +4,7 @@
 #ifndef MCAST4AI_FABRIC_PORT_OWNER_H
 #define MCAST4AI_FABRIC_PORT_OWNER_H
 
-#include "fabric/model/fabric-frame.h"
+#include "wire/model/fabric-frame.h"
 
 #include <cstdint>
 

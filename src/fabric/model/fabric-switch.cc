@@ -8,13 +8,13 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "p2mp/model/bier-header.h"
-#include "p2mp/model/group-shim-header.h"
-#include "p2mp/model/xpu-list-header.h"
-#include "rdma/model/ack-frame-builder.h"
-#include "rdma/model/bth-header.h"
+#include "wire/model/bier-header.h"
+#include "wire/model/group-shim-header.h"
+#include "wire/model/xpu-list-header.h"
+#include "wire/model/ack-frame-builder.h"
+#include "wire/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/roce-packet-builder.h"
 
 #include <algorithm>
 #include <memory>

@@ -7,16 +7,16 @@
 #define MCAST4AI_FABRIC_SWITCH_H
 
 #include "fabric/model/fabric-net-device.h"
-#include "fabric/model/frame-info.h"
-#include "fabric/model/ring-queue.h"
+#include "wire/model/frame-info.h"
+#include "core/model/ring-queue.h"
 #include "fabric/model/switch-mmu.h"
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
-#include "p2mp/model/ack-aggregator.h"
+#include "rdma/model/ack-aggregator.h"
 #include "p2mp/model/replicator.h"
-#include "rdma/model/ack-frame-builder.h"
+#include "wire/model/ack-frame-builder.h"
 
 #include <deque>
 #include <memory>

@@ -5,7 +5,7 @@
 #ifndef MCAST4AI_BIFT_H
 #define MCAST4AI_BIFT_H
 
-#include "scenario/model/topology-graph.h"
+#include "topology/model/topology-graph.h"
 
 #include <cstddef>
 #include <cstdint>

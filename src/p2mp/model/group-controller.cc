@@ -3,8 +3,8 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "p2mp/model/multicast-tree.h"
-#include "scenario/model/topology-graph.h"
+#include "topology/model/multicast-tree.h"
+#include "topology/model/topology-graph.h"
 
 namespace ns3
 {

@@ -1,7 +1,7 @@
 #include "p2mp/model/p2mp-sender.h"
 
 #include "ns3/log.h"
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/roce-packet-builder.h"
 
 #include <map>
 

@@ -11,9 +11,9 @@
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
-#include "p2mp/model/bier-header.h"
-#include "p2mp/model/group-shim-header.h"
-#include "p2mp/model/xpu-list-header.h"
+#include "wire/model/bier-header.h"
+#include "wire/model/group-shim-header.h"
+#include "wire/model/xpu-list-header.h"
 
 #include <memory>
 #include <vector>

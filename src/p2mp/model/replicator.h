@@ -7,7 +7,7 @@
 #ifndef MCAST4AI_REPLICATOR_H
 #define MCAST4AI_REPLICATOR_H
 
-#include "fabric/model/fabric-frame.h"
+#include "wire/model/fabric-frame.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"

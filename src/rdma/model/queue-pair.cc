@@ -2,9 +2,9 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "rdma/model/bth-header.h"
+#include "wire/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
-#include "rdma/model/reth-header.h"
+#include "wire/model/reth-header.h"
 
 #include <algorithm>
 

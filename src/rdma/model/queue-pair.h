@@ -6,13 +6,13 @@
 #ifndef MCAST4AI_QUEUE_PAIR_H
 #define MCAST4AI_QUEUE_PAIR_H
 
-#include "fabric/model/frame-info.h"
+#include "wire/model/frame-info.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
-#include "p2mp/model/ack-aggregator.h"
+#include "rdma/model/ack-aggregator.h"
 #include "p2mp/model/p2mp-sender.h"
 #include "rdma/model/dcqcn.h"
 

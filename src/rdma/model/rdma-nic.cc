@@ -5,8 +5,8 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "rdma/model/bth-header.h"
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/roce-packet-builder.h"
 
 namespace ns3
 {

@@ -7,16 +7,16 @@
 #define MCAST4AI_RDMA_NIC_H
 
 #include "fabric/model/fabric-net-device.h"
-#include "fabric/model/frame-info.h"
-#include "fabric/model/ring-queue.h"
+#include "wire/model/frame-info.h"
+#include "core/model/ring-queue.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
-#include "rdma/model/ack-frame-builder.h"
+#include "wire/model/ack-frame-builder.h"
 #include "rdma/model/queue-pair.h"
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/roce-packet-builder.h"
 
 #include <deque>
 #include <unordered_map>

@@ -5,29 +5,14 @@
 #ifndef MCAST4AI_SCENARIO_CONFIG_H
 #define MCAST4AI_SCENARIO_CONFIG_H
 
+#include "topology/model/topology-config.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
-
-struct LinkConfig
-{
-    double rateGbps{100.0};
-    double delayUs{1.0};
-};
-
-struct TopologyConfig
-{
-    std::string kind; // "leaf-spine" or "fat-tree"
-    uint32_t leaves{0};
-    uint32_t spines{0};
-    uint32_t hostsPerLeaf{0};
-    uint32_t k{0};
-    LinkConfig hostLink;
-    LinkConfig fabricLink;
-};
 
 struct DcqcnConfig
 {

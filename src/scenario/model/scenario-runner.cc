@@ -1,6 +1,6 @@
 #include "scenario/model/scenario-runner.h"
 
-#include "fabric/model/quad-heap-scheduler.h"
+#include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"

@@ -11,7 +11,7 @@
 #include "p2mp/model/group-controller.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
-#include "scenario/model/topology-graph.h"
+#include "topology/model/topology-graph.h"
 
 #include <memory>
 #include <string>

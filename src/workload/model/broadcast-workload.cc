@@ -2,7 +2,7 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "p2mp/model/ack-aggregator.h"
+#include "rdma/model/ack-aggregator.h"
 #include "p2mp/model/p2mp-sender.h"
 #include "scenario/model/topology-builder.h"
 

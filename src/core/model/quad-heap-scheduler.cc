@@ -1,6 +1,6 @@
-#include "fabric/model/quad-heap-scheduler.h"
+#include "core/model/quad-heap-scheduler.h"
 
-#include "fabric/model/prefetching-event.h"
+#include "core/model/prefetching-event.h"
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"

@@ -4,7 +4,7 @@
 #ifndef MCAST4AI_FRAME_BUILDER_H
 #define MCAST4AI_FRAME_BUILDER_H
 
-#include "fabric/model/frame-info.h"
+#include "wire/model/frame-info.h"
 #include "ns3/packet.h"
 
 namespace ns3

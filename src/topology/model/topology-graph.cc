@@ -1,4 +1,4 @@
-#include "scenario/model/topology-graph.h"
+#include "topology/model/topology-graph.h"
 
 #include "ns3/assert.h"
 #include "ns3/log.h"

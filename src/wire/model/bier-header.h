@@ -5,8 +5,8 @@
 #ifndef MCAST4AI_BIER_HEADER_H
 #define MCAST4AI_BIER_HEADER_H
 
-#include "p2mp/model/bier-fixed-header.h"
-#include "p2mp/model/bit-string.h"
+#include "wire/model/bier-fixed-header.h"
+#include "wire/model/bit-string.h"
 
 #include <cstdint>
 

@@ -1,14 +1,14 @@
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/roce-packet-builder.h"
 
-#include "fabric/model/frame-info.h"
+#include "wire/model/frame-info.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/udp-header.h"
-#include "rdma/model/aeth-header.h"
-#include "rdma/model/bth-header.h"
-#include "rdma/model/cnp-header.h"
-#include "rdma/model/composite-header.h"
-#include "rdma/model/icrc-trailer.h"
+#include "wire/model/aeth-header.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/cnp-header.h"
+#include "wire/model/composite-header.h"
+#include "wire/model/icrc-trailer.h"
 
 #include <initializer_list>
 #include <vector>

@@ -9,7 +9,7 @@
 
 #include "ns3/mac48-address.h"
 #include "ns3/packet.h"
-#include "rdma/model/aeth-header.h"
+#include "wire/model/aeth-header.h"
 
 #include <cstdint>
 

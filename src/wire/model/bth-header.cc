@@ -1,7 +1,7 @@
 /*
  * InfiniBand Base Transport Header: bit layout in bth-header.h.
  */
-#include "rdma/model/bth-header.h"
+#include "wire/model/bth-header.h"
 
 #include "ns3/log.h"
 

@@ -5,7 +5,7 @@
 #ifndef MCAST4AI_MULTICAST_TREE_H
 #define MCAST4AI_MULTICAST_TREE_H
 
-#include "scenario/model/topology-graph.h"
+#include "topology/model/topology-graph.h"
 
 #include <cstddef>
 #include <cstdint>

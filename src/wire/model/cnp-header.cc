@@ -1,7 +1,7 @@
 /*
  * RoCEv2 CNP body: see cnp-header.h.
  */
-#include "rdma/model/cnp-header.h"
+#include "wire/model/cnp-header.h"
 
 #include "ns3/log.h"
 

@@ -1,6 +1,6 @@
-#include "fabric/model/frame-info.h"
+#include "wire/model/frame-info.h"
 
-#include "rdma/model/bth-header.h"
+#include "wire/model/bth-header.h"
 
 #include <tuple>
 #include <vector>

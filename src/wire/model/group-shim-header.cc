@@ -1,7 +1,7 @@
 /*
  * New-protocol group shim: layout in group-shim-header.h.
  */
-#include "p2mp/model/group-shim-header.h"
+#include "wire/model/group-shim-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"

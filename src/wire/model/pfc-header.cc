@@ -1,7 +1,7 @@
 /*
  * IEEE 802.1Qbb PFC frame body: layout in pfc-header.h.
  */
-#include "fabric/model/pfc-header.h"
+#include "wire/model/pfc-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"

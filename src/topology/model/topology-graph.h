@@ -5,7 +5,7 @@
 #ifndef MCAST4AI_TOPOLOGY_GRAPH_H
 #define MCAST4AI_TOPOLOGY_GRAPH_H
 
-#include "scenario/model/scenario-config.h"
+#include "topology/model/topology-config.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>

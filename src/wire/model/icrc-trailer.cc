@@ -1,7 +1,7 @@
 /*
  * RoCEv2 Invariant CRC: see icrc-trailer.h for the coverage and the wire byte order.
  */
-#include "rdma/model/icrc-trailer.h"
+#include "wire/model/icrc-trailer.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"

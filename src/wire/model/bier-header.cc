@@ -1,7 +1,7 @@
 /*
  * RFC 8296 BIER header, non-MPLS form: layout in bier-fixed-header.h and bier-header.h.
  */
-#include "p2mp/model/bier-header.h"
+#include "wire/model/bier-header.h"
 
 #include "ns3/log.h"
 

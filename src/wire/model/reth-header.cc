@@ -1,7 +1,7 @@
 /*
  * InfiniBand RDMA Extended Transport Header: layout in reth-header.h.
  */
-#include "rdma/model/reth-header.h"
+#include "wire/model/reth-header.h"
 
 #include "ns3/log.h"
 

@@ -1,7 +1,7 @@
 /*
  * BIER with an XPU-ID list in place of the BitString: layout in xpu-list-header.h.
  */
-#include "p2mp/model/xpu-list-header.h"
+#include "wire/model/xpu-list-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"

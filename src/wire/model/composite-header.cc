@@ -1,4 +1,4 @@
-#include "rdma/model/composite-header.h"
+#include "wire/model/composite-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"

@@ -1,8 +1,8 @@
-#include "p2mp/model/ack-aggregator.h"
+#include "rdma/model/ack-aggregator.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "rdma/model/bth-header.h"
+#include "wire/model/bth-header.h"
 
 #include <algorithm>
 #include <limits>

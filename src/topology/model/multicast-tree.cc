@@ -1,4 +1,4 @@
-#include "p2mp/model/multicast-tree.h"
+#include "topology/model/multicast-tree.h"
 
 #include "ns3/assert.h"
 #include "ns3/log.h"

@@ -1,8 +1,8 @@
-#include "rdma/model/ack-frame-builder.h"
+#include "wire/model/ack-frame-builder.h"
 
 #include "ns3/ipv4-header.h"
-#include "rdma/model/aeth-header.h"
-#include "rdma/model/bth-header.h"
+#include "wire/model/aeth-header.h"
+#include "wire/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
 
 namespace ns3

@@ -4,10 +4,10 @@
 #ifndef MCAST4AI_ACK_FRAME_BUILDER_H
 #define MCAST4AI_ACK_FRAME_BUILDER_H
 
-#include "fabric/model/fabric-frame.h"
-#include "fabric/model/frame-builder.h"
+#include "wire/model/fabric-frame.h"
+#include "wire/model/frame-builder.h"
 #include "ns3/mac48-address.h"
-#include "rdma/model/roce-packet-builder.h"
+#include "wire/model/roce-packet-builder.h"
 
 namespace ns3
 {

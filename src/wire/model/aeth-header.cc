@@ -1,7 +1,7 @@
 /*
  * InfiniBand ACK Extended Transport Header: layout in aeth-header.h.
  */
-#include "rdma/model/aeth-header.h"
+#include "wire/model/aeth-header.h"
 
 #include "ns3/log.h"
 

@@ -1,7 +1,7 @@
 /*
  * BIER BitString: numbering and wire order in bit-string.h.
  */
-#include "p2mp/model/bit-string.h"
+#include "wire/model/bit-string.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"

@@ -4,8 +4,8 @@
 #ifndef MCAST4AI_FABRIC_FRAME_H
 #define MCAST4AI_FABRIC_FRAME_H
 
-#include "fabric/model/frame-builder.h"
-#include "fabric/model/frame-info.h"
+#include "wire/model/frame-builder.h"
+#include "wire/model/frame-info.h"
 #include "ns3/packet.h"
 
 #include <cstdint>

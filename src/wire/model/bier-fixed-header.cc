@@ -1,7 +1,7 @@
 /*
  * Fixed part of the RFC 8296 BIER header: layout in bier-fixed-header.h.
  */
-#include "p2mp/model/bier-fixed-header.h"
+#include "wire/model/bier-fixed-header.h"
 
 #include "ns3/log.h"
 

@@ -6,7 +6,7 @@
 #ifndef MCAST4AI_XPU_LIST_HEADER_H
 #define MCAST4AI_XPU_LIST_HEADER_H
 
-#include "p2mp/model/bier-fixed-header.h"
+#include "wire/model/bier-fixed-header.h"
 
 #include <cstdint>
 #include <vector>
