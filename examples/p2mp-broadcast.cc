@@ -53,7 +53,7 @@ main(int argc, char** argv)
     ScenarioRunner runner(c);
     runner.Build();
     // The root's ToR (leaf 0 is switch 0) holds the aggregator: listen to what it emits.
-    runner.GetFabric().GetSwitch(0)->GetAckAggregator()->TraceConnectWithoutContext(
+    runner.GetFabric().GetP2mpStage(0)->GetAckAggregator()->TraceConnectWithoutContext(
         "Aggregated", MakeCallback(&AggregatedAck));
     bool complete = runner.Run();
 

@@ -206,7 +206,7 @@ private:
         ScenarioRunner runner(c);
         runner.Build();
         Ptr<QueuePair> qp = runner.GetFabric().GetNic(1)->GetQpByIndex(0);
-        Ptr<Dcqcn> cc = qp->GetCongestionControl();
+        Ptr<Dcqcn> cc = DynamicCast<Dcqcn>(qp->GetCongestionControl());
         NS_TEST_ASSERT_MSG_NE(cc, nullptr, "DCQCN is on by default");
         uint64_t changes = 0;
         cc->TraceConnectWithoutContext("Rate", MakeBoundCallback(&RateChanged, &changes));

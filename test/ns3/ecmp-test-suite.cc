@@ -2,6 +2,7 @@
  * ECMP: the per-switch 5-tuple hash spreads flows uniformly over equal-cost uplinks, and the
  * UDP source port alone is enough to move a flow to another path.
  */
+#include "fabric/model/ecmp-path-choice.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "scenario/model/topology-builder.h"
@@ -15,6 +16,13 @@ using namespace ns3::test;
 
 namespace
 {
+
+/// The ECMP hash of a switch (the default path choice).
+Ptr<EcmpPathChoice>
+Ecmp(Ptr<FabricSwitch> sw)
+{
+    return DynamicCast<EcmpPathChoice>(sw->GetPathChoice());
+}
 
 FrameInfo
 Tuple(uint32_t src, uint32_t dst, uint16_t sport)
@@ -57,8 +65,8 @@ private:
             uint32_t leaf = g.LeafOf(src);
             const auto& hops = g.NextHopPorts(leaf, dst);
             NS_TEST_ASSERT_MSG_EQ(hops.size(), spines, "a leaf has one uplink per spine");
-            uint32_t index = fabric.GetSwitch(leaf - g.HostCount())
-                                 ->EcmpIndex(Tuple(src, dst, sport), hops.size());
+            uint32_t index = Ecmp(fabric.GetSwitch(leaf - g.HostCount()))
+                                 ->Index(Tuple(src, dst, sport), hops.size());
             ++count[index];
         }
         // Pearson's statistic with 7 degrees of freedom; 24.32 is its 99.9% quantile.
@@ -96,13 +104,13 @@ private:
         Ptr<FabricSwitch> leafSwitch = fabric.GetSwitch(leaf - g.HostCount());
         const auto& hops = g.NextHopPorts(leaf, dst);
         uint16_t portA = 50000;
-        uint32_t pathA = leafSwitch->EcmpIndex(Tuple(src, dst, portA), hops.size());
+        uint32_t pathA = Ecmp(leafSwitch)->Index(Tuple(src, dst, portA), hops.size());
         uint16_t portB = portA + 1;
-        while (leafSwitch->EcmpIndex(Tuple(src, dst, portB), hops.size()) == pathA)
+        while (Ecmp(leafSwitch)->Index(Tuple(src, dst, portB), hops.size()) == pathA)
         {
             ++portB;
         }
-        uint32_t pathB = leafSwitch->EcmpIndex(Tuple(src, dst, portB), hops.size());
+        uint32_t pathB = Ecmp(leafSwitch)->Index(Tuple(src, dst, portB), hops.size());
 
         // Two flows, same hosts, same everything but the source port: 3 packets and 5 packets.
         Ptr<RdmaNic> a = fabric.GetNic(src);

@@ -1,7 +1,7 @@
 #include "fabric/model/fabric-channel.h"
 
-#include "fabric/model/fabric-net-device.h"
 #include "core/model/quad-heap-scheduler.h"
+#include "fabric/model/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"

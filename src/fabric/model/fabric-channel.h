@@ -4,13 +4,13 @@
 #ifndef MCAST4AI_FABRIC_CHANNEL_H
 #define MCAST4AI_FABRIC_CHANNEL_H
 
-#include "wire/model/fabric-frame.h"
 #include "core/model/prefetching-event.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "core/model/ring-queue.h"
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
+#include "wire/model/fabric-frame.h"
 
 namespace ns3
 {

@@ -1,13 +1,13 @@
 #include "fabric/model/fabric-net-device.h"
 
 #include "fabric/model/fabric-channel.h"
-#include "wire/model/pfc-header.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
+#include "wire/model/pfc-header.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,10 +7,9 @@
 #ifndef MCAST4AI_FABRIC_NET_DEVICE_H
 #define MCAST4AI_FABRIC_NET_DEVICE_H
 
-#include "fabric/model/fabric-channel.h"
-#include "wire/model/fabric-frame.h"
-#include "fabric/model/fabric-port-owner.h"
 #include "core/model/ring-queue.h"
+#include "fabric/model/fabric-channel.h"
+#include "fabric/model/fabric-port-owner.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
@@ -19,6 +18,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/traced-callback.h"
+#include "wire/model/fabric-frame.h"
 
 #include <deque>
 

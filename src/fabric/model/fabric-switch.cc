@@ -1,5 +1,6 @@
 #include "fabric/model/fabric-switch.h"
 
+#include "fabric/model/ecmp-path-choice.h"
 #include "ns3/boolean.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -11,32 +12,12 @@
 #include "wire/model/bier-header.h"
 #include "wire/model/group-shim-header.h"
 #include "wire/model/xpu-list-header.h"
-#include "wire/model/ack-frame-builder.h"
-#include "wire/model/bth-header.h"
-#include "rdma/model/rdma-nic.h"
-#include "wire/model/roce-packet-builder.h"
-
-#include <algorithm>
-#include <memory>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricSwitch");
 NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
-
-namespace
-{
-/// 64-bit finaliser (splitmix64): every input bit affects every output bit.
-inline uint64_t
-Mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-} // namespace
 
 TypeId
 FabricSwitch::GetTypeId()
@@ -46,11 +27,12 @@ FabricSwitch::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<FabricSwitch>()
-              .AddAttribute("EcmpSeed",
-                            "Per-switch seed of the ECMP hash (avoids polarisation across tiers)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
-                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute(
+                  "PathChoice",
+                  "The choice among equal-cost next hops (ECMP unless set)",
+                  PointerValue(),
+                  MakePointerAccessor(&FabricSwitch::SetPathChoice, &FabricSwitch::GetPathChoice),
+                  MakePointerChecker<PathChoice>())
               .AddAttribute("PauseQuanta",
                             "Pause time carried in XOFF frames, in quanta of 512 bit times",
                             UintegerValue(0xFFFF),
@@ -81,6 +63,7 @@ FabricSwitch::FabricSwitch()
 {
     m_mmu = CreateObject<SwitchMmu>();
     m_uniform = CreateObject<UniformRandomVariable>();
+    SetPathChoice(CreateObject<EcmpPathChoice>());
 }
 
 void
@@ -95,10 +78,18 @@ FabricSwitch::DoDispose()
         port.device->SetOwner(nullptr);
     }
     m_ports.clear();
+    for (auto& stage : m_stages)
+    {
+        stage->Dispose();
+    }
+    m_stages.clear();
+    if (m_pathChoice)
+    {
+        m_pathChoice->Dispose();
+        m_pathChoice = nullptr;
+    }
     m_node = nullptr;
     m_mmu = nullptr;
-    m_replicator = nullptr;
-    m_aggregator = nullptr;
     Object::DoDispose();
 }
 
@@ -108,9 +99,6 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> device)
     uint32_t index = m_ports.size();
     m_ports.emplace_back();
     m_ports.back().device = device;
-    // The port's MAC is the source of the ACKs this switch sends out of it.
-    m_ackFrames.push_back(
-        std::make_unique<AckFrameBuilder>(Mac48Address::ConvertFrom(device->GetAddress()), false));
     return index;
 }
 
@@ -167,53 +155,88 @@ int64_t
 FabricSwitch::AssignStreams(int64_t stream)
 {
     m_uniform->SetStream(stream);
-    return 1;
+    return 1 + m_pathChoice->AssignStreams(stream + 1);
 }
 
-uint8_t
-FabricSwitch::PriorityOf(const FrameInfo& fi) const
+void
+FabricSwitch::SetPathChoice(Ptr<PathChoice> choice)
 {
-    // Class selector code points: DSCP 8p carries priority p.
-    return static_cast<uint8_t>((fi.dscp >> 3) & 0x7);
+    NS_ASSERT_MSG(choice, "a switch needs a path choice");
+    m_pathChoice = choice;
+    m_pathChoice->Attach(this);
+}
+
+Ptr<PathChoice>
+FabricSwitch::GetPathChoice() const
+{
+    return m_pathChoice;
+}
+
+void
+FabricSwitch::AddStage(Ptr<SwitchStage> stage)
+{
+    m_stages.push_back(stage);
+    stage->Attach(this);
 }
 
 uint32_t
-FabricSwitch::EcmpIndex(const FrameInfo& fi, uint32_t n) const
+FabricSwitch::GetNStages() const
 {
-    uint64_t h = Mix64((static_cast<uint64_t>(m_ecmpSeed) << 32) ^ fi.srcIp);
-    h = Mix64(h ^ (static_cast<uint64_t>(fi.dstIp) << 16) ^ fi.protocol);
-    h = Mix64(h ^ (static_cast<uint64_t>(fi.srcPort) << 16) ^ fi.dstPort);
-    return static_cast<uint32_t>(h % n);
+    return m_stages.size();
+}
+
+Ptr<SwitchStage>
+FabricSwitch::GetStage(uint32_t index) const
+{
+    return m_stages.at(index);
+}
+
+bool
+FabricSwitch::HasRoute(uint32_t dstHost) const
+{
+    return dstHost < m_routes.size() && !m_routes[dstHost]->empty();
+}
+
+uint32_t
+FabricSwitch::RoutePort(const FrameInfo& fi)
+{
+    const std::vector<uint16_t>& hops = *m_routes[fi.DstHost()];
+    return hops.size() == 1 ? hops[0] : m_pathChoice->Choose(fi, hops);
+}
+
+void
+FabricSwitch::Forward(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame)
+{
+    Enqueue(inPort, outPort, prio, std::move(frame));
+}
+
+void
+FabricSwitch::DropFrame(FabricFrame& frame, uint32_t inPort)
+{
+    Drop(frame, inPort, false);
 }
 
 void
 FabricSwitch::ReceiveFrame(uint32_t inPort, FabricFrame& frame)
 {
-    const FrameInfo& fi = frame.info;
-    if (fi.p2mp != FrameInfo::P2MP_NONE)
+    for (const auto& stage : m_stages)
     {
-        ReplicateFrame(inPort, frame);
-        return;
-    }
-    if (m_aggregator && fi.roce)
-    {
-        // ACKs hide their opcode in the UDP payload: an aggregating switch reads every BTH.
-        ++m_deepParsed;
-        if ((fi.opcode == BthHeader::RC_ACKNOWLEDGE || fi.opcode == BthHeader::CNP)
-            && InterceptAck(inPort, frame))
+        if (stage->Receive(inPort, frame))
         {
             return;
         }
     }
+    const FrameInfo& fi = frame.info;
     uint32_t dstHost = fi.DstHost();
     if (fi.etherType != FrameInfo::ETHERTYPE_IPV4 || dstHost >= m_routes.size()
         || m_routes[dstHost]->empty())
     {
+        NS_LOG_LOGIC("switch " << this << " port " << inPort << ": no route, dropped");
         Drop(frame, inPort, false); // not routable in this fabric
         return;
     }
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
-    uint32_t outPort = hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())];
+    uint32_t outPort = hops.size() == 1 ? hops[0] : m_pathChoice->Choose(fi, hops);
     uint8_t prio = PriorityOf(fi);
     // The counters and queue Enqueue updates are cold: start loading them together.
     m_mmu->Prefetch(inPort, outPort, prio);
@@ -272,63 +295,27 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
 }
 
 void
-FabricSwitch::ReplicateFrame(uint32_t inPort, FabricFrame& frame)
+FabricSwitch::ForwardCopies(uint32_t inPort,
+                            uint8_t prio,
+                            uint32_t ingressBytes,
+                            std::vector<FrameCopy>& copies,
+                            Time lookup)
 {
-    if (!m_replicator)
-    {
-        Drop(frame, inPort, false);
-        return;
-    }
-    // The replicator rewrites the packet's bytes, never the arrived frame's fields.
-    const FrameInfo& fi = frame.info;
-    uint8_t prio = PriorityOf(fi);
-    bool sourceTor = m_aggMode == AGGREGATE_SOURCE_TOR && m_hostPort[inPort];
-    bool hop = m_aggMode == AGGREGATE_HOP_BY_HOP;
-    bool expect = (sourceTor || hop) && fi.IsFirstPacket();
-    m_copies.clear();
-    m_children.clear();
-    Time lookup = m_replicator->Replicate(
-        frame, inPort, m_copies, (expect && sourceTor) ? &m_children : nullptr);
-    if (m_aggregator && fi.roce)
-    {
-        ++m_deepParsed;
-    }
-    if (expect)
-    {
-        uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
-        if (hop)
-        {
-            // Children are the downstream branches; aggregated ACKs go back where data came from.
-            for (const auto& c : m_copies)
-            {
-                m_children.push_back(c.port);
-            }
-            std::vector<uint32_t>& parents = m_upstream[flow];
-            if (std::find(parents.begin(), parents.end(), inPort) == parents.end())
-            {
-                parents.push_back(inPort);
-            }
-        }
-        uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
-        m_aggregator->ExpectMessageOnWire(flow, m_children, fi.psn, packets);
-    }
-    if (m_copies.empty())
-    {
-        Drop(frame, inPort, false); // no forwarding state for this frame
-        return;
-    }
+    NS_ASSERT(!copies.empty());
     // Stored once, whatever the fan-out: the ingress (and PFC) sees one frame.
-    if (!m_mmu->AdmitIngress(inPort, prio, fi.size))
+    if (!m_mmu->AdmitIngress(inPort, prio, ingressBytes))
     {
-        Drop(m_copies.front().frame, inPort, false);
+        NS_LOG_LOGIC("switch " << this << " port " << inPort << ": ingress full, replica dropped");
+        Drop(copies.front().frame, inPort, false);
         return;
     }
     if (m_mmu->ShouldPause(inPort, prio))
     {
         SendPause(inPort, prio);
     }
-    uint32_t replica = NewReplica(Replica{uint32_t(m_copies.size()), fi.size});
-    for (auto& c : m_copies)
+    uint32_t replica = NewReplica(Replica{uint32_t(copies.size()), ingressBytes});
+    NS_LOG_LOGIC("switch " << this << " port " << inPort << ": " << copies.size() << " copies");
+    for (auto& c : copies)
     {
         if (lookup.IsZero())
         {
@@ -395,118 +382,6 @@ FabricSwitch::MaybeResume(uint32_t inPort, uint8_t prio)
         m_pauseRefresh[inPort * 8 + prio].Cancel();
         m_ports[inPort].device->SendPfc(prio, 0);
     }
-}
-
-void
-FabricSwitch::UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out) const
-{
-    out.clear();
-    if (m_aggMode == AGGREGATE_HOP_BY_HOP)
-    {
-        auto it = m_upstream.find(flow);
-        if (it != m_upstream.end())
-        {
-            out = it->second;
-            return;
-        }
-    }
-    const std::vector<uint16_t>& hops = *m_routes[fi.DstHost()];
-    out.push_back(hops.size() == 1 ? hops[0] : hops[EcmpIndex(fi, hops.size())]);
-}
-
-bool
-FabricSwitch::InterceptAck(uint32_t inPort, FabricFrame& frame)
-{
-    const FrameInfo& fi = frame.info;
-    uint64_t flow = AckAggregator::FlowKey(fi.DstHost(), fi.destQp);
-    if (!m_aggregator->Knows(flow) || fi.DstHost() >= m_routes.size())
-    {
-        return false;
-    }
-    uint8_t prio = PriorityOf(fi);
-    UpstreamPorts(flow, fi, m_parents);
-    if (fi.opcode == BthHeader::CNP)
-    {
-        if (m_aggregator->ReceiveCnp(flow, m_cnpInterval).kind == AckAggregator::Action::CNP)
-        {
-            // The CNP itself goes on, at most once per interval (one parent is enough: the
-            // requester's rate does not depend on the path the CNP took).
-            Enqueue(inPort, m_parents.front(), prio, std::move(frame));
-        }
-        return true;
-    }
-    uint32_t child = m_aggMode == AGGREGATE_HOP_BY_HOP ? inPort : fi.SrcHost();
-    bool nak = ((fi.syndrome >> 5) & 0x3) == 0x3;
-    AckAggregator::Action a = m_aggregator->Receive(flow, child, fi.psn, nak);
-    if (a.kind == AckAggregator::Action::NOTHING)
-    {
-        return true;
-    }
-    // A valid RoCEv2 ACK of our own: BTH opcode 0x11, PSN = the minimum over the receivers.
-    // Every parent that fed this flow gets it: with a tree per message (the new protocol,
-    // several messages in flight) data may have come down more than one way, and ACKs are
-    // cumulative, so a parent that does not need one ignores it.
-    for (uint32_t out : m_parents)
-    {
-        RocePacketBuilder::Addressing ad;
-        ad.srcIp = m_address;
-        ad.dstIp = fi.dstIp;
-        ad.srcPort = fi.srcPort;
-        ad.priority = prio;
-        FabricFrame ack = m_ackFrames[out]->Make(ad,
-                                                 fi.destQp,
-                                                 static_cast<uint32_t>(a.psn & 0xFFFFFF),
-                                                 a.kind == AckAggregator::Action::NAK,
-                                                 0);
-        ++m_aggregatedSent;
-        Enqueue(inPort, out, prio, std::move(ack));
-    }
-    return true;
-}
-
-void
-FabricSwitch::SetReplicator(Ptr<Replicator> replicator)
-{
-    m_replicator = replicator;
-}
-
-Ptr<Replicator>
-FabricSwitch::GetReplicator() const
-{
-    return m_replicator;
-}
-
-void
-FabricSwitch::SetAckAggregation(AggregationMode mode,
-                                uint32_t pathMtu,
-                                Time cnpInterval,
-                                uint32_t address,
-                                std::vector<bool> hostPorts)
-{
-    m_aggMode = mode;
-    m_pathMtu = pathMtu;
-    m_cnpInterval = cnpInterval;
-    m_address = address;
-    m_hostPort = std::move(hostPorts);
-    m_aggregator = mode == AGGREGATE_NONE ? nullptr : CreateObject<AckAggregator>();
-}
-
-Ptr<AckAggregator>
-FabricSwitch::GetAckAggregator() const
-{
-    return m_aggregator;
-}
-
-uint64_t
-FabricSwitch::GetDeepParsed() const
-{
-    return m_deepParsed;
-}
-
-uint64_t
-FabricSwitch::GetAggregatedAcksSent() const
-{
-    return m_aggregatedSent;
 }
 
 FabricFrame

@@ -1,26 +1,24 @@
 /*
- * Output-queued, store-and-forward switch: ECMP forwarding on the 5-tuple (UDP source port
- * included), eight strict-priority egress queues per port, a shared-buffer MMU with PFC and
- * RED-style ECN marking.
+ * Output-queued, store-and-forward switch: eight strict-priority egress queues per port, a
+ * shared-buffer MMU with PFC and RED-style ECN marking. Two things plug in: the choice among
+ * equal-cost next hops (a PathChoice, ECMP by default) and the stages that see frames before
+ * unicast forwarding (SwitchStage: P2MP replication, ACK aggregation).
  */
 #ifndef MCAST4AI_FABRIC_SWITCH_H
 #define MCAST4AI_FABRIC_SWITCH_H
 
-#include "fabric/model/fabric-net-device.h"
-#include "wire/model/frame-info.h"
 #include "core/model/ring-queue.h"
+#include "fabric/model/fabric-net-device.h"
+#include "fabric/model/frame-copy.h"
+#include "fabric/model/path-choice.h"
 #include "fabric/model/switch-mmu.h"
+#include "fabric/model/switch-stage.h"
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
-#include "rdma/model/ack-aggregator.h"
-#include "p2mp/model/replicator.h"
-#include "wire/model/ack-frame-builder.h"
+#include "wire/model/frame-info.h"
 
-#include <deque>
-#include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -59,8 +57,13 @@ public:
     void SetDropFilter(DropFilter filter);
     uint64_t GetInjectedDrops() const;
 
-    /// ECMP choice among n equal-cost ports for a flow (exposed for tests).
-    uint32_t EcmpIndex(const FrameInfo& fi, uint32_t n) const;
+    /// The choice among equal-cost next hops (an EcmpPathChoice unless set).
+    void SetPathChoice(Ptr<PathChoice> choice);
+    Ptr<PathChoice> GetPathChoice() const;
+    /// Append a stage to the ingress pipeline; call after every port was added.
+    void AddStage(Ptr<SwitchStage> stage);
+    uint32_t GetNStages() const;
+    Ptr<SwitchStage> GetStage(uint32_t index) const;
 
     /// Size the MMU and hook the ports up; call after all ports are added.
     void Start();
@@ -70,31 +73,32 @@ public:
     uint64_t GetEcnMarks() const;
     uint64_t GetForwarded() const;
 
-    /// Where ACKs of P2MP flows are aggregated in the fabric.
-    enum AggregationMode : uint8_t
-    {
-        AGGREGATE_NONE,       ///< not in switches (at the sender's NIC, or nowhere)
-        AGGREGATE_SOURCE_TOR, ///< at the sender's ToR, per receiver
-        AGGREGATE_HOP_BY_HOP  ///< at every replication point, per downstream port
-    };
+    // Services for stages: they forward, replicate and drop through the switch, so the MMU,
+    // PFC and the counters see every frame the same way.
 
-    /// P2MP replication state (BIFT, group table); null: P2MP frames are dropped.
-    void SetReplicator(Ptr<Replicator> replicator);
-    Ptr<Replicator> GetReplicator() const;
+    /// Priority class of a frame (DSCP class selector 8p carries priority p).
+    static uint8_t PriorityOf(const FrameInfo& fi)
+    {
+        return static_cast<uint8_t>((fi.dscp >> 3) & 0x7);
+    }
+    /// Whether unicast routes lead to host dstHost from here.
+    bool HasRoute(uint32_t dstHost) const;
+    /// The egress port the path choice gives a unicast frame (requires HasRoute).
+    uint32_t RoutePort(const FrameInfo& fi);
+    /// Admit a frame into the MMU and queue it on outPort (a refused frame is counted).
+    void Forward(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
     /**
-     * Aggregate ACKs here. pathMtu lets the switch tell a message's length from its RETH;
-     * cnpInterval limits forwarded CNPs per flow; address is the source IPv4 of the ACKs
-     * this switch emits; hostPorts[p] tells whether port p faces a host.
+     * Queue the copies of one replicated frame: the ingress (and PFC) is charged once for
+     * ingressBytes, whatever the fan-out, and released when the last copy leaves. lookup
+     * delays the copies (a replication lookup that takes longer than the pipeline).
      */
-    void SetAckAggregation(AggregationMode mode,
-                           uint32_t pathMtu,
-                           Time cnpInterval,
-                           uint32_t address,
-                           std::vector<bool> hostPorts);
-    Ptr<AckAggregator> GetAckAggregator() const;
-    /// Packets whose BTH this switch had to read (it aggregates ACKs, so it must look).
-    uint64_t GetDeepParsed() const;
-    uint64_t GetAggregatedAcksSent() const;
+    void ForwardCopies(uint32_t inPort,
+                       uint8_t prio,
+                       uint32_t ingressBytes,
+                       std::vector<FrameCopy>& copies,
+                       Time lookup);
+    /// Count and trace a frame that goes nowhere.
+    void DropFrame(FabricFrame& frame, uint32_t inPort);
 
 protected:
     void DoDispose() override;
@@ -128,7 +132,6 @@ private:
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
     /// Admit into the MMU and queue on outPort (drops are counted).
     void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
-    void ReplicateFrame(uint32_t inPort, FabricFrame& frame);
     /// Put an admitted frame on its egress queue and wake the port.
     void Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame);
     /// Count and trace a frame that is not queued (injected: by the drop filter).
@@ -142,47 +145,26 @@ private:
     void CopyDone(uint32_t inPort, uint8_t prio, uint32_t replica);
     /// Send XON upstream if (inPort, prio) has drained below its threshold.
     void MaybeResume(uint32_t inPort, uint8_t prio);
-    /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
-    bool InterceptAck(uint32_t inPort, FabricFrame& frame);
-    /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
-    /// the routes (source ToR).
-    void UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out) const;
     void SendPause(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
     /// Set the IPv4 ECN field to CE (behind a P2MP header too) if the frame is ECN-capable.
     bool MarkCe(FabricFrame& frame);
-    uint8_t PriorityOf(const FrameInfo& fi) const;
 
     Ptr<Node> m_node;
     Ptr<SwitchMmu> m_mmu;
     std::vector<PortState> m_ports;
-    /// Per port: the ACKs this switch sends out of it (deferred frames point at them).
-    std::vector<std::unique_ptr<AckFrameBuilder>> m_ackFrames;
     std::vector<const std::vector<uint16_t>*> m_routes;
     std::vector<EventId> m_pauseRefresh; // [port * 8 + prio]
     Ptr<UniformRandomVariable> m_uniform;
-    uint32_t m_ecmpSeed;
+    Ptr<PathChoice> m_pathChoice;
+    std::vector<Ptr<SwitchStage>> m_stages;
     uint16_t m_pauseQuanta;
     bool m_ecnEnabled;
 
-    Ptr<Replicator> m_replicator;
-    Ptr<AckAggregator> m_aggregator;
-    AggregationMode m_aggMode{AGGREGATE_NONE};
-    uint32_t m_pathMtu{1024};
-    Time m_cnpInterval;
-    uint32_t m_address{0};
-    std::vector<bool> m_hostPort;
-    /// flow -> every port its data came in on (one per tree; few, at most the uplinks)
-    std::unordered_map<uint64_t, std::vector<uint32_t>> m_upstream;
-    std::vector<uint32_t> m_parents;        // scratch
-    std::vector<Replicator::Copy> m_copies; // scratch
-    std::vector<Replica> m_replicas;        ///< records of replicated frames still queued
-    std::vector<uint32_t> m_freeReplicas;   ///< unused entries of m_replicas
-    std::vector<uint32_t> m_children;       // scratch
+    std::vector<Replica> m_replicas;      ///< records of replicated frames still queued
+    std::vector<uint32_t> m_freeReplicas; ///< unused entries of m_replicas
     DropFilter m_dropFilter;
     uint64_t m_injectedDrops{0};
-    uint64_t m_deepParsed{0};
-    uint64_t m_aggregatedSent{0};
 
     uint64_t m_drops{0};
     uint64_t m_ecnMarks{0};

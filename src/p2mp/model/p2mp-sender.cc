@@ -36,7 +36,7 @@ TypeId
 P2mpSender::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::P2mpSender")
-                            .SetParent<Object>()
+                            .SetParent<P2mpEncapsulator>()
                             .SetGroupName("Mcast4ai")
                             .AddConstructor<P2mpSender>();
     return tid;

@@ -11,6 +11,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "rdma/model/p2mp-encapsulator.h"
 #include "wire/model/bier-header.h"
 #include "wire/model/group-shim-header.h"
 #include "wire/model/xpu-list-header.h"
@@ -24,7 +25,7 @@ namespace ns3
 /**
  * \brief Encapsulates one sender's P2MP packets.
  */
-class P2mpSender : public Object
+class P2mpSender : public P2mpEncapsulator
 {
 public:
     static TypeId GetTypeId();
@@ -34,13 +35,6 @@ public:
         BIER,
         XPU_LIST,
         NEW_PROTOCOL
-    };
-
-    /// One message's receivers and, for the new protocol, its installed group.
-    struct Target
-    {
-        std::shared_ptr<const std::vector<uint32_t>> receivers; ///< host indices, ascending
-        uint32_t groupId{0};
     };
 
     void Setup(Mechanism mechanism, uint32_t sourceHost, uint32_t bslBits, uint16_t entropy);
@@ -58,10 +52,10 @@ public:
                      const Target& target,
                      bool first,
                      Mac48Address srcMac,
-                     std::vector<Ptr<Packet>>& out);
+                     std::vector<Ptr<Packet>>& out) override;
 
     /// Copies that leave the source for one packet of this target (SIs spanned, or 1).
-    uint32_t CopiesFor(const Target& target);
+    uint32_t CopiesFor(const Target& target) override;
 
 private:
     void Prepare(const Target& target);

@@ -2,10 +2,10 @@
 
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
+#include "topology/model/topology-graph.h"
 #include "wire/model/bier-header.h"
 #include "wire/model/group-shim-header.h"
 #include "wire/model/xpu-list-header.h"
-#include "topology/model/topology-graph.h"
 
 namespace ns3
 {

@@ -7,12 +7,13 @@
 #ifndef MCAST4AI_REPLICATOR_H
 #define MCAST4AI_REPLICATOR_H
 
-#include "wire/model/fabric-frame.h"
+#include "fabric/model/frame-copy.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "p2mp/model/bift.h"
 #include "p2mp/model/group-table.h"
+#include "wire/model/fabric-frame.h"
 
 #include <vector>
 
@@ -29,11 +30,7 @@ class Replicator : public Object
 public:
     static TypeId GetTypeId();
 
-    struct Copy
-    {
-        uint32_t port;
-        FabricFrame frame;
-    };
+    using Copy = FrameCopy;
 
     /// Build the BIFT for bslBits (0: no BIER) and an empty group table.
     void Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits);

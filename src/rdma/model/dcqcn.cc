@@ -20,7 +20,7 @@ Dcqcn::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::Dcqcn")
-              .SetParent<Object>()
+              .SetParent<RdmaCongestionControl>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<Dcqcn>()
               .AddAttribute("G",

@@ -12,6 +12,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
+#include "rdma/model/rdma-congestion-control.h"
 
 namespace ns3
 {
@@ -23,7 +24,7 @@ namespace ns3
  * alpha is next needed (at a CNP or when read), which is exactly the periodic timer restarted
  * at every CNP, without an event per period per queue pair.
  */
-class Dcqcn : public Object
+class Dcqcn final : public RdmaCongestionControl
 {
 public:
     static TypeId GetTypeId();
@@ -39,16 +40,16 @@ public:
     };
 
     /// Start at line rate.
-    void SetLineRate(DataRate rate);
+    void SetLineRate(DataRate rate) override;
 
     /// A CNP arrived for this queue pair: cut the rate, raise alpha, restart the increase.
-    void ReceiveCnp();
+    void ReceiveCnp() override;
     /// Account bytes put on the wire; every ByteCounter bytes is one byte-counter stage.
-    void BytesSent(uint32_t bytes);
+    void BytesSent(uint32_t bytes) override;
     /// One rate-increase timer period elapsed (scheduled internally; public for tests).
     void RateIncreaseTimerExpired();
 
-    DataRate GetRate() const;
+    DataRate GetRate() const override;
     DataRate GetTargetRate() const;
     DataRate GetLineRate() const;
     /// Alpha as of now (decay applied).
@@ -58,7 +59,7 @@ public:
     Phase GetLastPhase() const;
     uint64_t GetCnpsReceived() const;
     /// Time to put frameBytes on the wire at the current rate.
-    Time PacingDelay(uint32_t wireBytes) const;
+    Time PacingDelay(uint32_t wireBytes) const override;
 
     /// Signature of the rate traces: old and new rate in bit/s.
     typedef void (*RateTracedCallback)(double oldBps, double newBps);

@@ -2,8 +2,8 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "wire/model/bth-header.h"
 #include "rdma/model/rdma-nic.h"
+#include "wire/model/bth-header.h"
 #include "wire/model/reth-header.h"
 
 #include <algorithm>
@@ -122,11 +122,11 @@ QueuePair::SetSourcePort(uint16_t port)
 uint64_t
 QueuePair::Post(Operation op, uint64_t bytes)
 {
-    return Enqueue(op, bytes, P2mpSender::Target());
+    return Enqueue(op, bytes, P2mpEncapsulator::Target());
 }
 
 uint64_t
-QueuePair::Enqueue(Operation op, uint64_t bytes, const P2mpSender::Target& target)
+QueuePair::Enqueue(Operation op, uint64_t bytes, const P2mpEncapsulator::Target& target)
 {
     Message m;
     m.id = m_nextMessageId++;
@@ -150,19 +150,19 @@ QueuePair::GetNextPostPsn() const
 }
 
 void
-QueuePair::SetCongestionControl(Ptr<Dcqcn> cc)
+QueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
 {
     m_cc = cc;
 }
 
-Ptr<Dcqcn>
+Ptr<RdmaCongestionControl>
 QueuePair::GetCongestionControl() const
 {
     return m_cc;
 }
 
 void
-QueuePair::SetMulticast(Ptr<P2mpSender> sender,
+QueuePair::SetMulticast(Ptr<P2mpEncapsulator> sender,
                         uint32_t groupQpn,
                         Ptr<AckAggregator> localAgg,
                         bool ackFree)
@@ -174,7 +174,7 @@ QueuePair::SetMulticast(Ptr<P2mpSender> sender,
 }
 
 uint64_t
-QueuePair::PostMulticast(uint64_t bytes, const P2mpSender::Target& target)
+QueuePair::PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target)
 {
     NS_ASSERT_MSG(m_p2mp, "PostMulticast on a unicast QP");
     return Enqueue(WRITE, bytes, target);
@@ -192,8 +192,8 @@ QueuePair::GetGroupQpn() const
     return m_groupQpn;
 }
 
-Ptr<P2mpSender>
-QueuePair::GetP2mpSender() const
+Ptr<P2mpEncapsulator>
+QueuePair::GetP2mpEncapsulator() const
 {
     return m_p2mp;
 }

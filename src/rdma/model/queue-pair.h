@@ -6,15 +6,15 @@
 #ifndef MCAST4AI_QUEUE_PAIR_H
 #define MCAST4AI_QUEUE_PAIR_H
 
-#include "wire/model/frame-info.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 #include "rdma/model/ack-aggregator.h"
-#include "p2mp/model/p2mp-sender.h"
-#include "rdma/model/dcqcn.h"
+#include "rdma/model/p2mp-encapsulator.h"
+#include "rdma/model/rdma-congestion-control.h"
+#include "wire/model/frame-info.h"
 
 #include <deque>
 
@@ -47,7 +47,7 @@ public:
         uint64_t firstPsn{0};
         uint64_t packets{0};
         Time posted;
-        P2mpSender::Target target; ///< receivers of a P2MP message (empty for unicast)
+        P2mpEncapsulator::Target target; ///< receivers of a P2MP message (empty for unicast)
     };
 
     /// Requester completion: the last packet of the message is acknowledged.
@@ -79,7 +79,7 @@ public:
      * ackFree: receivers do not acknowledge; a message completes when its last packet is
      * sent (memory-semantics WRITE relying on a lossless fabric).
      */
-    void SetMulticast(Ptr<P2mpSender> sender,
+    void SetMulticast(Ptr<P2mpEncapsulator> sender,
                       uint32_t groupQpn,
                       Ptr<AckAggregator> localAgg,
                       bool ackFree);
@@ -87,10 +87,10 @@ public:
     /// reaches the rate controller (without it, every receiver's CNP does).
     void SetAggregateCnps(bool aggregate);
     /// Post one WRITE to a P2MP target.
-    uint64_t PostMulticast(uint64_t bytes, const P2mpSender::Target& target);
+    uint64_t PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target);
     bool IsMulticast() const;
     uint32_t GetGroupQpn() const;
-    Ptr<P2mpSender> GetP2mpSender() const;
+    Ptr<P2mpEncapsulator> GetP2mpEncapsulator() const;
     /// The message the last BuildNextPacket() belonged to, and whether it was its first packet.
     const Message& GetLastBuiltMessage() const;
     bool LastBuiltWasFirst() const;
@@ -100,8 +100,8 @@ public:
     void SetMulticastResponder(uint32_t ackEvery, bool ackFree);
 
     /// DCQCN reaction point of this QP's sends; null means unpaced, line-rate sending.
-    void SetCongestionControl(Ptr<Dcqcn> cc);
-    Ptr<Dcqcn> GetCongestionControl() const;
+    void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
 
     // Requester, driven by the NIC.
     bool HasPacketToSend() const;
@@ -129,7 +129,7 @@ protected:
     void DoDispose() override;
 
 private:
-    uint64_t Enqueue(Operation op, uint64_t bytes, const P2mpSender::Target& target);
+    uint64_t Enqueue(Operation op, uint64_t bytes, const P2mpEncapsulator::Target& target);
     void Acknowledge(uint64_t ackedPsn);
     void GoBackN(uint64_t fromPsn);
     void ArmTimer();
@@ -160,9 +160,9 @@ private:
     uint64_t m_packetsSent{0};
     CompletionCallback m_completion;
 
-    Ptr<Dcqcn> m_cc;
+    Ptr<RdmaCongestionControl> m_cc;
     Time m_nextSend;
-    Ptr<P2mpSender> m_p2mp;
+    Ptr<P2mpEncapsulator> m_p2mp;
     uint32_t m_groupQpn{0};
     Ptr<AckAggregator> m_localAgg;
     bool m_ackFree{false};

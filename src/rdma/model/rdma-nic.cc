@@ -1,10 +1,13 @@
 #include "rdma/model/rdma-nic.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
+#include "rdma/model/dcqcn.h"
 #include "wire/model/bth-header.h"
 #include "wire/model/roce-packet-builder.h"
 
@@ -59,12 +62,17 @@ RdmaNic::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
                             MakeBooleanChecker())
-              .AddAttribute("DcqcnEnabled",
-                            "Run DCQCN: CNPs on CE-marked arrivals (notification point) and a "
-                            "paced rate per sending QP (reaction point)",
+              .AddAttribute("CongestionControlEnabled",
+                            "Run congestion control: CNPs on CE-marked arrivals (notification "
+                            "point) and a rate controller per sending QP (reaction point)",
                             BooleanValue(false),
-                            MakeBooleanAccessor(&RdmaNic::m_dcqcnEnabled),
+                            MakeBooleanAccessor(&RdmaNic::m_ccEnabled),
                             MakeBooleanChecker())
+              .AddAttribute("CongestionControl",
+                            "TypeId of the rate controller every sending QP gets",
+                            TypeIdValue(Dcqcn::GetTypeId()),
+                            MakeTypeIdAccessor(&RdmaNic::SetCongestionControlType),
+                            MakeTypeIdChecker())
               .AddAttribute("CnpInterval",
                             "A responder QP sends at most one CNP per interval",
                             TimeValue(MicroSeconds(50)),
@@ -89,19 +97,27 @@ RdmaNic::GetTypeId()
 
 RdmaNic::RdmaNic()
 {
-    m_dcqcnFactory.SetTypeId(Dcqcn::GetTypeId());
+    m_ccFactory.SetTypeId(Dcqcn::GetTypeId());
 }
 
 void
-RdmaNic::SetDcqcnAttribute(const std::string& name, const AttributeValue& value)
+RdmaNic::SetCongestionControlType(TypeId tid)
 {
-    m_dcqcnFactory.Set(name, value);
+    NS_ABORT_MSG_UNLESS(tid.IsChildOf(RdmaCongestionControl::GetTypeId()),
+                        tid.GetName() << " is not an RdmaCongestionControl");
+    m_ccFactory.SetTypeId(tid);
+}
+
+void
+RdmaNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_ccFactory.Set(name, value);
 }
 
 bool
 RdmaNic::IsNotificationPoint() const
 {
-    return m_dcqcnEnabled;
+    return m_ccEnabled;
 }
 
 Time
@@ -187,9 +203,9 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
 {
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
-    if (m_dcqcnEnabled)
+    if (m_ccEnabled)
     {
-        Ptr<Dcqcn> cc = m_dcqcnFactory.Create<Dcqcn>();
+        Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
         cc->SetLineRate(m_device->GetDataRate());
         qp->SetCongestionControl(cc);
     }
@@ -200,7 +216,7 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
 
 Ptr<QueuePair>
 RdmaNic::CreateMulticastQp(uint32_t groupQpn,
-                           Ptr<P2mpSender> sender,
+                           Ptr<P2mpEncapsulator> sender,
                            Ptr<AckAggregator> localAgg,
                            bool ackFree,
                            uint16_t srcPort)
@@ -369,7 +385,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
         MakeAddressing(
             GroupAddress(qp->GetGroupQpn()), qp->GetSourcePort(), m_dataPriority, m_ecnCapable));
     m_frames.clear();
-    qp->GetP2mpSender()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);
+    qp->GetP2mpEncapsulator()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);
     uint32_t wire = 0;
     for (const auto& f : m_frames)
     {

@@ -6,16 +6,16 @@
 #ifndef MCAST4AI_RDMA_NIC_H
 #define MCAST4AI_RDMA_NIC_H
 
-#include "fabric/model/fabric-net-device.h"
-#include "wire/model/frame-info.h"
 #include "core/model/ring-queue.h"
+#include "fabric/model/fabric-net-device.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
-#include "wire/model/ack-frame-builder.h"
 #include "rdma/model/queue-pair.h"
+#include "wire/model/ack-frame-builder.h"
+#include "wire/model/frame-info.h"
 #include "wire/model/roce-packet-builder.h"
 
 #include <deque>
@@ -54,7 +54,7 @@ public:
 
     /// A P2MP requester whose packets carry groupQpn (see QueuePair::SetMulticast).
     Ptr<QueuePair> CreateMulticastQp(uint32_t groupQpn,
-                                     Ptr<P2mpSender> sender,
+                                     Ptr<P2mpEncapsulator> sender,
                                      Ptr<AckAggregator> localAgg,
                                      bool ackFree,
                                      uint16_t srcPort);
@@ -76,8 +76,10 @@ public:
     /// Queue a CNP (BTH opcode 0x81) for a QP's peer, ahead of all data.
     void SendCnp(Ptr<QueuePair> qp);
 
-    /// Give every QP created from now on a DCQCN reaction point with these attributes.
-    void SetDcqcnAttribute(const std::string& name, const AttributeValue& value);
+    /// The rate controller every QP created from now on gets (a child of RdmaCongestionControl).
+    void SetCongestionControlType(TypeId tid);
+    /// Set an attribute of the rate controllers of QPs created from now on.
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     bool IsNotificationPoint() const;
     Time GetCnpInterval() const;
     /// QP by creation order (0 .. GetNQps() - 1).
@@ -149,9 +151,9 @@ private:
     uint8_t m_ctrlPriority;
     bool m_ecnCapable;
     bool m_computeIcrc;
-    bool m_dcqcnEnabled;
+    bool m_ccEnabled;
     Time m_cnpInterval;
-    ObjectFactory m_dcqcnFactory;
+    ObjectFactory m_ccFactory;
     EventId m_wakeup;
     Time m_wakeupAt;
 

@@ -21,7 +21,7 @@ RateTraceWriter::RateTraceWriter(const std::string& path)
 void
 RateTraceWriter::Attach(uint32_t host, Ptr<QueuePair> qp)
 {
-    Ptr<Dcqcn> cc = qp->GetCongestionControl();
+    Ptr<Dcqcn> cc = DynamicCast<Dcqcn>(qp->GetCongestionControl());
     if (!cc)
     {
         return;

@@ -5,6 +5,7 @@
 #ifndef MCAST4AI_RATE_TRACE_WRITER_H
 #define MCAST4AI_RATE_TRACE_WRITER_H
 
+#include "rdma/model/dcqcn.h"
 #include "rdma/model/queue-pair.h"
 
 #include <fstream>

@@ -5,7 +5,7 @@
 #ifndef MCAST4AI_RESULT_WRITER_H
 #define MCAST4AI_RESULT_WRITER_H
 
-#include "scenario/model/metrics.h"
+#include "workload/model/metrics.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>

@@ -6,6 +6,7 @@
 #define MCAST4AI_SCENARIO_CONFIG_H
 
 #include "topology/model/topology-config.h"
+#include "workload/model/workload-config.h"
 
 #include <cstdint>
 #include <string>
@@ -100,34 +101,6 @@ struct P2mpConfig
     BierConfig bier;
     XpuListConfig xpuList;
     NewProtocolConfig newProtocol;
-};
-
-struct FlowSpec
-{
-    uint32_t src{0};
-    uint32_t dst{0};
-    uint64_t bytes{0};
-    double startUs{0};
-};
-
-struct WorkloadConfig
-{
-    std::string type;        // "flows"
-    std::string label;       // optional user label; defaults to "<type>-<index>"
-    std::string pattern;     // flows: "list", "permutation", "incast"
-    std::string op{"write"}; // "write" or "send"
-    uint64_t bytes{0};
-    double startUs{0};
-    uint32_t senders{0};  // incast
-    uint32_t receiver{0}; // incast
-    // broadcast
-    std::string algorithm{"multicast"};
-    uint32_t root{0};
-    std::vector<uint32_t> ranks; // empty: every host
-    uint64_t messages{1};
-    uint32_t receiversPerMessage{0}; // 0: every rank but the root; else a random subset
-    uint32_t window{1};              // messages in flight at once
-    std::vector<FlowSpec> flows;     // list (permutation/incast are expanded here by the runner)
 };
 
 struct OutputConfig

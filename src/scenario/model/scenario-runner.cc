@@ -243,18 +243,19 @@ ScenarioRunner::NetworkSummary() const
         drops += sw->GetDrops();
         marks += sw->GetEcnMarks();
         bufferPeak = std::max(bufferPeak, sw->GetMmu()->GetPeakUsedBytes());
-        if (Ptr<Replicator> r = sw->GetReplicator())
+        if (Ptr<P2mpSwitchStage> stage = m_fabric->GetP2mpStage(s))
         {
+            Ptr<Replicator> r = stage->GetReplicator();
             bift += r->GetBiftEntries();
             groupPeak += r->GetGroupTable()->GetPeakSize();
             drops += r->GetDrops();
+            if (Ptr<AckAggregator> a = stage->GetAckAggregator())
+            {
+                aggPeak += a->GetPeakEntryCount();
+            }
+            deepParsed += stage->GetDeepParsed();
+            aggregatedAcks += stage->GetAggregatedAcksSent();
         }
-        if (Ptr<AckAggregator> a = sw->GetAckAggregator())
-        {
-            aggPeak += a->GetPeakEntryCount();
-        }
-        deepParsed += sw->GetDeepParsed();
-        aggregatedAcks += sw->GetAggregatedAcksSent();
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             Ptr<FabricNetDevice> dev = sw->GetPort(p);

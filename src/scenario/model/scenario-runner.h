@@ -7,12 +7,12 @@
 #ifndef MCAST4AI_SCENARIO_RUNNER_H
 #define MCAST4AI_SCENARIO_RUNNER_H
 
-#include "scenario/model/metrics.h"
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-builder.h"
 #include "workload/model/broadcast-workload.h"
 #include "workload/model/flow-workload.h"
+#include "workload/model/metrics.h"
 
 #include <memory>
 #include <nlohmann/json.hpp>

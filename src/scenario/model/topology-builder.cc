@@ -146,22 +146,25 @@ TopologyBuilder::Build()
         rnic->SetAttribute("ControlPriority", UintegerValue(nic.ctrlPriority));
         rnic->SetAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
         const DcqcnConfig& d = nic.dcqcn;
-        rnic->SetAttribute("DcqcnEnabled", BooleanValue(d.enabled));
+        rnic->SetAttribute("CongestionControlEnabled", BooleanValue(d.enabled));
         rnic->SetAttribute("CnpInterval", TimeValue(Time::FromDouble(d.cnpIntervalUs, Time::US)));
-        rnic->SetDcqcnAttribute("G", DoubleValue(d.g));
-        rnic->SetDcqcnAttribute("AlphaUpdatePeriod",
-                                TimeValue(Time::FromDouble(d.alphaUpdateUs, Time::US)));
-        rnic->SetDcqcnAttribute("RateIncreasePeriod",
-                                TimeValue(Time::FromDouble(d.rateIncreaseUs, Time::US)));
-        rnic->SetDcqcnAttribute("ByteCounter", UintegerValue(d.byteCounterBytes));
-        rnic->SetDcqcnAttribute("FastRecoverySteps", UintegerValue(d.fastRecoverySteps));
-        rnic->SetDcqcnAttribute("RateAi", DataRateValue(DataRate(d.rateAiMbps * 1e6)));
-        rnic->SetDcqcnAttribute("RateHai", DataRateValue(DataRate(d.rateHaiMbps * 1e6)));
-        rnic->SetDcqcnAttribute("MinRate", DataRateValue(DataRate(d.minRateMbps * 1e6)));
-        rnic->SetDcqcnAttribute("RateOnFirstCnp",
-                                DataRateValue(DataRate(d.rateOnFirstCnpMbps * 1e6)));
-        rnic->SetDcqcnAttribute("InitialAlpha", DoubleValue(d.initialAlpha));
-        rnic->SetDcqcnAttribute("ClampTargetRate", BooleanValue(d.clampTargetRate));
+        rnic->SetCongestionControlAttribute("G", DoubleValue(d.g));
+        rnic->SetCongestionControlAttribute("AlphaUpdatePeriod",
+                                            TimeValue(Time::FromDouble(d.alphaUpdateUs, Time::US)));
+        rnic->SetCongestionControlAttribute(
+            "RateIncreasePeriod", TimeValue(Time::FromDouble(d.rateIncreaseUs, Time::US)));
+        rnic->SetCongestionControlAttribute("ByteCounter", UintegerValue(d.byteCounterBytes));
+        rnic->SetCongestionControlAttribute("FastRecoverySteps",
+                                            UintegerValue(d.fastRecoverySteps));
+        rnic->SetCongestionControlAttribute("RateAi", DataRateValue(DataRate(d.rateAiMbps * 1e6)));
+        rnic->SetCongestionControlAttribute("RateHai",
+                                            DataRateValue(DataRate(d.rateHaiMbps * 1e6)));
+        rnic->SetCongestionControlAttribute("MinRate",
+                                            DataRateValue(DataRate(d.minRateMbps * 1e6)));
+        rnic->SetCongestionControlAttribute("RateOnFirstCnp",
+                                            DataRateValue(DataRate(d.rateOnFirstCnpMbps * 1e6)));
+        rnic->SetCongestionControlAttribute("InitialAlpha", DoubleValue(d.initialAlpha));
+        rnic->SetCongestionControlAttribute("ClampTargetRate", BooleanValue(d.clampTargetRate));
         rnic->Setup(m_nodes.Get(h), ports[h][0], h);
         m_nodes.Get(h)->AggregateObject(rnic);
         m_nics.push_back(rnic);
@@ -188,8 +191,8 @@ TopologyBuilder::Build()
         mmu->SetAttribute("LosslessPriorities", UintegerValue(lossless));
         s->SetAttribute("EcnEnabled", BooleanValue(sw.ecn.enabled));
         // Distinct per-switch hash seeds keep tiers from making correlated choices.
-        s->SetAttribute("EcmpSeed",
-                        UintegerValue(static_cast<uint32_t>(m_config.seed * 0x9E3779B1u + n)));
+        s->GetPathChoice()->SetAttribute(
+            "Seed", UintegerValue(static_cast<uint32_t>(m_config.seed * 0x9E3779B1u + n)));
         s->SetNode(m_nodes.Get(n));
         for (uint32_t p = 0; p < ports[n].size(); ++p)
         {
@@ -243,14 +246,14 @@ TopologyBuilder::SetUpP2mp()
         return; // no switch takes part: the sender's NIC makes every copy
     }
     uint32_t bsl = pc.mechanism == "bier" ? pc.bier.bslBits : 0;
-    FabricSwitch::AggregationMode mode = FabricSwitch::AGGREGATE_NONE;
+    P2mpSwitchStage::AggregationMode mode = P2mpSwitchStage::AGGREGATE_NONE;
     if (pc.ackMode != "ack-free" && pc.ackAggregation == "source-tor")
     {
-        mode = FabricSwitch::AGGREGATE_SOURCE_TOR;
+        mode = P2mpSwitchStage::AGGREGATE_SOURCE_TOR;
     }
     else if (pc.ackMode != "ack-free" && pc.ackAggregation == "hop-by-hop")
     {
-        mode = FabricSwitch::AGGREGATE_HOP_BY_HOP;
+        mode = P2mpSwitchStage::AGGREGATE_HOP_BY_HOP;
     }
     std::vector<Ptr<GroupTable>> tables;
     uint32_t hosts = m_graph->HostCount();
@@ -263,21 +266,23 @@ TopologyBuilder::SetUpP2mp()
         r->Setup(m_graph.get(), node, bsl);
         r->GetGroupTable()->SetAttribute("Capacity", UintegerValue(pc.newProtocol.tableEntries));
         tables.push_back(r->GetGroupTable());
-        m_switches[i]->SetReplicator(r);
-        if (mode != FabricSwitch::AGGREGATE_NONE)
+        Ptr<P2mpSwitchStage> stage = CreateObject<P2mpSwitchStage>();
+        stage->SetReplicator(r);
+        if (mode != P2mpSwitchStage::AGGREGATE_NONE)
         {
             std::vector<bool> hostPorts;
             for (const auto& port : m_graph->Ports(node))
             {
                 hostPorts.push_back(m_graph->IsHost(port.peer));
             }
-            m_switches[i]->SetAckAggregation(
-                mode,
-                m_config.nic.mtuBytes,
-                Time::FromDouble(m_config.nic.dcqcn.cnpIntervalUs, Time::US),
-                SwitchAddress(i),
-                std::move(hostPorts));
+            stage->SetAckAggregation(mode,
+                                     m_config.nic.mtuBytes,
+                                     Time::FromDouble(m_config.nic.dcqcn.cnpIntervalUs, Time::US),
+                                     SwitchAddress(i),
+                                     std::move(hostPorts));
         }
+        m_switches[i]->AddStage(stage);
+        m_stages.push_back(stage);
     }
     if (pc.mechanism == "new-protocol")
     {
@@ -294,6 +299,12 @@ uint32_t
 TopologyBuilder::SwitchAddress(uint32_t switchIndex)
 {
     return 0x0A800000u + switchIndex;
+}
+
+Ptr<P2mpSwitchStage>
+TopologyBuilder::GetP2mpStage(uint32_t index) const
+{
+    return index < m_stages.size() ? m_stages[index] : nullptr;
 }
 
 Ptr<GroupController>

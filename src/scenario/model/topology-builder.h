@@ -9,6 +9,7 @@
 #include "fabric/model/fabric-switch.h"
 #include "ns3/node-container.h"
 #include "p2mp/model/group-controller.h"
+#include "p2mp/model/p2mp-switch-stage.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
 #include "topology/model/topology-graph.h"
@@ -43,6 +44,8 @@ public:
     Ptr<FabricSwitch> GetSwitch(uint32_t index) const;
     /// The switch port that faces a host (the leaf's downlink).
     Ptr<FabricNetDevice> GetLeafPortToHost(uint32_t host) const;
+    /// The P2MP stage of switch index (null with mechanism unicast).
+    Ptr<P2mpSwitchStage> GetP2mpStage(uint32_t index) const;
     /// The new protocol's controller (null for the other mechanisms).
     Ptr<GroupController> GetGroupController() const;
     /// IPv4 address switches use as the source of the ACKs they aggregate (10.128.0.0 + i).
@@ -64,6 +67,7 @@ private:
     NodeContainer m_nodes;
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<FabricSwitch>> m_switches;
+    std::vector<Ptr<P2mpSwitchStage>> m_stages;
     Ptr<GroupController> m_controller;
 };
 

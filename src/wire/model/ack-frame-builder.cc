@@ -1,9 +1,9 @@
 #include "wire/model/ack-frame-builder.h"
 
 #include "ns3/ipv4-header.h"
+#include "rdma/model/rdma-nic.h"
 #include "wire/model/aeth-header.h"
 #include "wire/model/bth-header.h"
-#include "rdma/model/rdma-nic.h"
 
 namespace ns3
 {

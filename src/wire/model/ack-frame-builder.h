@@ -4,9 +4,9 @@
 #ifndef MCAST4AI_ACK_FRAME_BUILDER_H
 #define MCAST4AI_ACK_FRAME_BUILDER_H
 
+#include "ns3/mac48-address.h"
 #include "wire/model/fabric-frame.h"
 #include "wire/model/frame-builder.h"
-#include "ns3/mac48-address.h"
 #include "wire/model/roce-packet-builder.h"
 
 namespace ns3

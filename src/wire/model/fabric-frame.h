@@ -4,9 +4,9 @@
 #ifndef MCAST4AI_FABRIC_FRAME_H
 #define MCAST4AI_FABRIC_FRAME_H
 
+#include "ns3/packet.h"
 #include "wire/model/frame-builder.h"
 #include "wire/model/frame-info.h"
-#include "ns3/packet.h"
 
 #include <cstdint>
 

@@ -4,8 +4,8 @@
 #ifndef MCAST4AI_FRAME_BUILDER_H
 #define MCAST4AI_FRAME_BUILDER_H
 
-#include "wire/model/frame-info.h"
 #include "ns3/packet.h"
+#include "wire/model/frame-info.h"
 
 namespace ns3
 {

@@ -1,6 +1,5 @@
 #include "wire/model/roce-packet-builder.h"
 
-#include "wire/model/frame-info.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/udp-header.h"
@@ -8,6 +7,7 @@
 #include "wire/model/bth-header.h"
 #include "wire/model/cnp-header.h"
 #include "wire/model/composite-header.h"
+#include "wire/model/frame-info.h"
 #include "wire/model/icrc-trailer.h"
 
 #include <initializer_list>

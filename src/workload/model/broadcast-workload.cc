@@ -2,8 +2,8 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "rdma/model/ack-aggregator.h"
 #include "p2mp/model/p2mp-sender.h"
+#include "rdma/model/ack-aggregator.h"
 #include "scenario/model/topology-builder.h"
 
 #include <algorithm>
@@ -200,7 +200,7 @@ BroadcastWorkload::SendMulticast(uint32_t m)
     P2mpSender::Target target;
     target.receivers = msg.receivers;
     target.groupId = msg.groupId == NO_GROUP ? 0 : msg.groupId;
-    m_copies += m_mcastQp->GetP2mpSender()->CopiesFor(target);
+    m_copies += m_mcastQp->GetP2mpEncapsulator()->CopiesFor(target);
     uint64_t packets = std::max<uint64_t>(1, (m_w.bytes + m_mtu - 1) / m_mtu);
     m_byLastPsn[m_mcastQp->GetNextPostPsn() + packets - 1] = m;
     m_mcastOrder.push_back(m);

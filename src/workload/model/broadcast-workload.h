@@ -12,8 +12,8 @@
 #include "ns3/object.h"
 #include "p2mp/model/group-controller.h"
 #include "rdma/model/queue-pair.h"
-#include "scenario/model/metrics.h"
 #include "scenario/model/scenario-config.h"
+#include "workload/model/metrics.h"
 
 #include <deque>
 #include <memory>

@@ -7,8 +7,8 @@
 
 #include "ns3/object.h"
 #include "rdma/model/queue-pair.h"
-#include "scenario/model/metrics.h"
 #include "scenario/model/scenario-config.h"
+#include "workload/model/metrics.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "scenario/model/metrics.h"
+#include "workload/model/metrics.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"

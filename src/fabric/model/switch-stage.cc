@@ -1,0 +1,31 @@
+#include "fabric/model/switch-stage.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchStage");
+NS_OBJECT_ENSURE_REGISTERED(SwitchStage);
+
+TypeId
+SwitchStage::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::SwitchStage").SetParent<Object>().SetGroupName("Mcast4ai");
+    return tid;
+}
+
+void
+SwitchStage::Attach(FabricSwitch* sw)
+{
+    m_switch = sw;
+}
+
+void
+SwitchStage::DoDispose()
+{
+    m_switch = nullptr;
+    Object::DoDispose();
+}
+
+} // namespace ns3

@@ -1,0 +1,44 @@
+/*
+ * A stage of a switch's pipeline that sees arriving frames before unicast forwarding: P2MP
+ * replication and ACK aggregation are stages, added by the P2MP delivery that needs them, so
+ * the switch itself knows no mechanism.
+ */
+#ifndef MCAST4AI_SWITCH_STAGE_H
+#define MCAST4AI_SWITCH_STAGE_H
+
+#include "ns3/object.h"
+#include "wire/model/fabric-frame.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class FabricSwitch;
+
+/**
+ * \brief One step of a FabricSwitch's ingress pipeline.
+ */
+class SwitchStage : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// Called once by FabricSwitch::AddStage, after every port was added.
+    virtual void Attach(FabricSwitch* sw);
+    /**
+     * A frame arrived on inPort.
+     * \return true if the stage took it (forwarded, replicated, consumed or dropped it through
+     *         the switch); false lets it go on to the next stage and then to unicast forwarding
+     */
+    virtual bool Receive(uint32_t inPort, FabricFrame& frame) = 0;
+
+protected:
+    void DoDispose() override;
+
+    FabricSwitch* m_switch{nullptr}; ///< owner; not a Ptr, the switch owns its stages
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_SWITCH_STAGE_H */

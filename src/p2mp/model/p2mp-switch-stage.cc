@@ -1,0 +1,233 @@
+#include "p2mp/model/p2mp-switch-stage.h"
+
+#include "fabric/model/fabric-switch.h"
+#include "ns3/log.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/roce-packet-builder.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("P2mpSwitchStage");
+NS_OBJECT_ENSURE_REGISTERED(P2mpSwitchStage);
+
+TypeId
+P2mpSwitchStage::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::P2mpSwitchStage")
+                            .SetParent<SwitchStage>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<P2mpSwitchStage>();
+    return tid;
+}
+
+void
+P2mpSwitchStage::DoDispose()
+{
+    m_replicator = nullptr;
+    m_aggregator = nullptr;
+    SwitchStage::DoDispose();
+}
+
+void
+P2mpSwitchStage::Attach(FabricSwitch* sw)
+{
+    SwitchStage::Attach(sw);
+    // Each port's MAC is the source of the ACKs this switch sends out of it.
+    m_ackFrames.clear();
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        m_ackFrames.push_back(std::make_unique<AckFrameBuilder>(
+            Mac48Address::ConvertFrom(sw->GetPort(p)->GetAddress()), false));
+    }
+}
+
+void
+P2mpSwitchStage::SetReplicator(Ptr<Replicator> replicator)
+{
+    m_replicator = replicator;
+}
+
+Ptr<Replicator>
+P2mpSwitchStage::GetReplicator() const
+{
+    return m_replicator;
+}
+
+void
+P2mpSwitchStage::SetAckAggregation(AggregationMode mode,
+                                   uint32_t pathMtu,
+                                   Time cnpInterval,
+                                   uint32_t address,
+                                   std::vector<bool> hostPorts)
+{
+    m_aggMode = mode;
+    m_pathMtu = pathMtu;
+    m_cnpInterval = cnpInterval;
+    m_address = address;
+    m_hostPort = std::move(hostPorts);
+    m_aggregator = mode == AGGREGATE_NONE ? nullptr : CreateObject<AckAggregator>();
+}
+
+Ptr<AckAggregator>
+P2mpSwitchStage::GetAckAggregator() const
+{
+    return m_aggregator;
+}
+
+uint64_t
+P2mpSwitchStage::GetDeepParsed() const
+{
+    return m_deepParsed;
+}
+
+uint64_t
+P2mpSwitchStage::GetAggregatedAcksSent() const
+{
+    return m_aggregatedSent;
+}
+
+bool
+P2mpSwitchStage::Receive(uint32_t inPort, FabricFrame& frame)
+{
+    const FrameInfo& fi = frame.info;
+    if (fi.p2mp != FrameInfo::P2MP_NONE)
+    {
+        Replicate(inPort, frame);
+        return true;
+    }
+    if (m_aggregator && fi.roce)
+    {
+        // ACKs hide their opcode in the UDP payload: an aggregating switch reads every BTH.
+        ++m_deepParsed;
+        if (fi.opcode == BthHeader::RC_ACKNOWLEDGE || fi.opcode == BthHeader::CNP)
+        {
+            return InterceptAck(inPort, frame);
+        }
+    }
+    return false;
+}
+
+void
+P2mpSwitchStage::Replicate(uint32_t inPort, FabricFrame& frame)
+{
+    if (!m_replicator)
+    {
+        m_switch->DropFrame(frame, inPort);
+        return;
+    }
+    // The replicator rewrites the packet's bytes, never the arrived frame's fields.
+    const FrameInfo& fi = frame.info;
+    uint8_t prio = FabricSwitch::PriorityOf(fi);
+    bool sourceTor = m_aggMode == AGGREGATE_SOURCE_TOR && m_hostPort[inPort];
+    bool hop = m_aggMode == AGGREGATE_HOP_BY_HOP;
+    bool expect = (sourceTor || hop) && fi.IsFirstPacket();
+    m_copies.clear();
+    m_children.clear();
+    Time lookup = m_replicator->Replicate(
+        frame, inPort, m_copies, (expect && sourceTor) ? &m_children : nullptr);
+    if (m_aggregator && fi.roce)
+    {
+        ++m_deepParsed;
+    }
+    if (expect)
+    {
+        uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
+        if (hop)
+        {
+            // Children are the downstream branches; aggregated ACKs go back where data came from.
+            for (const auto& c : m_copies)
+            {
+                m_children.push_back(c.port);
+            }
+            std::vector<uint32_t>& parents = m_upstream[flow];
+            if (std::find(parents.begin(), parents.end(), inPort) == parents.end())
+            {
+                parents.push_back(inPort);
+            }
+        }
+        uint64_t packets = (static_cast<uint64_t>(fi.dmaLength) + m_pathMtu - 1) / m_pathMtu;
+        NS_LOG_LOGIC("flow " << flow << ": expect ACKs of " << m_children.size() << " children for "
+                             << packets << " packets");
+        m_aggregator->ExpectMessageOnWire(flow, m_children, fi.psn, packets);
+    }
+    if (m_copies.empty())
+    {
+        NS_LOG_LOGIC("port " << inPort << ": no P2MP forwarding state, dropped");
+        m_switch->DropFrame(frame, inPort); // no forwarding state for this frame
+        return;
+    }
+    m_switch->ForwardCopies(inPort, prio, fi.size, m_copies, lookup);
+}
+
+void
+P2mpSwitchStage::UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out)
+{
+    out.clear();
+    if (m_aggMode == AGGREGATE_HOP_BY_HOP)
+    {
+        auto it = m_upstream.find(flow);
+        if (it != m_upstream.end())
+        {
+            out = it->second;
+            return;
+        }
+    }
+    out.push_back(m_switch->RoutePort(fi));
+}
+
+bool
+P2mpSwitchStage::InterceptAck(uint32_t inPort, FabricFrame& frame)
+{
+    const FrameInfo& fi = frame.info;
+    uint64_t flow = AckAggregator::FlowKey(fi.DstHost(), fi.destQp);
+    if (!m_aggregator->Knows(flow) || !m_switch->HasRoute(fi.DstHost()))
+    {
+        return false;
+    }
+    uint8_t prio = FabricSwitch::PriorityOf(fi);
+    UpstreamPorts(flow, fi, m_parents);
+    if (fi.opcode == BthHeader::CNP)
+    {
+        if (m_aggregator->ReceiveCnp(flow, m_cnpInterval).kind == AckAggregator::Action::CNP)
+        {
+            // The CNP itself goes on, at most once per interval (one parent is enough: the
+            // requester's rate does not depend on the path the CNP took).
+            m_switch->Forward(inPort, m_parents.front(), prio, std::move(frame));
+        }
+        return true;
+    }
+    uint32_t child = m_aggMode == AGGREGATE_HOP_BY_HOP ? inPort : fi.SrcHost();
+    bool nak = ((fi.syndrome >> 5) & 0x3) == 0x3;
+    AckAggregator::Action a = m_aggregator->Receive(flow, child, fi.psn, nak);
+    if (a.kind == AckAggregator::Action::NOTHING)
+    {
+        return true;
+    }
+    NS_LOG_LOGIC("flow " << flow << ": aggregated " << (nak ? "NAK" : "ACK") << " psn " << a.psn
+                         << " to " << m_parents.size() << " parent(s)");
+    // A valid RoCEv2 ACK of our own: BTH opcode 0x11, PSN = the minimum over the receivers.
+    // Every parent that fed this flow gets it: with a tree per message (the new protocol,
+    // several messages in flight) data may have come down more than one way, and ACKs are
+    // cumulative, so a parent that does not need one ignores it.
+    for (uint32_t out : m_parents)
+    {
+        RocePacketBuilder::Addressing ad;
+        ad.srcIp = m_address;
+        ad.dstIp = fi.dstIp;
+        ad.srcPort = fi.srcPort;
+        ad.priority = prio;
+        FabricFrame ack = m_ackFrames[out]->Make(ad,
+                                                 fi.destQp,
+                                                 static_cast<uint32_t>(a.psn & 0xFFFFFF),
+                                                 a.kind == AckAggregator::Action::NAK,
+                                                 0);
+        ++m_aggregatedSent;
+        m_switch->Forward(inPort, out, prio, std::move(ack));
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,92 @@
+/*
+ * The P2MP stage of a switch: replicates BIER, XPU-list and shim frames through its
+ * Replicator, and, where the delivery aggregates ACKs in the fabric, intercepts the ACKs, NAKs
+ * and CNPs of the flows it replicated and answers them with one aggregated RoCEv2 ACK.
+ */
+#ifndef MCAST4AI_P2MP_SWITCH_STAGE_H
+#define MCAST4AI_P2MP_SWITCH_STAGE_H
+
+#include "fabric/model/frame-copy.h"
+#include "fabric/model/switch-stage.h"
+#include "ns3/nstime.h"
+#include "p2mp/model/replicator.h"
+#include "rdma/model/ack-aggregator.h"
+#include "wire/model/ack-frame-builder.h"
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Replication and in-network ACK aggregation at one switch.
+ */
+class P2mpSwitchStage : public SwitchStage
+{
+public:
+    static TypeId GetTypeId();
+
+    /// Where ACKs of P2MP flows are aggregated in the fabric.
+    enum AggregationMode : uint8_t
+    {
+        AGGREGATE_NONE,       ///< not in switches (at the sender's NIC, or nowhere)
+        AGGREGATE_SOURCE_TOR, ///< at the sender's ToR, per receiver
+        AGGREGATE_HOP_BY_HOP  ///< at every replication point, per downstream port
+    };
+
+    void SetReplicator(Ptr<Replicator> replicator);
+    Ptr<Replicator> GetReplicator() const;
+    /**
+     * Aggregate ACKs here. pathMtu lets the switch tell a message's length from its RETH;
+     * cnpInterval limits forwarded CNPs per flow; address is the source IPv4 of the ACKs
+     * this switch emits; hostPorts[p] tells whether port p faces a host.
+     */
+    void SetAckAggregation(AggregationMode mode,
+                           uint32_t pathMtu,
+                           Time cnpInterval,
+                           uint32_t address,
+                           std::vector<bool> hostPorts);
+    /// Null unless this switch aggregates.
+    Ptr<AckAggregator> GetAckAggregator() const;
+    /// Packets whose BTH this switch had to read (it aggregates ACKs, so it must look).
+    uint64_t GetDeepParsed() const;
+    uint64_t GetAggregatedAcksSent() const;
+
+    void Attach(FabricSwitch* sw) override;
+    bool Receive(uint32_t inPort, FabricFrame& frame) override;
+
+protected:
+    void DoDispose() override;
+
+private:
+    void Replicate(uint32_t inPort, FabricFrame& frame);
+    /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
+    bool InterceptAck(uint32_t inPort, FabricFrame& frame);
+    /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
+    /// the routes (source ToR).
+    void UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out);
+
+    Ptr<Replicator> m_replicator;
+    Ptr<AckAggregator> m_aggregator;
+    AggregationMode m_aggMode{AGGREGATE_NONE};
+    uint32_t m_pathMtu{1024};
+    Time m_cnpInterval;
+    uint32_t m_address{0};
+    std::vector<bool> m_hostPort;
+    /// Per port: the ACKs this switch sends out of it (deferred frames point at them, so they
+    /// live as long as this stage).
+    std::vector<std::unique_ptr<AckFrameBuilder>> m_ackFrames;
+    /// flow -> every port its data came in on (one per tree; few, at most the uplinks)
+    std::unordered_map<uint64_t, std::vector<uint32_t>> m_upstream;
+    std::vector<uint32_t> m_parents;  // scratch
+    std::vector<FrameCopy> m_copies;  // scratch
+    std::vector<uint32_t> m_children; // scratch
+    uint64_t m_deepParsed{0};
+    uint64_t m_aggregatedSent{0};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_P2MP_SWITCH_STAGE_H */

@@ -1,0 +1,19 @@
+#include "rdma/model/rdma-congestion-control.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaCongestionControl");
+NS_OBJECT_ENSURE_REGISTERED(RdmaCongestionControl);
+
+TypeId
+RdmaCongestionControl::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RdmaCongestionControl").SetParent<Object>().SetGroupName("Mcast4ai");
+    return tid;
+}
+
+} // namespace ns3

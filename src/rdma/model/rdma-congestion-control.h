@@ -1,0 +1,41 @@
+/*
+ * The rate control of one sending queue pair, as the NIC drives it: it learns the line rate,
+ * hears of every CNP, is told of every frame sent, and answers how long to wait before the
+ * next one. DCQCN is the first model; a NIC chooses its model by TypeId name, as ns-3's TCP
+ * chooses a TcpCongestionOps.
+ */
+#ifndef MCAST4AI_RDMA_CONGESTION_CONTROL_H
+#define MCAST4AI_RDMA_CONGESTION_CONTROL_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \brief Reaction point of one queue pair.
+ */
+class RdmaCongestionControl : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// Start sending at this rate.
+    virtual void SetLineRate(DataRate rate) = 0;
+    /// A CNP (congestion notification) arrived for this queue pair.
+    virtual void ReceiveCnp() = 0;
+    /// A frame of this many wire bytes (framing included) left the NIC.
+    virtual void BytesSent(uint32_t wireBytes) = 0;
+    /// Time to wait after sending wireBytes before the next frame may go.
+    virtual Time PacingDelay(uint32_t wireBytes) const = 0;
+    /// The current sending rate.
+    virtual DataRate GetRate() const = 0;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_RDMA_CONGESTION_CONTROL_H */
