@@ -95,6 +95,12 @@ QueuePair::GetQpn() const
     return m_qpn;
 }
 
+Ptr<RdmaNic>
+QueuePair::GetNic() const
+{
+    return m_nic;
+}
+
 uint32_t
 QueuePair::GetRemoteQpn() const
 {

@@ -62,6 +62,8 @@ public:
     void SetReceiveCallback(ReceiveCallback cb);
 
     uint32_t GetQpn() const;
+    /// The NIC this QP belongs to.
+    Ptr<RdmaNic> GetNic() const;
     uint32_t GetRemoteQpn() const;
     uint32_t GetRemoteHost() const;
     uint16_t GetSourcePort() const;

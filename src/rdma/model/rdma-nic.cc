@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 #include "rdma/model/dcqcn.h"
 #include "wire/model/bth-header.h"
+#include "wire/model/fabric-address.h"
 #include "wire/model/roce-packet-builder.h"
 
 namespace ns3
@@ -156,21 +157,13 @@ RdmaNic::DoDispose()
 Ipv4Address
 RdmaNic::HostAddress(uint32_t host)
 {
-    return Ipv4Address(FrameInfo::HOST_ADDRESS_BASE + host);
+    return FabricAddress::HostIpv4(host);
 }
 
 Mac48Address
 RdmaNic::HostMac(uint32_t host)
 {
-    uint8_t b[6] = {0x02,
-                    0x00,
-                    static_cast<uint8_t>(host >> 24),
-                    static_cast<uint8_t>(host >> 16),
-                    static_cast<uint8_t>(host >> 8),
-                    static_cast<uint8_t>(host)};
-    Mac48Address mac;
-    mac.CopyFrom(b);
-    return mac;
+    return FabricAddress::HostMac(host);
 }
 
 void
@@ -248,7 +241,7 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
 uint32_t
 RdmaNic::GroupAddress(uint32_t groupQpn)
 {
-    return 0xEF000000u | (groupQpn & 0xFFFFFF);
+    return FabricAddress::GroupIpv4(groupQpn);
 }
 
 void

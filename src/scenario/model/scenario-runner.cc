@@ -2,6 +2,7 @@
 
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 
@@ -106,22 +107,24 @@ ScenarioRunner::Build()
         m_fabric->EnablePcap(m_config.output.dir);
     }
     m_metrics = CreateObject<Metrics>();
+    Workload::Context context;
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        context.nics.push_back(m_fabric->GetNic(h));
+    }
+    context.delivery = m_fabric->GetDelivery();
+    context.metrics = m_metrics;
+    context.seed = m_config.seed;
     for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
     {
         const WorkloadConfig& w = m_config.workloads[i];
         m_metrics->AddWorkload({w.label, w.type, w.pattern});
-        if (w.type == "broadcast")
-        {
-            Ptr<BroadcastWorkload> wl = CreateObject<BroadcastWorkload>();
-            wl->Install(w, i, *m_fabric, m_config, m_metrics, m_config.seed);
-            m_workloads.push_back(wl);
-        }
-        else
-        {
-            Ptr<FlowWorkload> wl = CreateObject<FlowWorkload>();
-            wl->Install(w, i, *m_fabric, m_metrics, m_config.seed);
-            m_workloads.push_back(wl);
-        }
+        // The type's own class, by the name the scenario gives it: the runner knows none.
+        ObjectFactory factory(Workload::Registry().Get(w.type).GetName());
+        Ptr<Workload> wl = factory.Create<Workload>();
+        context.index = i;
+        wl->Install(w, context);
+        m_workloads.push_back(wl);
     }
     m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
     if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
@@ -161,6 +164,15 @@ ScenarioRunner::Run()
     // Progress ticks are bookkeeping, not simulation: keep event counts identical either way.
     m_events = Simulator::GetEventCount() - before - m_progressEvents;
     m_complete = m_metrics->GetPending() == 0;
+    for (uint32_t i = 0; i < m_workloads.size(); ++i)
+    {
+        std::map<std::string, double> figures;
+        m_workloads[i]->Report(figures);
+        for (const auto& [key, value] : figures)
+        {
+            m_metrics->SetExtra(i, key, value);
+        }
+    }
     return m_complete;
 }
 
@@ -285,7 +297,7 @@ ScenarioRunner::NetworkSummary() const
         = {{"bift_entries", bift},
            {"group_table_entries_peak", groupPeak},
            {"aggregation_entries_peak", aggPeak},
-           {"extended_bier", m_config.p2mp.mechanism.rfind("bier", 0) == 0 && aggPeak > 0}};
+           {"extended_bier", m_fabric->GetDelivery()->ExtendsBier() && aggPeak > 0}};
     Ptr<GroupController> ctl = m_fabric->GetGroupController();
     return {{"link_bytes", linkBytes},
             {"sender_nic_bytes", senderBytes},
@@ -416,7 +428,7 @@ ScenarioRunner::GetFabric()
     return *m_fabric;
 }
 
-Ptr<Object>
+Ptr<Workload>
 ScenarioRunner::GetWorkload(uint32_t i) const
 {
     return m_workloads.at(i);

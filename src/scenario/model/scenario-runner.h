@@ -10,9 +10,8 @@
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-builder.h"
-#include "workload/model/broadcast-workload.h"
-#include "workload/model/flow-workload.h"
 #include "workload/model/metrics.h"
+#include "workload/model/workload.h"
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -58,8 +57,8 @@ public:
     const ScenarioConfig& GetConfig() const;
     TopologyBuilder& GetFabric();
     Ptr<Metrics> GetMetrics() const;
-    /// Workload i as installed (a FlowWorkload or a BroadcastWorkload).
-    Ptr<Object> GetWorkload(uint32_t i) const;
+    /// Workload i as installed (the class its type names: FlowWorkload, BroadcastWorkload...).
+    Ptr<Workload> GetWorkload(uint32_t i) const;
 
 private:
     void Progress();
@@ -69,7 +68,7 @@ private:
     Options m_options;
     std::unique_ptr<TopologyBuilder> m_fabric;
     Ptr<Metrics> m_metrics;
-    std::vector<Ptr<Object>> m_workloads;
+    std::vector<Ptr<Workload>> m_workloads;
     std::unique_ptr<RateTraceWriter> m_rateTrace;
     double m_wallSeconds{0};
     double m_progressStartWall{0};

@@ -5,6 +5,8 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "scenario/model/scenario-error.h"
 
@@ -46,28 +48,6 @@ SwitchPortMac(uint32_t node, uint32_t port)
 TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
     : m_config(config)
 {
-}
-
-uint32_t
-TopologyBuilder::MaxP2mpHeader() const
-{
-    // The largest header a replicated frame can carry in front of IPv4 (PFC headroom must
-    // absorb whole frames).
-    const P2mpConfig& pc = m_config.p2mp;
-    uint32_t hosts = m_config.HostCount();
-    if (pc.mechanism == "bier")
-    {
-        return 12 + pc.bier.bslBits / 8;
-    }
-    if (pc.mechanism == "bier-xpu-list")
-    {
-        return 16 + 2 * hosts;
-    }
-    if (pc.mechanism == "new-protocol")
-    {
-        return pc.addressMapping == "per-receiver-list" ? 16 + 16 * hosts : 12;
-    }
-    return 0;
 }
 
 uint64_t
@@ -241,76 +221,51 @@ void
 TopologyBuilder::SetUpP2mp()
 {
     const P2mpConfig& pc = m_config.p2mp;
-    if (pc.mechanism == "unicast")
+    ObjectFactory factory(P2mpDelivery::Registry().Get(pc.mechanism).GetName());
+    factory.Set("AckAggregation", StringValue(pc.ackAggregation));
+    factory.Set("AckMode", StringValue(pc.ackMode));
+    factory.Set("AckEvery", UintegerValue(pc.ackEvery));
+    // Each mechanism's own keys are attributes of its class only.
+    if (pc.mechanism == "bier")
     {
-        return; // no switch takes part: the sender's NIC makes every copy
+        factory.Set("BslBits", UintegerValue(pc.bier.bslBits));
     }
-    uint32_t bsl = pc.mechanism == "bier" ? pc.bier.bslBits : 0;
-    P2mpSwitchStage::AggregationMode mode = P2mpSwitchStage::AGGREGATE_NONE;
-    if (pc.ackMode != "ack-free" && pc.ackAggregation == "source-tor")
+    else if (pc.mechanism == "bier-xpu-list")
     {
-        mode = P2mpSwitchStage::AGGREGATE_SOURCE_TOR;
+        factory.Set("LookupPerId", TimeValue(Time::FromDouble(pc.xpuList.lookupNsPerId, Time::NS)));
     }
-    else if (pc.ackMode != "ack-free" && pc.ackAggregation == "hop-by-hop")
+    else if (pc.mechanism == "new-protocol")
     {
-        mode = P2mpSwitchStage::AGGREGATE_HOP_BY_HOP;
+        factory.Set("InstallLatency",
+                    TimeValue(Time::FromDouble(pc.newProtocol.installUs, Time::US)));
+        factory.Set("TableEntries", UintegerValue(pc.newProtocol.tableEntries));
+        factory.Set("EvictLru", BooleanValue(pc.newProtocol.onTableFull == "evict-lru"));
+        factory.Set("AddressList", BooleanValue(pc.addressMapping == "per-receiver-list"));
     }
-    std::vector<Ptr<GroupTable>> tables;
-    uint32_t hosts = m_graph->HostCount();
-    for (uint32_t i = 0; i < m_switches.size(); ++i)
-    {
-        uint32_t node = hosts + i;
-        Ptr<Replicator> r = CreateObject<Replicator>();
-        r->SetAttribute("LookupPerId",
-                        TimeValue(Time::FromDouble(pc.xpuList.lookupNsPerId, Time::NS)));
-        r->Setup(m_graph.get(), node, bsl);
-        r->GetGroupTable()->SetAttribute("Capacity", UintegerValue(pc.newProtocol.tableEntries));
-        tables.push_back(r->GetGroupTable());
-        Ptr<P2mpSwitchStage> stage = CreateObject<P2mpSwitchStage>();
-        stage->SetReplicator(r);
-        if (mode != P2mpSwitchStage::AGGREGATE_NONE)
-        {
-            std::vector<bool> hostPorts;
-            for (const auto& port : m_graph->Ports(node))
-            {
-                hostPorts.push_back(m_graph->IsHost(port.peer));
-            }
-            stage->SetAckAggregation(mode,
-                                     m_config.nic.mtuBytes,
-                                     Time::FromDouble(m_config.nic.dcqcn.cnpIntervalUs, Time::US),
-                                     SwitchAddress(i),
-                                     std::move(hostPorts));
-        }
-        m_switches[i]->AddStage(stage);
-        m_stages.push_back(stage);
-    }
-    if (pc.mechanism == "new-protocol")
-    {
-        m_controller = CreateObject<GroupController>();
-        m_controller->SetAttribute("InstallLatency",
-                                   TimeValue(Time::FromDouble(pc.newProtocol.installUs, Time::US)));
-        m_controller->SetAttribute("EvictLru",
-                                   BooleanValue(pc.newProtocol.onTableFull == "evict-lru"));
-        m_controller->Setup(m_graph.get(), tables);
-    }
+    m_delivery = factory.Create<P2mpDelivery>();
+    P2mpDelivery::Fabric fabric;
+    fabric.graph = m_graph.get();
+    fabric.switches = m_switches;
+    fabric.nics = m_nics;
+    m_delivery->Install(fabric);
 }
 
-uint32_t
-TopologyBuilder::SwitchAddress(uint32_t switchIndex)
+Ptr<P2mpDelivery>
+TopologyBuilder::GetDelivery() const
 {
-    return 0x0A800000u + switchIndex;
+    return m_delivery;
 }
 
 Ptr<P2mpSwitchStage>
 TopologyBuilder::GetP2mpStage(uint32_t index) const
 {
-    return index < m_stages.size() ? m_stages[index] : nullptr;
+    return m_delivery->GetStage(index);
 }
 
 Ptr<GroupController>
 TopologyBuilder::GetGroupController() const
 {
-    return m_controller;
+    return m_delivery->GetGroupController();
 }
 
 void

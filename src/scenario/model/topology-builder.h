@@ -9,6 +9,7 @@
 #include "fabric/model/fabric-switch.h"
 #include "ns3/node-container.h"
 #include "p2mp/model/group-controller.h"
+#include "p2mp/model/p2mp-delivery.h"
 #include "p2mp/model/p2mp-switch-stage.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
@@ -48,8 +49,8 @@ public:
     Ptr<P2mpSwitchStage> GetP2mpStage(uint32_t index) const;
     /// The new protocol's controller (null for the other mechanisms).
     Ptr<GroupController> GetGroupController() const;
-    /// IPv4 address switches use as the source of the ACKs they aggregate (10.128.0.0 + i).
-    static uint32_t SwitchAddress(uint32_t switchIndex);
+    /// The scenario's P2MP mechanism (p2mp.mechanism), installed in the switches.
+    Ptr<P2mpDelivery> GetDelivery() const;
 
     /// PFC headroom the builder reserves per ingress port and lossless priority.
     static uint64_t HeadroomBytes(double rateGbps,
@@ -60,15 +61,13 @@ public:
 private:
     Ptr<FabricNetDevice> MakePort(Ptr<Node> node, const LinkConfig& link, bool isSwitch);
     void SetUpP2mp();
-    uint32_t MaxP2mpHeader() const;
 
     ScenarioConfig m_config;
     std::unique_ptr<TopologyGraph> m_graph; // built in Build(); owns the route tables
     NodeContainer m_nodes;
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<FabricSwitch>> m_switches;
-    std::vector<Ptr<P2mpSwitchStage>> m_stages;
-    Ptr<GroupController> m_controller;
+    Ptr<P2mpDelivery> m_delivery;
 };
 
 } // namespace ns3

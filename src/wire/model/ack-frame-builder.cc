@@ -1,9 +1,9 @@
 #include "wire/model/ack-frame-builder.h"
 
 #include "ns3/ipv4-header.h"
-#include "rdma/model/rdma-nic.h"
 #include "wire/model/aeth-header.h"
 #include "wire/model/bth-header.h"
+#include "wire/model/fabric-address.h"
 
 namespace ns3
 {
@@ -75,7 +75,7 @@ AckFrameBuilder::BuildFrame(const FrameInfo& info) const
     aeth.SetSyndrome(info.syndrome);
     return RocePacketBuilder::AckFrame(a,
                                        m_source,
-                                       RdmaNic::HostMac(info.DstHost()),
+                                       FabricAddress::HostMac(info.DstHost()),
                                        info.destQp,
                                        info.psn,
                                        aeth.IsNak(),

@@ -2,9 +2,7 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "p2mp/model/p2mp-sender.h"
-#include "rdma/model/ack-aggregator.h"
-#include "scenario/model/topology-builder.h"
+#include "p2mp/model/p2mp-delivery.h"
 
 #include <algorithm>
 
@@ -13,6 +11,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("BroadcastWorkload");
 NS_OBJECT_ENSURE_REGISTERED(BroadcastWorkload);
+MCAST4AI_REGISTER_NAMED_TYPE(Workload::Registry(), "broadcast", BroadcastWorkload);
 
 namespace
 {
@@ -25,7 +24,7 @@ TypeId
 BroadcastWorkload::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::BroadcastWorkload")
-                            .SetParent<Object>()
+                            .SetParent<Workload>()
                             .SetGroupName("Mcast4ai")
                             .AddConstructor<BroadcastWorkload>();
     return tid;
@@ -34,11 +33,12 @@ BroadcastWorkload::GetTypeId()
 void
 BroadcastWorkload::DoDispose()
 {
-    m_mcastQp = nullptr;
-    m_uniQp.clear();
-    m_metrics = nullptr;
-    m_controller = nullptr;
-    Object::DoDispose();
+    if (m_channel)
+    {
+        m_channel->Dispose();
+        m_channel = nullptr;
+    }
+    Workload::DoDispose();
 }
 
 uint16_t
@@ -48,19 +48,10 @@ BroadcastWorkload::Entropy()
 }
 
 void
-BroadcastWorkload::Install(const WorkloadConfig& w,
-                           uint32_t workloadIndex,
-                           TopologyBuilder& fabric,
-                           const ScenarioConfig& config,
-                           Ptr<Metrics> metrics,
-                           uint64_t seed)
+BroadcastWorkload::DoInstall()
 {
-    m_w = w;
-    m_index = workloadIndex;
-    m_fabric = &fabric;
-    m_metrics = metrics;
-    m_mtu = config.nic.mtuBytes;
-    m_rng.seed(seed * 0x9E3779B97F4A7C15ULL + workloadIndex + 1);
+    const WorkloadConfig& w = m_config;
+    m_rng.seed(WorkloadSeed());
     for (uint32_t r : w.ranks)
     {
         if (r != w.root)
@@ -70,56 +61,25 @@ BroadcastWorkload::Install(const WorkloadConfig& w,
     }
     std::sort(m_others.begin(), m_others.end());
     m_everyone = std::make_shared<const std::vector<uint32_t>>(m_others);
-    m_uniQp.resize(fabric.GetHostCount());
-    m_uniSent.resize(fabric.GetHostCount());
-    m_uniReceived.resize(fabric.GetHostCount());
-
-    const P2mpConfig& pc = config.p2mp;
-    m_multicast = pc.mechanism != "unicast";
-    m_controller = fabric.GetGroupController();
-    if (m_multicast)
-    {
-        bool ackFree = pc.ackMode == "ack-free";
-        m_ackFree = ackFree;
-        P2mpSender::Mechanism mech = pc.mechanism == "bier"            ? P2mpSender::BIER
-                                     : pc.mechanism == "bier-xpu-list" ? P2mpSender::XPU_LIST
-                                                                       : P2mpSender::NEW_PROTOCOL;
-        Ptr<P2mpSender> sender = CreateObject<P2mpSender>();
-        sender->Setup(mech, w.root, pc.bier.bslBits, Entropy());
-        sender->SetAddressList(pc.addressMapping == "per-receiver-list");
-        sender->SetShimFlags(pc.ackAggregation == "source-tor" || pc.ackAggregation == "hop-by-hop",
-                             ackFree);
-        // Without in-network aggregation every receiver's ACK reaches the root's NIC, which
-        // must reduce them itself.
-        bool inNetwork = pc.ackAggregation == "source-tor" || pc.ackAggregation == "hop-by-hop";
-        Ptr<AckAggregator> local = (ackFree || inNetwork) ? nullptr : CreateObject<AckAggregator>();
-        m_groupQpn = GROUP_QPN_BASE + workloadIndex * 4096;
-        m_mcastQp = fabric.GetNic(w.root)->CreateMulticastQp(
-            m_groupQpn, sender, local, ackFree, Entropy());
-        m_mcastQp->SetCompletionCallback(MakeCallback(&BroadcastWorkload::MulticastDone, this));
-        m_mcastQp->SetAggregateCnps(pc.ackAggregation == "sender-nic");
-        uint32_t ackEvery = pc.ackMode == "per-packet" ? 1
-                            : pc.ackMode == "every-n"  ? pc.ackEvery
-                                                       : 0;
-        for (uint32_t r : m_others)
-        {
-            Ptr<QueuePair> qp = fabric.GetNic(r)->CreateGroupResponder(
-                m_groupQpn, w.root, m_groupQpn, Entropy(), ackEvery, ackFree);
-            qp->SetReceiveCallback(MakeCallback(&BroadcastWorkload::MulticastReceived, this));
-        }
-    }
+    // The channel draws its queue pairs' entropy from this workload's stream, interleaved
+    // with the receiver sets, as one sender's choices would be.
+    m_channel = m_context.delivery->CreateChannel(w.root,
+                                                  m_others,
+                                                  GROUP_QPN_BASE + m_context.index * 4096,
+                                                  MakeCallback(&BroadcastWorkload::Entropy, this));
+    m_channel->SetDoneCallback(MakeCallback(&BroadcastWorkload::Done, this));
+    m_channel->SetDeliveredCallback(MakeCallback(&BroadcastWorkload::Delivered, this));
 
     m_msgs.resize(w.messages);
     for (uint64_t m = 0; m < w.messages; ++m)
     {
         Metrics::OpRecord r;
-        r.workload = workloadIndex;
         r.op = m;
         r.rank = w.root;
         r.src = w.root;
         r.bytes = w.bytes;
         r.receivers = w.receiversPerMessage ? w.receiversPerMessage : m_others.size();
-        m_msgs[m].handle = metrics->AddOp(r);
+        m_msgs[m].handle = AddOp(r);
     }
     Simulator::Schedule(Time::FromDouble(w.startUs, Time::US), &BroadcastWorkload::StartNext, this);
 }
@@ -127,7 +87,7 @@ BroadcastWorkload::Install(const WorkloadConfig& w,
 std::shared_ptr<const std::vector<uint32_t>>
 BroadcastWorkload::DrawReceivers()
 {
-    uint32_t k = m_w.receiversPerMessage;
+    uint32_t k = m_config.receiversPerMessage;
     if (k == 0 || k == m_others.size())
     {
         return m_everyone;
@@ -147,7 +107,7 @@ BroadcastWorkload::DrawReceivers()
 void
 BroadcastWorkload::StartNext()
 {
-    while (m_inFlight < m_w.window && m_next < m_msgs.size())
+    while (m_inFlight < m_config.window && m_next < m_msgs.size())
     {
         ++m_inFlight;
         Begin(m_next++);
@@ -158,167 +118,40 @@ void
 BroadcastWorkload::Begin(uint32_t m)
 {
     Message& msg = m_msgs[m];
-    msg.receivers = DrawReceivers();
+    std::shared_ptr<const std::vector<uint32_t>> receivers = DrawReceivers();
     msg.start = Simulator::Now();
-    m_metrics->StartOp(msg.handle);
-    if (!m_multicast)
-    {
-        m_copies += msg.receivers->size();
-        SendUnicast(m);
-    }
-    else if (m_controller)
-    {
-        // The group must be installed (or found installed) before the first packet leaves.
-        m_controller->Request(
-            m_w.root, msg.receivers, MakeCallback(&BroadcastWorkload::GroupReady, this, m));
-    }
-    else
-    {
-        SendMulticast(m);
-    }
+    StartOp(msg.handle);
+    m_channel->Send(m, receivers, m_config.bytes);
 }
 
 void
-BroadcastWorkload::GroupReady(uint32_t m, uint32_t groupId)
+BroadcastWorkload::Delivered(uint64_t m, uint32_t receiver)
 {
-    if (groupId == GroupController::FALLBACK)
-    {
-        ++m_viaUnicast;
-        m_copies += m_msgs[m].receivers->size();
-        SendUnicast(m);
-        return;
-    }
-    m_msgs[m].groupId = groupId;
-    m_controller->Acquire(groupId);
-    SendMulticast(m);
+    m_context.metrics->AddReceiverCompletion(
+        m_context.index, (Simulator::Now() - m_msgs[m].start).GetNanoSeconds() / 1000.0);
 }
 
 void
-BroadcastWorkload::SendMulticast(uint32_t m)
+BroadcastWorkload::Done(uint64_t m)
 {
-    Message& msg = m_msgs[m];
-    P2mpSender::Target target;
-    target.receivers = msg.receivers;
-    target.groupId = msg.groupId == NO_GROUP ? 0 : msg.groupId;
-    m_copies += m_mcastQp->GetP2mpEncapsulator()->CopiesFor(target);
-    uint64_t packets = std::max<uint64_t>(1, (m_w.bytes + m_mtu - 1) / m_mtu);
-    m_byLastPsn[m_mcastQp->GetNextPostPsn() + packets - 1] = m;
-    m_mcastOrder.push_back(m);
-    m_mcastQp->PostMulticast(m_w.bytes, target);
-}
-
-Ptr<QueuePair>
-BroadcastWorkload::UnicastQp(uint32_t receiver)
-{
-    if (!m_uniQp[receiver])
-    {
-        Ptr<QueuePair> a = m_fabric->GetNic(m_w.root)->CreateQp(receiver, Entropy());
-        Ptr<QueuePair> b = m_fabric->GetNic(receiver)->CreateQp(m_w.root, Entropy());
-        RdmaNic::Connect(a, b);
-        a->SetCompletionCallback(MakeCallback(&BroadcastWorkload::UnicastDone, this, receiver));
-        b->SetReceiveCallback(MakeCallback(&BroadcastWorkload::UnicastReceived, this, receiver));
-        m_uniQp[receiver] = a;
-    }
-    return m_uniQp[receiver];
-}
-
-void
-BroadcastWorkload::SendUnicast(uint32_t m)
-{
-    Message& msg = m_msgs[m];
-    msg.unicastPending = msg.receivers->size();
-    for (uint32_t r : *msg.receivers)
-    {
-        Ptr<QueuePair> qp = UnicastQp(r);
-        m_uniSent[r].push_back(m);
-        m_uniReceived[r].push_back(m);
-        qp->Post(QueuePair::WRITE, m_w.bytes);
-    }
-}
-
-void
-BroadcastWorkload::MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done)
-{
-    uint32_t m = m_mcastOrder.front();
-    m_mcastOrder.pop_front();
-    if (!m_ackFree)
-    {
-        Finish(m);
-    }
-    // Ack-free: the root only knows it sent everything; the operation ends when the last
-    // receiver has the data (as the collective above would observe it).
-}
-
-void
-BroadcastWorkload::UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::Message& done)
-{
-    uint32_t m = m_uniSent[receiver].front();
-    m_uniSent[receiver].pop_front();
-    if (--m_msgs[m].unicastPending == 0)
-    {
-        Finish(m);
-    }
-}
-
-void
-BroadcastWorkload::MulticastReceived(Ptr<QueuePair> qp,
-                                     uint64_t msn,
-                                     uint64_t bytes,
-                                     uint64_t lastPsn)
-{
-    auto it = m_byLastPsn.find(lastPsn);
-    if (it == m_byLastPsn.end())
-    {
-        return;
-    }
-    Message& msg = m_msgs[it->second];
-    m_metrics->AddReceiverCompletion(m_index,
-                                     (Simulator::Now() - msg.start).GetNanoSeconds() / 1000.0);
-    if (m_ackFree && ++msg.delivered == msg.receivers->size())
-    {
-        Finish(it->second);
-    }
-}
-
-void
-BroadcastWorkload::UnicastReceived(
-    uint32_t receiver, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
-{
-    uint32_t m = m_uniReceived[receiver].front();
-    m_uniReceived[receiver].pop_front();
-    m_metrics->AddReceiverCompletion(
-        m_index, (Simulator::Now() - m_msgs[m].start).GetNanoSeconds() / 1000.0);
-}
-
-void
-BroadcastWorkload::Finish(uint32_t m)
-{
-    Message& msg = m_msgs[m];
-    if (msg.groupId != NO_GROUP)
-    {
-        m_controller->Release(msg.groupId);
-    }
-    m_metrics->CompleteOp(msg.handle);
+    CompleteOp(m_msgs[m].handle);
     --m_inFlight;
-    m_metrics->SetExtra(m_index, "copies_from_source", m_copies / static_cast<double>(m_next));
-    m_metrics->SetExtra(m_index, "messages_via_unicast", static_cast<double>(m_viaUnicast));
-    if (m_ackFree)
+    uint32_t index = m_context.index;
+    m_context.metrics->SetExtra(
+        index, "copies_from_source", m_channel->GetCopies() / static_cast<double>(m_next));
+    m_context.metrics->SetExtra(
+        index, "messages_via_unicast", static_cast<double>(m_channel->GetMessagesViaUnicast()));
+    if (m_channel->IsAckFree())
     {
-        m_metrics->SetExtra(m_index, "relies_on_lossless_delivery", 1);
+        m_context.metrics->SetExtra(index, "relies_on_lossless_delivery", 1);
     }
     StartNext();
 }
 
-Ptr<QueuePair>
-BroadcastWorkload::GetMulticastQp() const
+Ptr<P2mpChannel>
+BroadcastWorkload::GetChannel() const
 {
-    return m_mcastQp;
-}
-
-uint32_t
-BroadcastWorkload::GetGroupQpn() const
-{
-    return m_groupQpn;
+    return m_channel;
 }
 
 } // namespace ns3

@@ -2,7 +2,7 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "scenario/model/topology-builder.h"
+#include "rdma/model/rdma-nic.h"
 
 #include <random>
 
@@ -11,6 +11,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FlowWorkload");
 NS_OBJECT_ENSURE_REGISTERED(FlowWorkload);
+MCAST4AI_REGISTER_NAMED_TYPE(Workload::Registry(), "flows", FlowWorkload);
 
 namespace
 {
@@ -22,7 +23,7 @@ TypeId
 FlowWorkload::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::FlowWorkload")
-                            .SetParent<Object>()
+                            .SetParent<Workload>()
                             .SetGroupName("Mcast4ai")
                             .AddConstructor<FlowWorkload>();
     return tid;
@@ -32,8 +33,7 @@ void
 FlowWorkload::DoDispose()
 {
     m_qps.clear();
-    m_metrics = nullptr;
-    Object::DoDispose();
+    Workload::DoDispose();
 }
 
 std::vector<FlowSpec>
@@ -75,23 +75,19 @@ FlowWorkload::Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed)
 }
 
 void
-FlowWorkload::Install(const WorkloadConfig& w,
-                      uint32_t workloadIndex,
-                      TopologyBuilder& fabric,
-                      Ptr<Metrics> metrics,
-                      uint64_t seed)
+FlowWorkload::DoInstall()
 {
-    m_metrics = metrics;
+    const WorkloadConfig& w = m_config;
     m_op = (w.op == "send") ? QueuePair::SEND : QueuePair::WRITE;
     // Independent streams per workload: adding a workload does not reshuffle the others.
-    uint64_t wseed = seed * 0x9E3779B97F4A7C15ULL + workloadIndex + 1;
-    m_flows = Expand(w, fabric.GetHostCount(), wseed);
+    uint64_t wseed = WorkloadSeed();
+    m_flows = Expand(w, GetHostCount(), wseed);
     std::mt19937_64 entropy(wseed ^ 0xE17A0B5ULL);
     for (uint32_t f = 0; f < m_flows.size(); ++f)
     {
         const FlowSpec& spec = m_flows[f];
-        Ptr<RdmaNic> srcNic = fabric.GetNic(spec.src);
-        Ptr<RdmaNic> dstNic = fabric.GetNic(spec.dst);
+        Ptr<RdmaNic> srcNic = m_context.nics[spec.src];
+        Ptr<RdmaNic> dstNic = m_context.nics[spec.dst];
         auto port = [&entropy]()
         {
             return static_cast<uint16_t>(ENTROPY_PORT_BASE + entropy() % 16384);
@@ -103,14 +99,13 @@ FlowWorkload::Install(const WorkloadConfig& w,
         m_qps.push_back(a);
 
         Metrics::OpRecord r;
-        r.workload = workloadIndex;
         r.op = f;
         r.rank = spec.src;
         r.src = spec.src;
         r.dst = spec.dst;
         r.bytes = spec.bytes;
         r.receivers = 1;
-        m_handles.push_back(metrics->AddOp(r));
+        m_handles.push_back(AddOp(r));
         Simulator::Schedule(
             Time::FromDouble(spec.startUs, Time::US), &FlowWorkload::StartFlow, this, f);
     }
@@ -119,14 +114,14 @@ FlowWorkload::Install(const WorkloadConfig& w,
 void
 FlowWorkload::StartFlow(uint32_t flow)
 {
-    m_metrics->StartOp(m_handles[flow]);
+    StartOp(m_handles[flow]);
     m_qps[flow]->Post(m_op, m_flows[flow].bytes);
 }
 
 void
 FlowWorkload::FlowComplete(uint32_t flow, Ptr<QueuePair> qp, const QueuePair::Message& m)
 {
-    m_metrics->CompleteOp(m_handles[flow]);
+    CompleteOp(m_handles[flow]);
 }
 
 const std::vector<FlowSpec>&

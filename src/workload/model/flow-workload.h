@@ -5,22 +5,18 @@
 #ifndef MCAST4AI_FLOW_WORKLOAD_H
 #define MCAST4AI_FLOW_WORKLOAD_H
 
-#include "ns3/object.h"
 #include "rdma/model/queue-pair.h"
-#include "scenario/model/scenario-config.h"
-#include "workload/model/metrics.h"
+#include "workload/model/workload.h"
 
 #include <vector>
 
 namespace ns3
 {
 
-class TopologyBuilder;
-
 /**
  * \brief Posts one message per flow at its start time and records its completion.
  */
-class FlowWorkload : public Object
+class FlowWorkload : public Workload
 {
 public:
     static TypeId GetTypeId();
@@ -32,17 +28,12 @@ public:
      */
     static std::vector<FlowSpec> Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed);
 
-    /// Create the queue pairs and schedule the posts; registers every flow with metrics.
-    void Install(const WorkloadConfig& w,
-                 uint32_t workloadIndex,
-                 TopologyBuilder& fabric,
-                 Ptr<Metrics> metrics,
-                 uint64_t seed);
-
     const std::vector<FlowSpec>& GetFlows() const;
 
 protected:
     void DoDispose() override;
+    /// Create the queue pairs and schedule the posts; registers every flow with metrics.
+    void DoInstall() override;
 
 private:
     void StartFlow(uint32_t flow);
@@ -52,7 +43,6 @@ private:
     std::vector<Ptr<QueuePair>> m_qps;
     std::vector<uint64_t> m_handles;
     QueuePair::Operation m_op{QueuePair::WRITE};
-    Ptr<Metrics> m_metrics;
 };
 
 } // namespace ns3

@@ -1,0 +1,37 @@
+/*
+ * The new protocol: a group ID in a shim header, group trees installed by a controller (with
+ * its install latency and finite switch tables), ACK and CNP aggregation built in.
+ */
+#ifndef MCAST4AI_NEW_PROTOCOL_DELIVERY_H
+#define MCAST4AI_NEW_PROTOCOL_DELIVERY_H
+
+#include "p2mp/model/p2mp-delivery.h"
+
+namespace ns3
+{
+
+/**
+ * \brief p2mp.mechanism "new-protocol".
+ */
+class NewProtocolDelivery : public P2mpDelivery
+{
+public:
+    static TypeId GetTypeId();
+
+    bool IsMulticast() const override;
+    Ptr<P2mpEncapsulator> CreateEncapsulator(uint32_t root, uint16_t entropy) override;
+    uint32_t MaxHeaderBytes(uint32_t hosts) const override;
+
+protected:
+    void DoInstall(const Fabric& fabric) override;
+
+private:
+    Time m_installLatency;
+    uint32_t m_tableEntries{4096};
+    bool m_evictLru{true};
+    bool m_addressList{false};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_NEW_PROTOCOL_DELIVERY_H */

@@ -1,0 +1,280 @@
+#include "p2mp/model/p2mp-channel.h"
+
+#include "ns3/log.h"
+#include "p2mp/model/group-controller.h"
+#include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/ack-aggregator.h"
+#include "rdma/model/rdma-nic.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("P2mpChannel");
+NS_OBJECT_ENSURE_REGISTERED(P2mpChannel);
+
+TypeId
+P2mpChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::P2mpChannel")
+                            .SetParent<Object>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<P2mpChannel>();
+    return tid;
+}
+
+void
+P2mpChannel::DoDispose()
+{
+    m_delivery = nullptr;
+    m_controller = nullptr;
+    m_mcastQp = nullptr;
+    m_uniQp.clear();
+    m_entropy = Callback<uint16_t>();
+    m_done = DoneCallback();
+    m_delivered = DeliveredCallback();
+    Object::DoDispose();
+}
+
+void
+P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
+                   uint32_t root,
+                   const std::vector<uint32_t>& ranks,
+                   uint32_t groupQpn,
+                   Callback<uint16_t> entropy)
+{
+    m_delivery = delivery;
+    m_root = root;
+    m_entropy = entropy;
+    const std::vector<Ptr<RdmaNic>>& nics = delivery->GetNics();
+    m_mtu = nics[root]->GetMtu();
+    m_uniQp.resize(nics.size());
+    m_uniSent.resize(nics.size());
+    m_uniReceived.resize(nics.size());
+    m_multicast = delivery->IsMulticast();
+    m_controller = delivery->GetGroupController();
+    if (!m_multicast)
+    {
+        return; // unicast queue pairs are created as receivers are first sent to
+    }
+    m_ackFree = delivery->IsAckFree();
+    Ptr<P2mpEncapsulator> encap = delivery->CreateEncapsulator(root, m_entropy());
+    // Without in-network aggregation every receiver's ACK reaches the root's NIC, which must
+    // reduce them itself.
+    Ptr<AckAggregator> local
+        = (m_ackFree || delivery->AggregatesInNetwork()) ? nullptr : CreateObject<AckAggregator>();
+    m_groupQpn = groupQpn;
+    m_mcastQp = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy());
+    m_mcastQp->SetCompletionCallback(MakeCallback(&P2mpChannel::MulticastDone, this));
+    m_mcastQp->SetAggregateCnps(delivery->GetAckAggregation()
+                                == P2mpDelivery::AGGREGATE_SENDER_NIC);
+    uint32_t ackEvery = delivery->GetResponderAckEvery();
+    for (uint32_t r : ranks)
+    {
+        Ptr<QueuePair> qp = nics[r]->CreateGroupResponder(
+            m_groupQpn, root, m_groupQpn, m_entropy(), ackEvery, m_ackFree);
+        qp->SetReceiveCallback(MakeCallback(&P2mpChannel::MulticastReceived, this));
+    }
+}
+
+void
+P2mpChannel::SetDoneCallback(DoneCallback cb)
+{
+    m_done = cb;
+}
+
+void
+P2mpChannel::SetDeliveredCallback(DeliveredCallback cb)
+{
+    m_delivered = cb;
+}
+
+void
+P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes)
+{
+    NS_ASSERT_MSG(!m_msgs.count(tag), "message tag " << tag << " is in flight already");
+    Message& msg = m_msgs[tag];
+    msg.receivers = receivers;
+    msg.bytes = bytes;
+    if (!m_multicast)
+    {
+        m_copies += receivers->size();
+        SendUnicast(tag);
+    }
+    else if (m_controller)
+    {
+        // The group must be installed (or found installed) before the first packet leaves.
+        m_controller->Request(m_root, receivers, MakeCallback(&P2mpChannel::GroupReady, this, tag));
+    }
+    else
+    {
+        SendMulticast(tag);
+    }
+}
+
+void
+P2mpChannel::GroupReady(uint64_t tag, uint32_t groupId)
+{
+    Message& msg = m_msgs.at(tag);
+    if (groupId == GroupController::FALLBACK)
+    {
+        NS_LOG_LOGIC("root " << m_root << ": no group for message " << tag << ", unicast");
+        ++m_viaUnicast;
+        m_copies += msg.receivers->size();
+        SendUnicast(tag);
+        return;
+    }
+    msg.groupId = groupId;
+    m_controller->Acquire(groupId);
+    SendMulticast(tag);
+}
+
+void
+P2mpChannel::SendMulticast(uint64_t tag)
+{
+    Message& msg = m_msgs.at(tag);
+    P2mpEncapsulator::Target target;
+    target.receivers = msg.receivers;
+    target.groupId = msg.groupId == NO_GROUP ? 0 : msg.groupId;
+    m_copies += m_mcastQp->GetP2mpEncapsulator()->CopiesFor(target);
+    uint64_t packets = std::max<uint64_t>(1, (msg.bytes + m_mtu - 1) / m_mtu);
+    msg.lastPsn = m_mcastQp->GetNextPostPsn() + packets - 1;
+    m_byLastPsn[msg.lastPsn] = tag;
+    m_mcastOrder.push_back(tag);
+    m_mcastQp->PostMulticast(msg.bytes, target);
+}
+
+Ptr<QueuePair>
+P2mpChannel::UnicastQp(uint32_t receiver)
+{
+    if (!m_uniQp[receiver])
+    {
+        const std::vector<Ptr<RdmaNic>>& nics = m_delivery->GetNics();
+        Ptr<QueuePair> a = nics[m_root]->CreateQp(receiver, m_entropy());
+        Ptr<QueuePair> b = nics[receiver]->CreateQp(m_root, m_entropy());
+        RdmaNic::Connect(a, b);
+        a->SetCompletionCallback(MakeCallback(&P2mpChannel::UnicastDone, this, receiver));
+        b->SetReceiveCallback(MakeCallback(&P2mpChannel::UnicastReceived, this, receiver));
+        m_uniQp[receiver] = a;
+    }
+    return m_uniQp[receiver];
+}
+
+void
+P2mpChannel::SendUnicast(uint64_t tag)
+{
+    Message& msg = m_msgs.at(tag);
+    msg.unicastPending = msg.receivers->size();
+    for (uint32_t r : *msg.receivers)
+    {
+        Ptr<QueuePair> qp = UnicastQp(r);
+        m_uniSent[r].push_back(tag);
+        m_uniReceived[r].push_back(tag);
+        qp->Post(QueuePair::WRITE, msg.bytes);
+    }
+}
+
+void
+P2mpChannel::MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done)
+{
+    uint64_t tag = m_mcastOrder.front();
+    m_mcastOrder.pop_front();
+    if (!m_ackFree)
+    {
+        Finish(tag);
+    }
+    // Ack-free: the root only knows it sent everything; the message is done when the last
+    // receiver has the data (as the collective above would observe it).
+}
+
+void
+P2mpChannel::UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::Message& done)
+{
+    uint64_t tag = m_uniSent[receiver].front();
+    m_uniSent[receiver].pop_front();
+    if (--m_msgs.at(tag).unicastPending == 0)
+    {
+        Finish(tag);
+    }
+}
+
+void
+P2mpChannel::MulticastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+{
+    auto it = m_byLastPsn.find(lastPsn);
+    if (it == m_byLastPsn.end())
+    {
+        return;
+    }
+    uint64_t tag = it->second;
+    Message& msg = m_msgs.at(tag); // a message is done only once every receiver has it
+    if (!m_delivered.IsNull())
+    {
+        m_delivered(tag, qp->GetNic()->GetHost());
+    }
+    if (m_ackFree && ++msg.delivered == msg.receivers->size())
+    {
+        Finish(tag);
+    }
+}
+
+void
+P2mpChannel::UnicastReceived(
+    uint32_t receiver, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+{
+    uint64_t tag = m_uniReceived[receiver].front();
+    m_uniReceived[receiver].pop_front();
+    if (!m_delivered.IsNull())
+    {
+        m_delivered(tag, receiver);
+    }
+}
+
+void
+P2mpChannel::Finish(uint64_t tag)
+{
+    auto it = m_msgs.find(tag);
+    if (it->second.groupId != NO_GROUP)
+    {
+        m_controller->Release(it->second.groupId);
+    }
+    m_byLastPsn.erase(it->second.lastPsn);
+    m_msgs.erase(it);
+    if (!m_done.IsNull())
+    {
+        m_done(tag);
+    }
+}
+
+double
+P2mpChannel::GetCopies() const
+{
+    return m_copies;
+}
+
+uint64_t
+P2mpChannel::GetMessagesViaUnicast() const
+{
+    return m_viaUnicast;
+}
+
+bool
+P2mpChannel::IsAckFree() const
+{
+    return m_ackFree;
+}
+
+Ptr<QueuePair>
+P2mpChannel::GetMulticastQp() const
+{
+    return m_mcastQp;
+}
+
+uint32_t
+P2mpChannel::GetGroupQpn() const
+{
+    return m_groupQpn;
+}
+
+} // namespace ns3

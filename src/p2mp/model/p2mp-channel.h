@@ -1,0 +1,119 @@
+/*
+ * One sender's P2MP channel to a set of ranks, over the scenario's delivery: each message goes
+ * to a subset of the ranks, as one multicast message (through an installed group where the
+ * mechanism has them, falling back to unicast when it cannot install one) or as one unicast
+ * message per receiver. The channel tells its user when a receiver has a message and when the
+ * message is done: acknowledged by every receiver, or, ack-free, delivered to the last one.
+ */
+#ifndef MCAST4AI_P2MP_CHANNEL_H
+#define MCAST4AI_P2MP_CHANNEL_H
+
+#include "ns3/callback.h"
+#include "ns3/object.h"
+#include "rdma/model/p2mp-encapsulator.h"
+#include "rdma/model/queue-pair.h"
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class P2mpDelivery;
+class GroupController;
+
+/**
+ * \brief Messages from one root to subsets of its ranks.
+ */
+class P2mpChannel : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    using Receivers = std::shared_ptr<const std::vector<uint32_t>>;
+    /// A message is done (tag as given to Send).
+    typedef Callback<void, uint64_t> DoneCallback;
+    /// A receiver has the whole message (tag, receiver host).
+    typedef Callback<void, uint64_t, uint32_t> DeliveredCallback;
+
+    /// Called by P2mpDelivery::CreateChannel.
+    void Setup(Ptr<P2mpDelivery> delivery,
+               uint32_t root,
+               const std::vector<uint32_t>& ranks,
+               uint32_t groupQpn,
+               Callback<uint16_t> entropy);
+    void SetDoneCallback(DoneCallback cb);
+    void SetDeliveredCallback(DeliveredCallback cb);
+
+    /**
+     * Send bytes to receivers (a subset of the ranks, ascending). tag names the message in
+     * the callbacks; tags of messages in flight must differ.
+     */
+    void Send(uint64_t tag, Receivers receivers, uint64_t bytes);
+
+    /// Copies that left the root so far, summed over the packets' messages (per packet).
+    double GetCopies() const;
+    /// Messages that went as unicast because no group could be installed.
+    uint64_t GetMessagesViaUnicast() const;
+    bool IsAckFree() const;
+    /// The root's P2MP queue pair (null when the delivery is not multicast).
+    Ptr<QueuePair> GetMulticastQp() const;
+    uint32_t GetGroupQpn() const;
+
+protected:
+    void DoDispose() override;
+
+private:
+    static constexpr uint32_t NO_GROUP = 0xFFFFFFFF;
+
+    struct Message
+    {
+        Receivers receivers;
+        uint64_t bytes{0};
+        uint32_t unicastPending{0};
+        uint32_t delivered{0}; ///< receivers that have the whole message
+        uint32_t groupId{NO_GROUP};
+        uint64_t lastPsn{UINT64_MAX}; ///< on the P2MP QP; none if sent by unicast
+    };
+
+    void GroupReady(uint64_t tag, uint32_t groupId);
+    void SendMulticast(uint64_t tag);
+    void SendUnicast(uint64_t tag);
+    void Finish(uint64_t tag);
+    void MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done);
+    void UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::Message& done);
+    void MulticastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
+    void UnicastReceived(
+        uint32_t receiver, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
+    Ptr<QueuePair> UnicastQp(uint32_t receiver);
+
+    Ptr<P2mpDelivery> m_delivery;
+    Ptr<GroupController> m_controller;
+    uint32_t m_root{0};
+    uint32_t m_mtu{1024};
+    bool m_multicast{false};
+    bool m_ackFree{false};
+    Callback<uint16_t> m_entropy;
+    DoneCallback m_done;
+    DeliveredCallback m_delivered;
+
+    std::unordered_map<uint64_t, Message> m_msgs;
+
+    Ptr<QueuePair> m_mcastQp;
+    uint32_t m_groupQpn{0};
+    std::deque<uint64_t> m_mcastOrder;                  // messages on the P2MP QP, in order
+    std::unordered_map<uint64_t, uint64_t> m_byLastPsn; // receiver side: last PSN -> message
+
+    std::vector<Ptr<QueuePair>> m_uniQp; // by receiver host, created on first use
+    std::vector<std::deque<uint64_t>> m_uniSent;
+    std::vector<std::deque<uint64_t>> m_uniReceived;
+
+    double m_copies{0};
+    uint64_t m_viaUnicast{0};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_P2MP_CHANNEL_H */

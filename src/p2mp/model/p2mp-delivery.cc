@@ -1,0 +1,224 @@
+#include "p2mp/model/p2mp-delivery.h"
+
+#include "fabric/model/fabric-switch.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+#include "p2mp/model/p2mp-channel.h"
+#include "rdma/model/rdma-nic.h"
+#include "topology/model/topology-graph.h"
+#include "wire/model/fabric-address.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("P2mpDelivery");
+NS_OBJECT_ENSURE_REGISTERED(P2mpDelivery);
+
+TypeId
+P2mpDelivery::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::P2mpDelivery")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddAttribute("AckAggregation",
+                            "Where receivers' ACKs are reduced to one (the aggregation point)",
+                            EnumValue(AGGREGATE_NONE),
+                            MakeEnumAccessor(&P2mpDelivery::m_ackAggregation),
+                            MakeEnumChecker(AGGREGATE_NONE,
+                                            "none",
+                                            AGGREGATE_SENDER_NIC,
+                                            "sender-nic",
+                                            AGGREGATE_SOURCE_TOR,
+                                            "source-tor",
+                                            AGGREGATE_HOP_BY_HOP,
+                                            "hop-by-hop"))
+              .AddAttribute("AckMode",
+                            "How receivers acknowledge",
+                            EnumValue(ACK_PER_PACKET),
+                            MakeEnumAccessor(&P2mpDelivery::m_ackMode),
+                            MakeEnumChecker(ACK_PER_PACKET,
+                                            "per-packet",
+                                            ACK_EVERY_N,
+                                            "every-n",
+                                            ACK_PER_MESSAGE,
+                                            "per-message",
+                                            ACK_FREE,
+                                            "ack-free"))
+              .AddAttribute("AckEvery",
+                            "The N of AckMode every-n",
+                            UintegerValue(8),
+                            MakeUintegerAccessor(&P2mpDelivery::m_ackEvery),
+                            MakeUintegerChecker<uint32_t>(1));
+    return tid;
+}
+
+NamedTypeRegistry&
+P2mpDelivery::Registry()
+{
+    static NamedTypeRegistry registry("P2MP mechanism", P2mpDelivery::GetTypeId());
+    return registry;
+}
+
+void
+P2mpDelivery::DoDispose()
+{
+    m_controller = nullptr;
+    m_nics.clear();
+    m_stages.clear();
+    Object::DoDispose();
+}
+
+void
+P2mpDelivery::Install(const Fabric& fabric)
+{
+    m_nics = fabric.nics;
+    m_stages.assign(fabric.switches.size(), nullptr);
+    DoInstall(fabric);
+}
+
+void
+P2mpDelivery::DoInstall(const Fabric& fabric)
+{
+}
+
+Ptr<P2mpSwitchStage>
+P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
+{
+    Ptr<P2mpSwitchStage> stage = CreateObject<P2mpSwitchStage>();
+    stage->SetReplicator(r);
+    if (AggregatesInNetwork() && !IsAckFree())
+    {
+        uint32_t node = fabric.graph->HostCount() + index;
+        std::vector<bool> hostPorts;
+        for (const auto& port : fabric.graph->Ports(node))
+        {
+            hostPorts.push_back(fabric.graph->IsHost(port.peer));
+        }
+        Ptr<RdmaNic> nic = m_nics.front();
+        stage->SetAckAggregation(m_ackAggregation == AGGREGATE_SOURCE_TOR
+                                     ? P2mpSwitchStage::AGGREGATE_SOURCE_TOR
+                                     : P2mpSwitchStage::AGGREGATE_HOP_BY_HOP,
+                                 nic->GetMtu(),
+                                 nic->GetCnpInterval(),
+                                 SwitchAddress(index),
+                                 std::move(hostPorts));
+    }
+    fabric.switches[index]->AddStage(stage);
+    m_stages[index] = stage;
+    return stage;
+}
+
+Ptr<Replicator>
+P2mpDelivery::NewReplicator(const Fabric& fabric, uint32_t index, uint32_t bslBits) const
+{
+    Ptr<Replicator> r = CreateObject<Replicator>();
+    r->Setup(fabric.graph, fabric.graph->HostCount() + index, bslBits);
+    return r;
+}
+
+Ptr<P2mpChannel>
+P2mpDelivery::CreateChannel(uint32_t root,
+                            const std::vector<uint32_t>& ranks,
+                            uint32_t groupQpn,
+                            Callback<uint16_t> entropy)
+{
+    Ptr<P2mpChannel> channel = CreateObject<P2mpChannel>();
+    channel->Setup(this, root, ranks, groupQpn, entropy);
+    return channel;
+}
+
+bool
+P2mpDelivery::IsMulticast() const
+{
+    return false;
+}
+
+Ptr<P2mpEncapsulator>
+P2mpDelivery::CreateEncapsulator(uint32_t root, uint16_t entropy)
+{
+    return nullptr;
+}
+
+uint32_t
+P2mpDelivery::MaxHeaderBytes(uint32_t hosts) const
+{
+    return 0;
+}
+
+bool
+P2mpDelivery::ExtendsBier() const
+{
+    return false;
+}
+
+Ptr<GroupController>
+P2mpDelivery::GetGroupController() const
+{
+    return m_controller;
+}
+
+P2mpDelivery::AckAggregation
+P2mpDelivery::GetAckAggregation() const
+{
+    return m_ackAggregation;
+}
+
+P2mpDelivery::AckMode
+P2mpDelivery::GetAckMode() const
+{
+    return m_ackMode;
+}
+
+uint32_t
+P2mpDelivery::GetResponderAckEvery() const
+{
+    switch (m_ackMode)
+    {
+        case ACK_PER_PACKET:
+            return 1;
+        case ACK_EVERY_N:
+            return m_ackEvery;
+        default:
+            return 0;
+    }
+}
+
+bool
+P2mpDelivery::IsAckFree() const
+{
+    return m_ackMode == ACK_FREE;
+}
+
+bool
+P2mpDelivery::AggregatesInNetwork() const
+{
+    return m_ackAggregation == AGGREGATE_SOURCE_TOR || m_ackAggregation == AGGREGATE_HOP_BY_HOP;
+}
+
+const std::vector<Ptr<RdmaNic>>&
+P2mpDelivery::GetNics() const
+{
+    return m_nics;
+}
+
+Ptr<P2mpSwitchStage>
+P2mpDelivery::GetStage(uint32_t index) const
+{
+    return index < m_stages.size() ? m_stages[index] : nullptr;
+}
+
+uint32_t
+P2mpDelivery::GetNStages() const
+{
+    return m_stages.size();
+}
+
+uint32_t
+P2mpDelivery::SwitchAddress(uint32_t switchIndex)
+{
+    return FabricAddress::SwitchIpv4(switchIndex);
+}
+
+} // namespace ns3

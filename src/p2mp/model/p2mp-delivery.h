@@ -1,0 +1,127 @@
+/*
+ * P2MP delivery: "deliver message M to receiver set S", the one interface workloads see.
+ * Unicast replication, BIER, BIER with XPU-ID lists and the new protocol are one subclass
+ * each, chosen by name (p2mp.mechanism). Where ACKs are aggregated and how receivers
+ * acknowledge are attributes of the delivery, so no workload knows either.
+ */
+#ifndef MCAST4AI_P2MP_DELIVERY_H
+#define MCAST4AI_P2MP_DELIVERY_H
+
+#include "core/model/named-type-registry.h"
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "p2mp/model/group-controller.h"
+#include "p2mp/model/p2mp-switch-stage.h"
+#include "rdma/model/p2mp-encapsulator.h"
+#include "rdma/model/rdma-nic.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class FabricSwitch;
+class P2mpChannel;
+class TopologyGraph;
+
+/**
+ * \brief A P2MP mechanism: its switch state and the channels senders send through.
+ */
+class P2mpDelivery : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// Where receivers' ACKs are reduced to one.
+    enum AckAggregation : uint8_t
+    {
+        AGGREGATE_NONE,       ///< nowhere: every ACK reaches the sender's QP
+        AGGREGATE_SENDER_NIC, ///< at the sender's NIC (its CNPs too)
+        AGGREGATE_SOURCE_TOR, ///< at the sender's top-of-rack switch
+        AGGREGATE_HOP_BY_HOP  ///< at every replication point
+    };
+
+    /// How receivers acknowledge.
+    enum AckMode : uint8_t
+    {
+        ACK_PER_PACKET,  ///< every packet
+        ACK_EVERY_N,     ///< every AckEvery packets and at message ends
+        ACK_PER_MESSAGE, ///< the last packet of each message only
+        ACK_FREE         ///< never: a lossless fabric is relied upon
+    };
+
+    /// The fabric a delivery is installed in. switches[i] is graph node HostCount() + i.
+    struct Fabric
+    {
+        const TopologyGraph* graph{nullptr};
+        std::vector<Ptr<FabricSwitch>> switches;
+        std::vector<Ptr<RdmaNic>> nics; ///< by host
+    };
+
+    /// The scenario names of the mechanisms (p2mp.mechanism) and their TypeIds.
+    static NamedTypeRegistry& Registry();
+
+    /// Set up the switches' part of the mechanism; call once, after the fabric is built.
+    void Install(const Fabric& fabric);
+    /**
+     * A sender's channel to a fixed set of ranks; each message goes to a subset of them.
+     * \param root the sending host
+     * \param ranks the other ranks, ascending
+     * \param groupQpn the QPN every receiver of this channel answers to
+     * \param entropy draws the UDP source ports (entropy) of the queue pairs it creates
+     */
+    Ptr<P2mpChannel> CreateChannel(uint32_t root,
+                                   const std::vector<uint32_t>& ranks,
+                                   uint32_t groupQpn,
+                                   Callback<uint16_t> entropy);
+
+    /// Whether one message leaves the sender once per copy the fabric needs (not per receiver).
+    virtual bool IsMulticast() const;
+    /// The encapsulation of one sender's packets (null: no multicast).
+    virtual Ptr<P2mpEncapsulator> CreateEncapsulator(uint32_t root, uint16_t entropy);
+    /// Largest P2MP header a frame can carry in front of IPv4 (PFC headroom absorbs it).
+    virtual uint32_t MaxHeaderBytes(uint32_t hosts) const;
+    /// Whether the in-network ACK state it reports is an extension of BIER.
+    virtual bool ExtendsBier() const;
+    /// The controller installing groups (null unless the mechanism has installed groups).
+    Ptr<GroupController> GetGroupController() const;
+
+    AckAggregation GetAckAggregation() const;
+    AckMode GetAckMode() const;
+    /// What a receiver's responder acknowledges: 1 every packet, N, or 0 message ends only.
+    uint32_t GetResponderAckEvery() const;
+    bool IsAckFree() const;
+    /// Whether switches aggregate ACKs (source-tor or hop-by-hop).
+    bool AggregatesInNetwork() const;
+    const std::vector<Ptr<RdmaNic>>& GetNics() const;
+    /// The P2MP stage of switch index (null when the mechanism needs none).
+    Ptr<P2mpSwitchStage> GetStage(uint32_t index) const;
+    uint32_t GetNStages() const;
+    /// IPv4 address switch index uses as the source of the ACKs it aggregates (10.128.0.0 + i).
+    static uint32_t SwitchAddress(uint32_t switchIndex);
+
+protected:
+    void DoDispose() override;
+    /// The mechanism's own switch state: per switch, a stage (or none).
+    virtual void DoInstall(const Fabric& fabric);
+    /// A stage for switch index with the replicator the mechanism configured, and the ACK
+    /// aggregation this delivery asks for.
+    Ptr<P2mpSwitchStage> AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r);
+    /// A replicator for switch index whose BIFT covers bslBits (0: no BIER) and an empty group
+    /// table; configure it further, then AddStage.
+    Ptr<Replicator> NewReplicator(const Fabric& fabric, uint32_t index, uint32_t bslBits) const;
+
+    Ptr<GroupController> m_controller;
+
+private:
+    AckAggregation m_ackAggregation{AGGREGATE_NONE};
+    AckMode m_ackMode{ACK_PER_PACKET};
+    uint32_t m_ackEvery{8};
+    std::vector<Ptr<RdmaNic>> m_nics;
+    std::vector<Ptr<P2mpSwitchStage>> m_stages;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_P2MP_DELIVERY_H */

@@ -1,0 +1,22 @@
+#include "p2mp/model/unicast-delivery.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("UnicastDelivery");
+NS_OBJECT_ENSURE_REGISTERED(UnicastDelivery);
+MCAST4AI_REGISTER_NAMED_TYPE(P2mpDelivery::Registry(), "unicast", UnicastDelivery);
+
+TypeId
+UnicastDelivery::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::UnicastDelivery")
+                            .SetParent<P2mpDelivery>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<UnicastDelivery>();
+    return tid;
+}
+
+} // namespace ns3

@@ -1,0 +1,94 @@
+#include "workload/model/workload.h"
+
+#include "ns3/log.h"
+#include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/rdma-nic.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Workload");
+NS_OBJECT_ENSURE_REGISTERED(Workload);
+
+TypeId
+Workload::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::Workload")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddTraceSource("OperationComplete",
+                              "An operation of this workload completed (workload index, handle)",
+                              MakeTraceSourceAccessor(&Workload::m_completeTrace),
+                              "ns3::Workload::OperationTracedCallback");
+    return tid;
+}
+
+NamedTypeRegistry&
+Workload::Registry()
+{
+    static NamedTypeRegistry registry("workload type", Workload::GetTypeId());
+    return registry;
+}
+
+void
+Workload::DoDispose()
+{
+    m_context = Context();
+    Object::DoDispose();
+}
+
+void
+Workload::Install(const WorkloadConfig& config, const Context& context)
+{
+    NS_LOG_FUNCTION(this << config.type << config.label);
+    m_config = config;
+    m_context = context;
+    DoInstall();
+}
+
+void
+Workload::Report(std::map<std::string, double>& figures) const
+{
+}
+
+const WorkloadConfig&
+Workload::GetConfig() const
+{
+    return m_config;
+}
+
+uint32_t
+Workload::GetHostCount() const
+{
+    return m_context.nics.size();
+}
+
+uint64_t
+Workload::AddOp(Metrics::OpRecord record)
+{
+    record.workload = m_context.index;
+    return m_context.metrics->AddOp(record);
+}
+
+void
+Workload::StartOp(uint64_t handle)
+{
+    m_context.metrics->StartOp(handle);
+}
+
+void
+Workload::CompleteOp(uint64_t handle)
+{
+    NS_LOG_LOGIC("workload " << m_context.index << ": operation " << handle << " complete");
+    m_context.metrics->CompleteOp(handle);
+    m_completeTrace(m_context.index, handle);
+}
+
+uint64_t
+Workload::WorkloadSeed() const
+{
+    return m_context.seed * 0x9E3779B97F4A7C15ULL + m_context.index + 1;
+}
+
+} // namespace ns3

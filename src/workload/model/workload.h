@@ -1,0 +1,84 @@
+/*
+ * A workload: per-rank state machines that post RDMA messages, or P2MP messages through the
+ * scenario's delivery, when their dependencies finish, and record each operation. Workload
+ * types are chosen by the name a scenario gives them (workloads[].type); the runner knows
+ * only this base class.
+ */
+#ifndef MCAST4AI_WORKLOAD_H
+#define MCAST4AI_WORKLOAD_H
+
+#include "core/model/named-type-registry.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/rdma-nic.h"
+#include "workload/model/metrics.h"
+#include "workload/model/workload-config.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Base class of every workload type.
+ *
+ * Lifecycle: the runner creates the workload by its type name and calls Install() once,
+ * before the simulation starts; DoInstall() creates queue pairs or P2MP channels, registers
+ * the operations with AddOp() and schedules their starts. While the run goes, the workload
+ * calls StartOp() and CompleteOp() as operations begin and end (the OperationComplete trace
+ * fires). After the run the runner asks Report() for the workload's own figures.
+ */
+class Workload : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// What a workload is installed into.
+    struct Context
+    {
+        std::vector<Ptr<RdmaNic>> nics; ///< by host index
+        Ptr<P2mpDelivery> delivery;     ///< the scenario's p2mp.mechanism
+        Ptr<Metrics> metrics;
+        uint32_t index{0}; ///< position in the scenario's workloads[]
+        uint64_t seed{1};  ///< the scenario's seed
+    };
+
+    /// The scenario names of the workload types (workloads[].type) and their TypeIds.
+    static NamedTypeRegistry& Registry();
+
+    void Install(const WorkloadConfig& config, const Context& context);
+    /// Figures of this workload for its summary.json entry (beyond ops and durations).
+    virtual void Report(std::map<std::string, double>& figures) const;
+
+    const WorkloadConfig& GetConfig() const;
+    uint32_t GetHostCount() const;
+
+    /// Signature of the OperationComplete trace: workload index, operation handle.
+    typedef void (*OperationTracedCallback)(uint32_t workload, uint64_t handle);
+
+protected:
+    void DoDispose() override;
+    /// Create the workload's queue pairs and operations; schedule what starts it.
+    virtual void DoInstall() = 0;
+
+    /// Register an operation (a row of ops.csv) before the run; returns its handle.
+    uint64_t AddOp(Metrics::OpRecord record);
+    void StartOp(uint64_t handle);
+    void CompleteOp(uint64_t handle);
+    /// An independent random seed for this workload: adding a workload reshuffles no other.
+    uint64_t WorkloadSeed() const;
+
+    WorkloadConfig m_config;
+    Context m_context;
+
+private:
+    TracedCallback<uint32_t, uint64_t> m_completeTrace;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_WORKLOAD_H */
