@@ -58,7 +58,7 @@ def build(bld):
         return sorted(node.path_from(bld.path) for node in bld.path.ant_glob(pattern))
 
     module = bld.create_ns3_module(MODULE, ['core', 'network', 'internet'])
-    module.source = glob('src/*/model/*.cc')
+    module.source = glob('src/*/model/*.cc') + glob('src/*/helper/*.cc')
     # Sources include each other as "rdma/model/bth-header.h": src/ is on the include path
     # of the module and of everything that uses it (tests, examples, user programs).
     module.includes = ['src']
@@ -71,10 +71,12 @@ def build(bld):
 
     headers = bld(features='ns3header')
     headers.module = MODULE
-    headers.source = glob('src/*/model/*.h')
+    headers.source = glob('src/*/model/*.h') + glob('src/*/helper/*.h')
 
     if bld.env.ENABLE_EXAMPLES:
         runner = bld.create_ns3_program('mcast4ai-run', [MODULE])
         runner.source = 'examples/mcast4ai-run.cc'
         example = bld.create_ns3_program('mcast4ai-p2mp-example', [MODULE])
         example.source = 'examples/p2mp-broadcast.cc'
+        helpers = bld.create_ns3_program('mcast4ai-helpers-example', [MODULE])
+        helpers.source = 'examples/helpers-rdma-write.cc'

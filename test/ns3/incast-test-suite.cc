@@ -3,9 +3,13 @@
  * and completion no earlier than the receiver link's serialisation bound. Without PFC and with
  * a small buffer: drops, and every flow still completes through go-back-N retransmission.
  */
+#include "ns3/packet.h"
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
+
+#include <algorithm>
+#include <map>
 
 using namespace ns3;
 using namespace ns3::test;
@@ -95,6 +99,80 @@ private:
     }
 };
 
+/// What the switch trace sources reported over a run.
+struct TraceTally
+{
+    uint64_t xoff{0};
+    uint64_t xon{0};
+    uint64_t marks{0};
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> depth; ///< (switch, port*8+prio) -> last
+    uint64_t peakDepth{0};
+};
+
+void
+CountPfc(TraceTally* t, uint32_t port, uint8_t prio, bool paused)
+{
+    ++(paused ? t->xoff : t->xon);
+}
+
+void
+CountMark(TraceTally* t, Ptr<const Packet> p, uint32_t port)
+{
+    ++t->marks;
+}
+
+void
+RecordDepth(TraceTally* t, uint32_t sw, uint32_t port, uint8_t prio, uint64_t bytes)
+{
+    t->depth[{sw, port * 8 + prio}] = bytes;
+    t->peakDepth = std::max(t->peakDepth, bytes);
+}
+
+class IncastTracesTestCase : public TestCase
+{
+public:
+    IncastTracesTestCase()
+        : TestCase("switch trace sources agree with the counters: PFC, ECN marks, queue depth")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioRunner runner(Incast(true));
+        runner.Build();
+        TraceTally t;
+        TopologyBuilder& fabric = runner.GetFabric();
+        for (uint32_t i = 0; i < fabric.GetSwitchCount(); ++i)
+        {
+            Ptr<FabricSwitch> sw = fabric.GetSwitch(i);
+            sw->TraceConnectWithoutContext("PfcPause", MakeBoundCallback(&CountPfc, &t));
+            sw->TraceConnectWithoutContext("EcnMark", MakeBoundCallback(&CountMark, &t));
+            sw->TraceConnectWithoutContext("QueueDepth", MakeBoundCallback(&RecordDepth, &t, i));
+        }
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "every flow completes");
+        nlohmann::json s = runner.Summary();
+        NS_TEST_ASSERT_MSG_EQ(t.marks,
+                              s["network"]["ecn_marks"].get<uint64_t>(),
+                              "one EcnMark trace per counted mark");
+        NS_TEST_ASSERT_MSG_GT(t.xoff, 0, "the incast pauses upstream ports");
+        NS_TEST_ASSERT_MSG_EQ(t.xon, t.xoff, "every pause is lifted once the incast drains");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(t.xoff,
+                                    s["network"]["pfc_pauses"].get<uint64_t>(),
+                                    "each XOFF sends at least one PFC frame");
+        for (const auto& [key, bytes] : t.depth)
+        {
+            NS_TEST_ASSERT_MSG_EQ(bytes, 0, "every egress queue is empty at the end");
+        }
+        // The receiver's downlink holds at least one frame at its peak; no queue holds more
+        // than the whole switch ever did.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(t.peakDepth, 1024 + ROCE_HEADER_BYTES, "queues built up");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(t.peakDepth,
+                                    s["network"]["switch_buffer_peak_bytes"].get<uint64_t>(),
+                                    "a queue is part of its switch's buffer");
+    }
+};
+
 class IncastTestSuite : public TestSuite
 {
 public:
@@ -103,6 +181,7 @@ public:
     {
         AddTestCase(new IncastPfcTestCase(), TestCase::QUICK);
         AddTestCase(new IncastLossyTestCase(), TestCase::QUICK);
+        AddTestCase(new IncastTracesTestCase(), TestCase::QUICK);
     }
 };
 

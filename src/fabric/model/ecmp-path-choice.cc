@@ -7,6 +7,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("EcmpPathChoice");
 NS_OBJECT_ENSURE_REGISTERED(EcmpPathChoice);
+MCAST4AI_REGISTER_NAMED_TYPE(PathChoice::Registry(), "ecmp", EcmpPathChoice);
 
 namespace
 {

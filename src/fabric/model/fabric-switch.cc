@@ -55,7 +55,16 @@ FabricSwitch::GetTypeId()
               .AddTraceSource("EcnMark",
                               "A frame was marked CE (packet, egress port)",
                               MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
-                              "ns3::FabricSwitch::PortTracedCallback");
+                              "ns3::FabricSwitch::PortTracedCallback")
+              .AddTraceSource("QueueDepth",
+                              "An egress queue grew or shrank (port, priority, bytes queued)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_queueTrace),
+                              "ns3::FabricSwitch::QueueDepthTracedCallback")
+              .AddTraceSource("PfcPause",
+                              "This switch paused (XOFF) or resumed (XON) an upstream priority "
+                              "(ingress port, priority, paused)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_pfcTrace),
+                              "ns3::FabricSwitch::PfcTracedCallback");
     return tid;
 }
 
@@ -260,6 +269,8 @@ FabricSwitch::GetInjectedDrops() const
 void
 FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, bool injected)
 {
+    NS_LOG_LOGIC("switch " << this << " port " << inPort << ": drop"
+                           << (injected ? " (injected)" : ""));
     m_injectedDrops += injected;
     ++m_drops;
     if (!m_dropTrace.IsEmpty())
@@ -275,6 +286,10 @@ FabricSwitch::Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame)
     port.queues[prio].push_back(std::move(frame));
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
     ++m_forwarded;
+    if (!m_queueTrace.IsEmpty())
+    {
+        m_queueTrace(outPort, prio, m_mmu->GetEgressBytes(outPort, prio));
+    }
     port.device->TryTransmit();
 }
 
@@ -378,9 +393,11 @@ FabricSwitch::MaybeResume(uint32_t inPort, uint8_t prio)
 {
     if (m_mmu->ShouldResume(inPort, prio))
     {
+        NS_LOG_LOGIC("switch " << this << " port " << inPort << " prio " << int(prio) << ": XON");
         m_mmu->SetPaused(inPort, prio, false);
         m_pauseRefresh[inPort * 8 + prio].Cancel();
         m_ports[inPort].device->SendPfc(prio, 0);
+        m_pfcTrace(inPort, prio, false);
     }
 }
 
@@ -409,6 +426,8 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(queued.frame))
     {
         ++m_ecnMarks;
+        NS_LOG_LOGIC("switch " << this << " port " << portIndex << " prio " << int(prio)
+                               << ": CE marked (p " << markP << ")");
         if (!m_ecnTrace.IsEmpty())
         {
             m_ecnTrace(queued.frame.GetPacket(), portIndex);
@@ -425,13 +444,19 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
         m_mmu->Release(queued.inPort, portIndex, prio, bytes);
         MaybeResume(queued.inPort, prio);
     }
+    if (!m_queueTrace.IsEmpty())
+    {
+        m_queueTrace(portIndex, prio, m_mmu->GetEgressBytes(portIndex, prio));
+    }
     return std::move(queued.frame);
 }
 
 void
 FabricSwitch::SendPause(uint32_t inPort, uint8_t prio)
 {
+    NS_LOG_LOGIC("switch " << this << " port " << inPort << " prio " << int(prio) << ": XOFF");
     m_mmu->SetPaused(inPort, prio, true);
+    m_pfcTrace(inPort, prio, true);
     RefreshPause(inPort, prio);
 }
 

@@ -37,6 +37,10 @@ public:
 
     /// Signature of the Drop and EcnMark traces.
     typedef void (*PortTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+    /// Signature of the QueueDepth trace: egress port, priority, bytes queued after the change.
+    typedef void (*QueueDepthTracedCallback)(uint32_t port, uint8_t prio, uint64_t bytes);
+    /// Signature of the PfcPause trace: ingress port, priority, paused (XOFF) or resumed (XON).
+    typedef void (*PfcTracedCallback)(uint32_t port, uint8_t prio, bool paused);
 
     /// Take ownership of a port; its index is the order of AddPort calls.
     uint32_t AddPort(Ptr<FabricNetDevice> device);
@@ -172,6 +176,8 @@ private:
 
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
+    TracedCallback<uint32_t, uint8_t, uint64_t> m_queueTrace;
+    TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
 };
 
 } // namespace ns3

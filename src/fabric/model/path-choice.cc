@@ -25,6 +25,13 @@ PathChoice::GetTypeId()
     return tid;
 }
 
+NamedTypeRegistry&
+PathChoice::Registry()
+{
+    static NamedTypeRegistry registry("path-choice mode", PathChoice::GetTypeId());
+    return registry;
+}
+
 void
 PathChoice::Attach(FabricSwitch* sw)
 {

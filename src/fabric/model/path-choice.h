@@ -6,6 +6,7 @@
 #ifndef MCAST4AI_PATH_CHOICE_H
 #define MCAST4AI_PATH_CHOICE_H
 
+#include "core/model/named-type-registry.h"
 #include "ns3/object.h"
 #include "wire/model/frame-info.h"
 
@@ -27,6 +28,8 @@ class PathChoice : public Object
 {
 public:
     static TypeId GetTypeId();
+    /// The scenario names of the path-choice modes (load_balancing.mode) and their TypeIds.
+    static NamedTypeRegistry& Registry();
 
     /// The switch this choice belongs to (to read its queues); called once, before Choose().
     virtual void Attach(FabricSwitch* sw);

@@ -14,6 +14,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("Dcqcn");
 NS_OBJECT_ENSURE_REGISTERED(Dcqcn);
+MCAST4AI_REGISTER_NAMED_TYPE(RdmaCongestionControl::Registry(), "dcqcn", Dcqcn);
 
 TypeId
 Dcqcn::GetTypeId()

@@ -424,7 +424,8 @@ QueuePair::GoBackN(uint64_t fromPsn)
     {
         return;
     }
-    NS_LOG_FUNCTION(this << fromPsn << m_sndNxt);
+    NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": go back to PSN " << fromPsn
+                       << " from " << m_sndNxt);
     m_sndNxt = fromPsn;
     m_buildIndex = 0;
     m_retransmitTrace(fromPsn);
@@ -455,6 +456,8 @@ QueuePair::TimerExpired()
         return;
     }
     ++m_timeouts;
+    NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": timeout, back to PSN "
+                       << m_sndUna);
     m_lastProgress = Simulator::Now();
     GoBackN(m_sndUna);
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
@@ -472,6 +475,7 @@ QueuePair::ReceiveData(const FrameInfo& fi)
         {
             m_cnpSent = true;
             m_lastCnp = now;
+            NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": CE, CNP sent");
             m_nic->SendCnp(this);
         }
     }
@@ -507,6 +511,8 @@ QueuePair::ReceiveData(const FrameInfo& fi)
         // A gap: ask once for go-back-N from the first missing PSN.
         if (!m_nakSent)
         {
+            NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": gap at PSN "
+                               << m_expected << ", NAK");
             m_nakSent = true;
             SendAck(m_expected, true);
         }

@@ -16,4 +16,11 @@ RdmaCongestionControl::GetTypeId()
     return tid;
 }
 
+NamedTypeRegistry&
+RdmaCongestionControl::Registry()
+{
+    static NamedTypeRegistry registry("congestion control", RdmaCongestionControl::GetTypeId());
+    return registry;
+}
+
 } // namespace ns3

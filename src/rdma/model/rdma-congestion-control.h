@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_RDMA_CONGESTION_CONTROL_H
 #define MCAST4AI_RDMA_CONGESTION_CONTROL_H
 
+#include "core/model/named-type-registry.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -23,6 +24,8 @@ class RdmaCongestionControl : public Object
 {
 public:
     static TypeId GetTypeId();
+    /// The names of the congestion-control models and their TypeIds.
+    static NamedTypeRegistry& Registry();
 
     /// Start sending at this rate.
     virtual void SetLineRate(DataRate rate) = 0;

@@ -59,7 +59,6 @@ public:
                                   uint32_t maxFrameBytes);
 
 private:
-    Ptr<FabricNetDevice> MakePort(Ptr<Node> node, const LinkConfig& link, bool isSwitch);
     void SetUpP2mp();
 
     ScenarioConfig m_config;

@@ -1,0 +1,224 @@
+#include "fabric/helper/fabric-helper.h"
+
+#include "fabric/model/ecmp-path-choice.h"
+#include "fabric/model/fabric-channel.h"
+#include "fabric/model/switch-mmu.h"
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricHelper");
+
+namespace
+{
+constexpr uint64_t KIB = 1024;
+
+uint64_t
+KbToBytes(double kb)
+{
+    return static_cast<uint64_t>(std::llround(kb * KIB));
+}
+
+/// Switch port MACs: 02:01:nn:nn:pp:pp, distinct from host MACs (02:00:...).
+Mac48Address
+SwitchPortMac(uint32_t node, uint32_t port)
+{
+    uint8_t b[6] = {0x02,
+                    0x01,
+                    static_cast<uint8_t>(node >> 8),
+                    static_cast<uint8_t>(node),
+                    static_cast<uint8_t>(port >> 8),
+                    static_cast<uint8_t>(port)};
+    Mac48Address mac;
+    mac.CopyFrom(b);
+    return mac;
+}
+} // namespace
+
+FabricHelper::FabricHelper()
+    : m_switchLatency(NanoSeconds(500))
+{
+    m_switchFactory.SetTypeId(FabricSwitch::GetTypeId());
+    m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
+    m_pathChoiceFactory.SetTypeId(EcmpPathChoice::GetTypeId());
+}
+
+void
+FabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetPathChoice(const std::string& typeName)
+{
+    m_pathChoiceFactory.SetTypeId(typeName);
+}
+
+void
+FabricHelper::SetPathChoiceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_pathChoiceFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetSwitchLatency(Time latency)
+{
+    m_switchLatency = latency;
+}
+
+void
+FabricHelper::SetMaxFrameBytes(uint32_t bytes)
+{
+    m_maxFrameBytes = bytes;
+}
+
+void
+FabricHelper::SetHeadroomBytes(std::optional<uint64_t> bytes)
+{
+    m_headroomBytes = bytes;
+}
+
+void
+FabricHelper::SetEcnThresholdsKb(std::optional<double> kminKb, std::optional<double> kmaxKb)
+{
+    m_kminKb = kminKb;
+    m_kmaxKb = kmaxKb;
+}
+
+void
+FabricHelper::SetSeed(uint64_t seed)
+{
+    m_seed = seed;
+}
+
+uint64_t
+FabricHelper::HeadroomBytes(double rateGbps,
+                            double delayUs,
+                            double switchLatencyNs,
+                            uint32_t maxFrameBytes)
+{
+    // After XOFF leaves, the upstream keeps sending for a round trip of cable and pipeline,
+    // plus the frame it is serialising and the one ahead of our PFC frame on our own port.
+    double rtt = 2.0 * (delayUs * 1e-6 + switchLatencyNs * 1e-9);
+    double bdp = rateGbps * 1e9 / 8.0 * rtt;
+    return static_cast<uint64_t>(std::ceil(bdp)) + 2ULL * maxFrameBytes;
+}
+
+FabricHelper::Fabric
+FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology) const
+{
+    NS_ASSERT_MSG(graph.HasRoutes(), "FabricHelper::Install needs the graph's routes");
+    Fabric f;
+    uint32_t hosts = graph.HostCount();
+    uint32_t nodes = graph.NodeCount();
+    f.nodes.Create(nodes);
+    auto linkOf = [&topology](const TopologyGraph::Port& port) -> const LinkConfig&
+    {
+        return port.hostLink ? topology.hostLink : topology.fabricLink;
+    };
+
+    // Ports in graph order, so device index == graph port number on every node.
+    std::vector<std::vector<Ptr<FabricNetDevice>>> ports(nodes);
+    for (uint32_t n = 0; n < nodes; ++n)
+    {
+        for (const auto& port : graph.Ports(n))
+        {
+            Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
+            dev->SetAttribute("DataRate", DataRateValue(DataRate(linkOf(port).rateGbps * 1e9)));
+            if (!graph.IsHost(n))
+            {
+                dev->SetAttribute("RxLatency", TimeValue(m_switchLatency));
+            }
+            f.nodes.Get(n)->AddDevice(dev);
+            ports[n].push_back(dev);
+        }
+    }
+    for (uint32_t n = 0; n < nodes; ++n)
+    {
+        for (uint32_t p = 0; p < ports[n].size(); ++p)
+        {
+            const auto& port = graph.Ports(n)[p];
+            if (port.peer < n)
+            {
+                continue; // each cable once
+            }
+            Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+            ch->SetAttribute("Delay", TimeValue(Time::FromDouble(linkOf(port).delayUs, Time::US)));
+            ports[n][p]->Attach(ch);
+            ports[port.peer][port.peerPort]->Attach(ch);
+        }
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        f.hostPorts.push_back(ports[h][0]);
+    }
+
+    for (uint32_t n = hosts; n < nodes; ++n)
+    {
+        Ptr<FabricSwitch> s = m_switchFactory.Create<FabricSwitch>();
+        Ptr<SwitchMmu> mmu = m_mmuFactory.Create<SwitchMmu>();
+        s->SetAttribute("Mmu", PointerValue(mmu));
+        // Distinct per-switch seeds keep tiers from making correlated choices.
+        ObjectFactory choice = m_pathChoiceFactory;
+        choice.Set("Seed", UintegerValue(static_cast<uint32_t>(m_seed * 0x9E3779B1u + n)));
+        s->SetPathChoice(choice.Create<PathChoice>());
+        s->SetNode(f.nodes.Get(n));
+        for (uint32_t p = 0; p < ports[n].size(); ++p)
+        {
+            ports[n][p]->SetAddress(SwitchPortMac(n, p));
+            s->AddPort(ports[n][p]);
+        }
+        s->Start();
+        for (uint32_t p = 0; p < ports[n].size(); ++p)
+        {
+            const LinkConfig& link = linkOf(graph.Ports(n)[p]);
+            mmu->SetHeadroom(p,
+                             m_headroomBytes ? *m_headroomBytes
+                                             : HeadroomBytes(link.rateGbps,
+                                                             link.delayUs,
+                                                             m_switchLatency.GetSeconds() * 1e9,
+                                                             m_maxFrameBytes));
+            // Default RED thresholds scale with port speed: 100/400 KB at 25 Gb/s.
+            double kmin = m_kminKb ? *m_kminKb : 4.0 * link.rateGbps;
+            double kmax = m_kmaxKb ? *m_kmaxKb : 16.0 * link.rateGbps;
+            mmu->SetEcnThresholds(p, KbToBytes(kmin), KbToBytes(kmax));
+        }
+        if (mmu->GetSharedPoolBytes() == 0)
+        {
+            std::ostringstream why;
+            why << "the buffer cannot hold the per-queue reserves and PFC headroom of "
+                << graph.NodeName(n) << " (" << ports[n].size()
+                << " ports): " << mmu->GetCarvedBytes() / 1024
+                << " KB are set aside before any sharing";
+            throw std::invalid_argument(why.str());
+        }
+        std::vector<const std::vector<uint16_t>*> routes(hosts);
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            routes[h] = &graph.NextHopPorts(n, h);
+        }
+        s->SetRoutes(std::move(routes));
+        f.nodes.Get(n)->AggregateObject(s);
+        f.switches.push_back(s);
+    }
+    NS_LOG_INFO(nodes << " nodes: " << hosts << " hosts, " << f.switches.size() << " switches");
+    return f;
+}
+
+} // namespace ns3

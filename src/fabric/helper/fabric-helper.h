@@ -1,0 +1,88 @@
+/*
+ * Builds the fabric of a topology graph in the ns-3 helper style: one Node per host and
+ * switch, a FabricNetDevice per port, a FabricChannel per cable, and a FabricSwitch per switch
+ * with its MMU, per-port PFC headroom and ECN thresholds, path choice and routes. Settings are
+ * attributes of the objects created, as with ns-3's PointToPointHelper; the per-port values a
+ * scenario leaves on "auto" follow the closed forms of docs/fabric.md.
+ */
+#ifndef MCAST4AI_FABRIC_HELPER_H
+#define MCAST4AI_FABRIC_HELPER_H
+
+#include "fabric/model/fabric-net-device.h"
+#include "fabric/model/fabric-switch.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "topology/model/topology-config.h"
+#include "topology/model/topology-graph.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Creates the ports, cables and switches of a fabric.
+ */
+class FabricHelper
+{
+public:
+    /// What Install() made.
+    struct Fabric
+    {
+        NodeContainer nodes;                         ///< node i is graph node i
+        std::vector<Ptr<FabricNetDevice>> hostPorts; ///< by host index
+        std::vector<Ptr<FabricSwitch>> switches;     ///< switch i is graph node HostCount() + i
+    };
+
+    FabricHelper();
+
+    /// An attribute of every FabricSwitch (EcnEnabled, PauseQuanta).
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /// An attribute of every switch's SwitchMmu (BufferBytes, ReserveBytes, Alpha, PfcEnabled,
+    /// HysteresisBytes, EcnPmax, LosslessPriorities).
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /// The PathChoice every switch gets, by TypeId name (ns3::EcmpPathChoice by default).
+    void SetPathChoice(const std::string& typeName);
+    void SetPathChoiceAttribute(const std::string& name, const AttributeValue& value);
+    /// Switch pipeline latency (the RxLatency of every switch port).
+    void SetSwitchLatency(Time latency);
+    /// The largest frame on the wire (framing included), for the headroom closed form.
+    void SetMaxFrameBytes(uint32_t bytes);
+    /// PFC headroom per ingress (port, priority); unset: HeadroomBytes() of the port's link.
+    void SetHeadroomBytes(std::optional<uint64_t> bytes);
+    /// RED thresholds of every egress queue; unset: 4 KiB and 16 KiB per Gb/s of the port.
+    void SetEcnThresholdsKb(std::optional<double> kminKb, std::optional<double> kmaxKb);
+    /// Seed of the per-switch path-choice seeds (switch node n gets seed * 0x9E3779B1 + n).
+    void SetSeed(uint64_t seed);
+
+    /**
+     * Build the fabric of graph (routes computed) with the links of topology.
+     * \throws std::invalid_argument when a switch's buffer cannot hold its reserves and
+     *         headroom (the message says which switch and by how much)
+     */
+    Fabric Install(const TopologyGraph& graph, const TopologyConfig& topology) const;
+
+    /// PFC headroom for a port: a round trip of cable and pipeline at line rate, plus two
+    /// maximum frames (the one being serialised and the one ahead of the PAUSE).
+    static uint64_t HeadroomBytes(double rateGbps,
+                                  double delayUs,
+                                  double switchLatencyNs,
+                                  uint32_t maxFrameBytes);
+
+private:
+    ObjectFactory m_switchFactory;
+    ObjectFactory m_mmuFactory;
+    ObjectFactory m_pathChoiceFactory;
+    Time m_switchLatency;
+    uint32_t m_maxFrameBytes{1024 + 58 + 16 + 24};
+    std::optional<uint64_t> m_headroomBytes;
+    std::optional<double> m_kminKb;
+    std::optional<double> m_kmaxKb;
+    uint64_t m_seed{1};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_FABRIC_HELPER_H */

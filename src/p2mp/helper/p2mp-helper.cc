@@ -1,0 +1,44 @@
+#include "p2mp/helper/p2mp-helper.h"
+
+#include "fabric/model/fabric-switch.h"
+#include "ns3/log.h"
+#include "topology/model/topology-graph.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("P2mpHelper");
+
+P2mpHelper::P2mpHelper()
+{
+    SetMechanism("unicast");
+}
+
+void
+P2mpHelper::SetMechanism(const std::string& name)
+{
+    m_factory.SetTypeId(P2mpDelivery::Registry().Get(name));
+}
+
+void
+P2mpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+Ptr<P2mpDelivery>
+P2mpHelper::Install(const TopologyGraph& graph,
+                    const std::vector<Ptr<FabricSwitch>>& switches,
+                    const std::vector<Ptr<RdmaNic>>& nics) const
+{
+    Ptr<P2mpDelivery> delivery = m_factory.Create<P2mpDelivery>();
+    P2mpDelivery::Fabric fabric;
+    fabric.graph = &graph;
+    fabric.switches = switches;
+    fabric.nics = nics;
+    delivery->Install(fabric);
+    NS_LOG_INFO("P2MP delivery " << delivery->GetInstanceTypeId().GetName());
+    return delivery;
+}
+
+} // namespace ns3

@@ -1,0 +1,58 @@
+#include "rdma/helper/rdma-helper.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "rdma/model/dcqcn.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
+
+RdmaHelper::RdmaHelper()
+    : m_ccType(Dcqcn::GetTypeId().GetName())
+{
+    m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+}
+
+void
+RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetCongestionControl(const std::string& typeName)
+{
+    m_ccType = typeName;
+}
+
+void
+RdmaHelper::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_ccAttributes.emplace_back(name, value.Copy());
+}
+
+std::vector<Ptr<RdmaNic>>
+RdmaHelper::Install(const NodeContainer& nodes,
+                    const std::vector<Ptr<FabricNetDevice>>& hostPorts) const
+{
+    std::vector<Ptr<RdmaNic>> nics;
+    TypeId cc = TypeId::LookupByName(m_ccType);
+    for (uint32_t h = 0; h < hostPorts.size(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+        nic->SetCongestionControlType(cc);
+        for (const auto& [name, value] : m_ccAttributes)
+        {
+            nic->SetCongestionControlAttribute(name, *value);
+        }
+        nic->Setup(nodes.Get(h), hostPorts[h], h);
+        nodes.Get(h)->AggregateObject(nic);
+        nics.push_back(nic);
+    }
+    NS_LOG_INFO(nics.size() << " NICs, congestion control " << m_ccType);
+    return nics;
+}
+
+} // namespace ns3
