@@ -2,6 +2,7 @@
  * mcast4ai-run: run one scenario JSON and write its result directory.
  *
  *   mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] [--quiet]
+ *   mcast4ai-run --schema-markdown     (prints docs/scenario-reference.md)
  *
  * Exit codes: 0 every operation completed; 2 bad scenario or command line; 3 the run reached
  * stop_time_ms with operations unfinished (the stuck ones are listed); 1 any other failure.
@@ -11,6 +12,7 @@
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <unistd.h>
@@ -27,7 +29,32 @@ const char* USAGE
       "  --out DIR        result directory (overrides output.dir)\n"
       "  --seed N         same as --set seed=N\n"
       "  --pcap           same as --set output.pcap=true: pcaps of every NIC and switch port\n"
-      "  --quiet          no progress line and no summary table\n";
+      "  --quiet          no progress line and no summary table\n"
+      "  --schema-markdown  print the scenario reference (docs/scenario-reference.md) and exit\n";
+
+/// One "error: FILE: path: reason" line per error of the scenario, then how many were left out.
+void
+PrintErrors(const ScenarioError& e)
+{
+    std::size_t shown = 0;
+    for (const ScenarioError::Entry& entry : e.GetErrors())
+    {
+        if (shown++ == ScenarioError::MAX_REPORTED)
+        {
+            break;
+        }
+        std::cerr << "error: " << entry.Text() << "\n";
+    }
+    const std::size_t more
+        = e.GetNotShown()
+          + (e.GetErrors().size() - std::min(e.GetErrors().size(), ScenarioError::MAX_REPORTED));
+    if (more > 0)
+    {
+        std::cerr << "error: " << e.GetFile() << ": (root): " << more
+                  << " more error(s) not shown\n";
+    }
+    std::cerr.flush();
+}
 
 struct CommandLine
 {
@@ -77,6 +104,11 @@ ParseCommandLine(int argc, char** argv)
         {
             cl.quiet = true;
         }
+        else if (arg == "--schema-markdown")
+        {
+            std::cout << Scenario::SchemaMarkdown();
+            std::exit(0);
+        }
         else if (arg == "--help" || arg == "-h")
         {
             std::cout << USAGE;
@@ -111,7 +143,7 @@ main(int argc, char** argv)
     }
     catch (const ScenarioError& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
+        PrintErrors(e);
         if (argc < 2)
         {
             std::cerr << USAGE;
@@ -154,7 +186,7 @@ main(int argc, char** argv)
     catch (const ScenarioError& e)
     {
         // Problems only the built fabric reveals (e.g. a buffer too small for its headroom).
-        std::cerr << "error: " << e.what() << std::endl;
+        PrintErrors(e);
         return 2;
     }
     catch (const std::exception& e)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Contract check: every malformed scenario in malformed/ is rejected by the runner with exit
-# code 2 and a first stderr line "error: FILE: JSON.PATH: reason" naming the expected path.
+# code 2 and a first stderr line "error: FILE: JSON.PATH: reason" naming the expected path;
+# every stderr line is such an error line (one per error of the file, at most 20, then one
+# saying how many more).
 #
 # Usage: bash malformed-scenarios.sh RUNNER_BINARY SOURCE_DIR
 # Cases come from malformed/expected.tsv, one per line:
-#   FILE<TAB>EXPECTED_JSON_PATH<TAB>EXTRA_ARGS[<TAB>ERROR_FILE]
+#   FILE<TAB>EXPECTED_JSON_PATH<TAB>EXTRA_ARGS[<TAB>ERROR_FILE[<TAB>LINES[<TAB>CONTAINS]]]
 # EXTRA_ARGS are split on spaces. ERROR_FILE replaces FILE in the expected prefix (a malformed
-# --set is reported against "--set", not the scenario file). Blank lines and # comments are
-# skipped.
+# --set is reported against "--set", not the scenario file). LINES, when given, is the number
+# of stderr lines expected; CONTAINS, when given, a text the first line must contain. Blank
+# lines and # comments are skipped.
 set -u
 
 if [[ $# -ne 2 ]]; then
@@ -69,6 +72,8 @@ while IFS= read -r line || [[ -n $line ]]; do
     listed[$file]=1
     scenario="$dir/$file"
     error_file=${fields[3]:-$scenario}
+    want_lines=${fields[4]:-}
+    want_text=${fields[5]:-}
     read -r -a args <<<"$extra"
 
     case_no=$((case_no + 1))
@@ -79,11 +84,20 @@ while IFS= read -r line || [[ -n $line ]]; do
     rc=$?
     first=$(head -n 1 "$tmp/stderr")
     prefix="error: $error_file: $path: "
+    lines=$(wc -l <"$tmp/stderr")
+    stray=$(grep -v -c '^error: [^:]*: [^:]*: ' "$tmp/stderr")
 
     if [[ $rc -ne 2 ]]; then
         fail "$name" "exit code $rc, expected 2" "stderr: $first"
     elif [[ $first != "$prefix"* ]]; then
         fail "$name" "stderr: $first" "expected a line starting with: $prefix"
+    elif [[ -n $want_lines && $lines -ne $want_lines ]]; then
+        fail "$name" "$lines stderr line(s), expected $want_lines:" "$(cat "$tmp/stderr")"
+    elif [[ -n $want_text && $first != *"$want_text"* ]]; then
+        fail "$name" "stderr: $first" "expected it to contain: $want_text"
+    elif [[ $stray -ne 0 ]]; then
+        fail "$name" "stderr has lines that are not 'error: FILE: path: reason':" \
+            "$(grep -v '^error: [^:]*: [^:]*: ' "$tmp/stderr")"
     else
         passed=$((passed + 1))
         echo "ok   $name"

@@ -10,8 +10,11 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "p2mp/model/p2mp-channel.h"
+#include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
 #include "test-fabric.h"
+#include "workload/model/workload-type-registry.h"
 #include "workload/model/workload.h"
 
 #include <memory>
@@ -118,7 +121,17 @@ private:
 };
 
 NS_OBJECT_ENSURE_REGISTERED(FanoutTestWorkload);
-MCAST4AI_REGISTER_NAMED_TYPE(Workload::Registry(), "test-fanout", FanoutTestWorkload);
+void
+DeclareFanout(ConfigSchemaObject& w)
+{
+    w.Integer("rounds", 1, 1000).Default(1).Doc("messages, one after the other");
+    w.Integer("bytes", 1).Default(65536).Unit("bytes").Doc("size of every message");
+}
+
+MCAST4AI_REGISTER_WORKLOAD("test-fanout",
+                           FanoutTestWorkload,
+                           &DeclareFanout,
+                           "the first host sends rounds of messages to all others");
 
 constexpr uint32_t HOSTS = 8;
 constexpr uint32_t ROUNDS = 3;
@@ -199,6 +212,48 @@ private:
     std::string m_mechanism;
 };
 
+/// The same type from a scenario file: its keys validate and default like any built-in one.
+class FanoutFromJsonTestCase : public TestCase
+{
+public:
+    FanoutFromJsonTestCase()
+        : TestCase("a workload defined outside the library runs from JSON, keys validated")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const std::string text = R"({
+          "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 4},
+          "nic": {"dcqcn": {"enabled": false}},
+          "p2mp": {"mechanism": "bier"},
+          "workloads": [{"type": "test-fanout", "rounds": 2}]
+        })";
+        ScenarioConfig c = Scenario::Parse(text, "fanout.json", {});
+        NS_TEST_ASSERT_MSG_EQ(c.workloads[0].spec["bytes"].get<uint64_t>(),
+                              65536,
+                              "the declared default is filled in");
+        NS_TEST_ASSERT_MSG_EQ(c.workloads[0].label, "test-fanout-0", "labelled like any type");
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "both rounds complete");
+        nlohmann::json w = runner.Summary()["workloads"][0];
+        NS_TEST_ASSERT_MSG_EQ(w["test_deliveries"].get<double>(), 2 * 3, "3 receivers, 2 rounds");
+
+        bool rejected = false;
+        try
+        {
+            Scenario::Parse(text, "fanout.json", {"workloads[0].rounds=0"});
+        }
+        catch (const ScenarioError& e)
+        {
+            rejected = e.GetPath() == "workloads[0].rounds";
+        }
+        NS_TEST_ASSERT_MSG_EQ(rejected, true, "an out-of-range key is an error at its path");
+    }
+};
+
 class WorkloadExtensionTestSuite : public TestSuite
 {
 public:
@@ -209,6 +264,7 @@ public:
         {
             AddTestCase(new FanoutTestCase(m), TestCase::QUICK);
         }
+        AddTestCase(new FanoutFromJsonTestCase(), TestCase::QUICK);
     }
 };
 

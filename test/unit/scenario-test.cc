@@ -1,7 +1,9 @@
 /*
  * Scenario loading: defaults, every validation rule (asserting the exact JSON path of the
- * error), --set overrides and the ToJson round trip.
+ * error), several errors at once, --set overrides, the ToJson round trip, workload types
+ * registered from outside the library and the generated reference.
  */
+#include "core/model/config-schema-object.h"
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario.h"
 
@@ -382,7 +384,7 @@ const std::vector<BadCase> kNicSwitch{
     {"CtrlEqualsChangedData",
      Both(Set("/nic/data_priority", 6), Set("/nic/ctrl_priority", 6)),
      "nic.ctrl_priority",
-     "must differ from data_priority (6)"},
+     "must differ from nic.data_priority (6)"},
     {"DcqcnEnabledString", Set("/nic/dcqcn/enabled", "yes"), "nic.dcqcn.enabled", "true or false"},
     {"DcqcnUnknownKey", Set("/nic/dcqcn/ai_rate", 5), "nic.dcqcn.ai_rate", "known keys: enabled"},
     {"NicUnknownKey", Set("/nic/mtu", 1024), "nic.mtu", "did you mean 'mtu_bytes'?"},
@@ -405,7 +407,7 @@ const std::vector<BadCase> kNicSwitch{
     {"EcnKminAboveKmax",
      Both(Set("/switch/ecn/kmin_kb", 800), Set("/switch/ecn/kmax_kb", 400)),
      "switch.ecn.kmin_kb",
-     "must be <= kmax_kb (400)"},
+     "must be <= switch.ecn.kmax_kb (400)"},
     {"SwitchUnknownKey", Set("/switch/buffer_kb", 5), "switch.buffer_kb", "buffer_mb"},
 };
 
@@ -427,13 +429,13 @@ const std::vector<BadCase> kModes{
     {"AddressListNeedsTheShim",
      Set("/p2mp/address_mapping", "per-receiver-list"),
      "p2mp.address_mapping",
-     "needs mechanism 'new-protocol'"},
+     "needs p2mp.mechanism 'new-protocol'"},
     {"AckModeUnknown", Set("/p2mp/ack_mode", "sometimes"), "p2mp.ack_mode", "must be one of"},
     {"MechanismUnknown", Set("/p2mp/mechanism", "multicast"), "p2mp.mechanism", "must be one of"},
     {"AckAggregationWithUnicast",
      Set("/p2mp/ack_aggregation", "source-tor"),
      "p2mp.ack_aggregation",
-     "must be 'none' with mechanism 'unicast'"},
+     "must be 'none' with p2mp.mechanism 'unicast'"},
     {"AckAggregationUnknown",
      Set("/p2mp/ack_aggregation", "switch"),
      "p2mp.ack_aggregation",
@@ -460,7 +462,7 @@ const std::vector<BadCase> kWorkloads{
     {"FlowSrcEqualsDst",
      Set("/workloads/0/flows/0/dst", 0),
      "workloads[0].flows[0].dst",
-     "must differ from src (0)"},
+     "must differ from workloads[0].flows[0].src (0)"},
     {"FlowDstBeyondTopology",
      Set("/workloads/0/flows/0/dst", 8),
      "workloads[0].flows[0].dst",
@@ -975,6 +977,332 @@ TEST_F(ScenarioLoad, SyntaxErrorNamesTheFile)
         EXPECT_EQ(std::string(e.what()).rfind(file + ": (root): line 3, column 1: ", 0), 0u)
             << e.what();
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages that help: did-you-mean for values, both keys named, every error at once
+
+TEST(ScenarioMessages, MisspeltEnumValueGetsASuggestion)
+{
+    json j = Minimal();
+    j["p2mp"] = {{"mechanism", "bier"}, {"ack_aggregation", "source_tor"}};
+    ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "p2mp.ack_aggregation");
+    EXPECT_NE(e.GetReason().find("got \"source_tor\" (did you mean 'source-tor'?)"),
+              std::string::npos)
+        << e.what();
+
+    j["p2mp"] = {{"mechanism", "bier-xpu"}};
+    e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "p2mp.mechanism");
+    EXPECT_NE(e.GetReason().find("(did you mean 'bier-xpu-list'?)"), std::string::npos) << e.what();
+
+    // Nothing close: no guess.
+    j["p2mp"] = {{"mechanism", "multicast"}};
+    EXPECT_EQ(ErrorOf(j).GetReason().find("did you mean"), std::string::npos);
+}
+
+TEST(ScenarioMessages, CrossKeyErrorsNameBothKeys)
+{
+    json j = Minimal();
+    j["workloads"][0] = json::parse(R"({"type": "broadcast", "bytes": 64, "root": 2,
+                                        "ranks": [0, 1]})");
+    ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "workloads[0].root");
+    EXPECT_EQ(e.GetReason(), "must be one of workloads[0].ranks; host 2 is not");
+
+    j["workloads"][0] = json::parse(R"({"type": "broadcast", "bytes": 64,
+                                        "ranks": [0, 1, 2], "receivers_per_message": 3})");
+    e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "workloads[0].receivers_per_message");
+    EXPECT_EQ(e.GetReason(),
+              "must be at most the 2 ranks of workloads[0].ranks other than the root, got 3");
+
+    // A host index names the keys the host count comes from.
+    j = Minimal();
+    j["workloads"][0]["flows"][0]["dst"] = 8;
+    EXPECT_NE(
+        ErrorOf(j).GetReason().find("hosts = topology.leaves x topology.hosts_per_leaf = 2 x 4"),
+        std::string::npos);
+}
+
+TEST(ScenarioMessages, EveryErrorOfTheFileAtOnce)
+{
+    json j = Minimal();
+    j["seed"] = -1;
+    j["nic"] = {{"mtu_bytes", 1000}};
+    j["switch"] = {{"ecn", {{"kmin_kb", 2}, {"kmax_kb", 1}}}};
+    j["workloads"][0]["flows"][0]["dst"] = 0;
+    const ScenarioError e = ErrorOf(j);
+    std::vector<std::string> paths;
+    for (const auto& entry : e.GetErrors())
+    {
+        paths.push_back(entry.path);
+        EXPECT_EQ(entry.file, kLabel);
+    }
+    EXPECT_EQ(paths,
+              (std::vector<std::string>{
+                  "seed", "nic.mtu_bytes", "switch.ecn.kmin_kb", "workloads[0].flows[0].dst"}));
+    EXPECT_EQ(e.GetPath(), "seed"); // the first one, as before
+    EXPECT_EQ(std::string(e.what()), e.GetErrors().front().Text());
+    EXPECT_EQ(e.GetNotShown(), 0u);
+}
+
+TEST(ScenarioMessages, AtMostTwentyErrorsAreListed)
+{
+    json j = Minimal();
+    j["workloads"][0]["flows"] = json::array();
+    for (int i = 0; i < 25; ++i)
+    {
+        j["workloads"][0]["flows"].push_back({{"src", 1}, {"dst", 1}, {"bytes", 1}});
+    }
+    const ScenarioError e = ErrorOf(j);
+    ASSERT_EQ(e.GetErrors().size(), ScenarioError::MAX_REPORTED);
+    EXPECT_EQ(e.GetNotShown(), 5u);
+    EXPECT_EQ(e.GetErrors()[19].path, "workloads[0].flows[19].dst");
+}
+
+TEST(ScenarioMessages, EachErrorFromAnOverrideSaysSo)
+{
+    const ScenarioError e = ErrorOf(Minimal(), {"seed=-1", "nic.mtu_bytes=1000"});
+    ASSERT_EQ(e.GetErrors().size(), 2u);
+    EXPECT_NE(e.GetErrors()[0].reason.find("(set by --set seed=-1)"), std::string::npos);
+    EXPECT_NE(e.GetErrors()[1].reason.find("(set by --set nic.mtu_bytes=1000)"), std::string::npos);
+}
+
+TEST(ScenarioMessages, OneBadKeyDoesNotCascade)
+{
+    // A bad topology leaves the host count unknown: host indices are not judged against it.
+    json j = Minimal();
+    j["topology"]["leaves"] = 0;
+    j["workloads"][0]["flows"][0]["dst"] = 100;
+    const ScenarioError e = ErrorOf(j);
+    ASSERT_EQ(e.GetErrors().size(), 1u) << e.GetErrors().back().Text();
+    EXPECT_EQ(e.GetPath(), "topology.leaves");
+
+    // An unimplemented type: its keys are not reported as unknown.
+    j = Minimal();
+    j["workloads"][0] = {{"type", "allreduce"}, {"bytes", 1}, {"whatever", 2}};
+    EXPECT_EQ(ErrorOf(j).GetErrors().size(), 1u);
+}
+
+TEST(ScenarioMessages, HostileDocumentsAreErrorsNotCrashes)
+{
+    std::string deep(100000, '[');
+    deep += std::string(100000, ']');
+    json j = Minimal();
+    std::string text = j.dump();
+    text.insert(1, "\"name\": " + deep + ", ");
+    const ScenarioError e = ErrorOf(text);
+    EXPECT_EQ(e.GetPath(), "name");
+    EXPECT_LT(e.GetReason().size(), 200u);
+
+    j["workloads"][0] = {{"type", "broadcast"}, {"bytes", 1}, {"ranks", json::array()}};
+    for (int i = 0; i < 200000; ++i)
+    {
+        j["workloads"][0]["ranks"].push_back(i % 8);
+    }
+    EXPECT_EQ(ErrorOf(j).GetErrors().size(), ScenarioError::MAX_REPORTED);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults the schema fills in beyond the basics
+
+TEST(ScenarioDefaults, StructInitialisersAgreeWithTheSchema)
+{
+    // Programs that build a ScenarioConfig in C++ get the same defaults as a JSON file.
+    const json parsed = Scenario::ToJson(ParseJson(Minimal()));
+    ScenarioConfig c;
+    const json built = Scenario::ToJson(c);
+    for (const char* section : {"nic", "switch", "load_balancing", "p2mp", "seed", "stop_time_ms"})
+    {
+        EXPECT_EQ(built[section], parsed[section]) << section;
+    }
+    EXPECT_EQ(built["topology"]["host_link"], parsed["topology"]["host_link"]);
+    EXPECT_EQ(built["topology"]["fabric_link"], parsed["topology"]["fabric_link"]);
+    EXPECT_EQ(built["output"]["pcap"], parsed["output"]["pcap"]);
+}
+
+TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
+{
+    json j = Minimal();
+    j["nic"] = {{"dcqcn", {{"preset", "nvidia-cx6"}, {"rate_ai_mbps", 7}}}};
+    const ScenarioConfig c = ParseJson(j);
+    EXPECT_EQ(c.nic.dcqcn.preset, "nvidia-cx6");
+    EXPECT_EQ(c.nic.dcqcn.cnpIntervalUs, 4.0);
+    EXPECT_EQ(c.nic.dcqcn.byteCounterBytes, 32767u);
+    EXPECT_EQ(c.nic.dcqcn.initialAlpha, 1023.0 / 1024);
+    EXPECT_FALSE(c.nic.dcqcn.clampTargetRate);
+    EXPECT_EQ(c.nic.dcqcn.rateAiMbps, 7.0);
+    EXPECT_EQ(c.nic.dcqcn.g, 1.0 / 256); // not part of the preset
+
+    const ScenarioConfig paper = ParseJson(Minimal());
+    EXPECT_EQ(paper.nic.dcqcn.preset, "paper");
+    EXPECT_EQ(paper.nic.dcqcn.cnpIntervalUs, 50.0);
+
+    j["nic"]["dcqcn"]["preset"] = "cx6";
+    EXPECT_EQ(ErrorOf(j).GetPath(), "nic.dcqcn.preset");
+}
+
+TEST(ScenarioDefaults, NewProtocolAggregatesAtTheSourceTor)
+{
+    json j = Minimal();
+    j["p2mp"] = {{"mechanism", "new-protocol"}};
+    EXPECT_EQ(ParseJson(j).p2mp.ackAggregation, "source-tor");
+    j["p2mp"]["ack_aggregation"] = "none";
+    EXPECT_EQ(ParseJson(j).p2mp.ackAggregation, "none");
+    j["p2mp"] = {{"mechanism", "bier"}};
+    EXPECT_EQ(ParseJson(j).p2mp.ackAggregation, "none");
+}
+
+TEST(ScenarioDefaults, BroadcastDefaults)
+{
+    json j = Minimal();
+    j["workloads"][0] = {{"type", "broadcast"}, {"bytes", 4096}};
+    const ScenarioConfig c = ParseJson(j);
+    const auto& w = c.workloads[0];
+    EXPECT_EQ(w.type, "broadcast");
+    EXPECT_EQ(w.label, "broadcast-0");
+    EXPECT_EQ(w.algorithm, "multicast");
+    EXPECT_EQ(w.root, 0u);
+    EXPECT_EQ(w.ranks, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(w.messages, 1u);
+    EXPECT_EQ(w.receiversPerMessage, 0u);
+    EXPECT_EQ(w.window, 1u);
+    EXPECT_EQ(w.bytes, 4096u);
+    ExpectSameConfig(c, ParseJson(Scenario::ToJson(c)));
+
+    j["workloads"][0]["ranks"] = {3, 1, 3};
+    const ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "workloads[0].ranks[2]");
+    EXPECT_NE(e.GetReason().find("listed twice (also workloads[0].ranks[0])"), std::string::npos);
+    j["workloads"][0]["ranks"] = {0};
+    EXPECT_EQ(ErrorOf(j).GetPath(), "workloads[0].ranks");
+    j["workloads"][0]["ranks"] = {0, 9};
+    EXPECT_EQ(ErrorOf(j).GetPath(), "workloads[0].ranks[1]");
+    j["workloads"][0].erase("ranks");
+    j["workloads"][0]["algorithm"] = "ring";
+    EXPECT_NE(ErrorOf(j).GetReason().find("'ring' is not implemented yet"), std::string::npos);
+    j["workloads"][0]["algorithm"] = "multicast";
+    j["workloads"][0]["op"] = "write";
+    EXPECT_NE(ErrorOf(j).GetReason().find(
+                  "unknown key 'op' for type 'broadcast': it applies only to type 'flows'"),
+              std::string::npos);
+}
+
+TEST(ScenarioDefaults, SpecIsTheEntryWithEveryDefault)
+{
+    json j = Minimal();
+    j["workloads"].push_back(
+        {{"type", "broadcast"}, {"bytes", 64}, {"ranks", {1, 2}}, {"root", 1}});
+    const ScenarioConfig c = ParseJson(j);
+    const json out = Scenario::ToJson(c);
+    ASSERT_EQ(c.workloads.size(), 2u);
+    EXPECT_EQ(c.workloads[0].spec, out["workloads"][0]);
+    EXPECT_EQ(c.workloads[1].spec, out["workloads"][1]);
+    EXPECT_EQ(c.workloads[0].spec["op"], "write");
+    EXPECT_EQ(c.workloads[0].spec["flows"][0]["start_us"], 0.0);
+    EXPECT_EQ(c.workloads[1].spec["window"], 1);
+    EXPECT_EQ(c.workloads[1].spec["label"], "broadcast-1");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload types registered from outside the library
+
+class ScenarioWorkloadRegistry : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        Scenario::RegisterWorkloadType(
+            "echo-test",
+            [](ns3::ConfigSchemaObject& w)
+            {
+                w.Integer("target")
+                    .Required()
+                    .MaxFromVariable("hosts", -1)
+                    .Note("a host index; the topology has {hosts} hosts");
+                w.Integer("count", 1, 10).Default(3);
+                w.Enum("mode", {"fast", "slow"}).Default("fast");
+                w.Integer("bytes", 1).Default(100).Bind(&ns3::WorkloadConfig::bytes);
+            },
+            "a workload only this test knows");
+    }
+
+    void TearDown() override
+    {
+        EXPECT_TRUE(Scenario::UnregisterWorkloadType("echo-test"));
+    }
+};
+
+TEST_F(ScenarioWorkloadRegistry, EntriesValidateWithTheDeclaredKeys)
+{
+    json j = Minimal();
+    j["workloads"].push_back({{"type", "echo-test"}, {"target", 7}, {"mode", "slow"}});
+    const ScenarioConfig c = ParseJson(j);
+    ASSERT_EQ(c.workloads.size(), 2u);
+    const auto& w = c.workloads[1];
+    EXPECT_EQ(w.type, "echo-test");
+    EXPECT_EQ(w.label, "echo-test-1");
+    EXPECT_EQ(w.bytes, 100u); // a bound key
+    EXPECT_EQ(w.spec, json::parse(R"({"type": "echo-test", "label": "echo-test-1", "target": 7,
+                              "count": 3, "mode": "slow", "bytes": 100})"));
+    // Unbound keys round-trip through spec.
+    const json out = Scenario::ToJson(c);
+    EXPECT_EQ(out["workloads"][1], w.spec);
+    EXPECT_EQ(ParseJson(out).workloads[1].spec, w.spec);
+
+    j["workloads"][1]["target"] = 8;
+    EXPECT_EQ(ErrorOf(j).GetPath(), "workloads[1].target");
+    j["workloads"][1]["target"] = 1;
+    j["workloads"][1]["mode"] = "slw";
+    EXPECT_NE(ErrorOf(j).GetReason().find("did you mean 'slow'?"), std::string::npos);
+    j["workloads"][1]["mode"] = "slow";
+    j["workloads"][1]["pattern"] = "list";
+    EXPECT_NE(ErrorOf(j).GetReason().find(
+                  "unknown key 'pattern' for type 'echo-test': it applies only to type 'flows'"),
+              std::string::npos);
+    j["workloads"][1].erase("pattern");
+    j["workloads"][1]["colour"] = 1;
+    EXPECT_NE(ErrorOf(j).GetReason().find("unknown key 'colour' for type 'echo-test'"),
+              std::string::npos);
+}
+
+TEST_F(ScenarioWorkloadRegistry, UnregisteredTypeIsUnknown)
+{
+    json j = Minimal();
+    j["workloads"][0] = {{"type", "echo-tset"}, {"target", 1}};
+    const ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "workloads[0].type");
+    EXPECT_NE(e.GetReason().find("(did you mean 'echo-test'?)"), std::string::npos) << e.what();
+}
+
+TEST(ScenarioWorkloadRegistryReserved, RegisteringAReservedNameImplementsIt)
+{
+    json j = Minimal();
+    j["workloads"][0] = {{"type", "allreduce"}};
+    EXPECT_NE(ErrorOf(j).GetReason().find("not implemented yet"), std::string::npos);
+    Scenario::RegisterWorkloadType(
+        "allreduce", [](ns3::ConfigSchemaObject&) {}, "test");
+    EXPECT_EQ(ParseJson(j).workloads[0].type, "allreduce");
+    EXPECT_TRUE(Scenario::UnregisterWorkloadType("allreduce"));
+    EXPECT_FALSE(Scenario::UnregisterWorkloadType("allreduce"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The generated reference
+
+TEST(ScenarioReference, HasATableRowPerKey)
+{
+    const std::string md = Scenario::SchemaMarkdown();
+    EXPECT_NE(md.find("| `nic.dcqcn.cnp_interval_us` | number | >= 0 | `50.0`; `preset` "
+                      "`\"nvidia-cx6\"`: `4.0` | µs | notification point: at most one CNP per "
+                      "QP per interval |"),
+              std::string::npos);
+    EXPECT_NE(md.find("| `topology.k` |"), std::string::npos);
+    EXPECT_NE(md.find("| `workloads[].flows[].dst` |"), std::string::npos);
+    EXPECT_NE(md.find("`switch.ecn.kmin_kb`, `switch.ecn.kmax_kb`"), std::string::npos);
+    EXPECT_NE(md.find("reserved, not implemented yet: `\"spray-random\"`"), std::string::npos);
 }
 
 TEST(ScenarioErrorTest, WhatIsFilePathReason)

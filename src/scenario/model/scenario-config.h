@@ -1,6 +1,9 @@
 /*
- * Typed, validated form of a scenario JSON file (version 1). Every field has the default the
- * README documents; Scenario::Load fills them and rejects anything else.
+ * Typed, validated form of a scenario JSON file (version 1). The keys, their defaults and their
+ * bindings to these fields are declared once, in the scenario schema (scenario-schema.cc and the
+ * *-schema.cc section files); the initialisers below are the same defaults for programs that
+ * build a config in C++ (a unit test checks they agree). Scenario::Load fills every field and
+ * rejects anything else.
  */
 #ifndef MCAST4AI_SCENARIO_CONFIG_H
 #define MCAST4AI_SCENARIO_CONFIG_H

@@ -1,10 +1,12 @@
 #include "scenario/model/scenario-runner.h"
 
 #include "core/model/quad-heap-scheduler.h"
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "workload/model/workload-type-registry.h"
 
 #include <chrono>
 #include <cinttypes>
@@ -120,7 +122,10 @@ ScenarioRunner::Build()
         const WorkloadConfig& w = m_config.workloads[i];
         m_metrics->AddWorkload({w.label, w.type, w.pattern});
         // The type's own class, by the name the scenario gives it: the runner knows none.
-        ObjectFactory factory(Workload::Registry().Get(w.type).GetName());
+        const WorkloadTypeRegistry::Entry* type = WorkloadTypeRegistry::Find(w.type);
+        NS_ABORT_MSG_IF(!type || type->tid == TypeId(),
+                        "workload type '" << w.type << "' has keys but no Workload class");
+        ObjectFactory factory(type->tid.GetName());
         Ptr<Workload> wl = factory.Create<Workload>();
         context.index = i;
         wl->Install(w, context);

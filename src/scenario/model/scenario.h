@@ -1,19 +1,24 @@
 /*
  * Loading a scenario: JSON text -> --set overrides -> validation -> ScenarioConfig with every
  * default filled in. Nothing is accepted silently: an unknown key, a wrong type or an
- * out-of-range value is a ScenarioError naming the JSON path and what is allowed there.
+ * out-of-range value is a ScenarioError naming the JSON path and what is allowed there, and
+ * every such problem of a file is reported at once. The schema itself is declared once, section
+ * by section (ScenarioSchema); validation, defaults, ToJson and the reference come from it.
  */
 #ifndef MCAST4AI_SCENARIO_H
 #define MCAST4AI_SCENARIO_H
 
 #include "scenario/model/scenario-config.h"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+class ConfigSchemaObject;
 
 /**
  * Scenario JSON (version 1) reader, validator and writer.
@@ -29,7 +34,8 @@ public:
      *        JSON if it parses as JSON, otherwise a string
      * \return the validated config, defaults filled in
      * \throws ScenarioError on an unreadable file, a syntax error, a malformed override (file
-     *         "--set") or an invalid scenario
+     *         "--set") or an invalid scenario (then listing every problem found, up to
+     *         ScenarioError::MAX_REPORTED)
      */
     static ScenarioConfig Load(const std::string& file, const std::vector<std::string>& sets);
 
@@ -49,7 +55,8 @@ public:
     /**
      * The fully resolved scenario with the JSON key names: Parse(ToJson(c).dump()) gives c
      * back. Auto-sized values (PFC headroom/hysteresis, ECN thresholds left at -1) are omitted,
-     * since "auto" is resolved per port when the fabric is built.
+     * since "auto" is resolved per port when the fabric is built. Keys of registered workload
+     * types that are not bound to WorkloadConfig members come from WorkloadConfig::spec.
      *
      * \param c a validated config
      * \return the scenario document
@@ -65,6 +72,29 @@ public:
      * \throws ScenarioError with file "--set" when the override is malformed
      */
     static std::string ApplySet(nlohmann::json& doc, const std::string& set);
+
+    /// Declares the keys of a workload type (see WorkloadTypeRegistry::DeclareFunction).
+    using WorkloadDeclareFunction = std::function<void(ConfigSchemaObject&)>;
+
+    /**
+     * Make `name` a valid workloads[].type whose entries have the keys `declare` declares
+     * (besides `type` and `label`). Entries of the type reach the program as WorkloadConfig with
+     * type, label and spec (the entry, defaults filled in) set. Registering a name again
+     * replaces its declaration; the built-in types are registered the same way.
+     *
+     * \param name the type name
+     * \param declare declares its keys on the entry's variant object
+     * \param doc one line for the reference
+     */
+    static void RegisterWorkloadType(const std::string& name,
+                                     WorkloadDeclareFunction declare,
+                                     const std::string& doc);
+
+    /** \return whether a type of that name was registered and is now removed */
+    static bool UnregisterWorkloadType(const std::string& name);
+
+    /** \return the scenario reference in Markdown (docs/scenario-reference.md) */
+    static std::string SchemaMarkdown();
 
 private:
     static ScenarioConfig Validate(const nlohmann::json& doc, const std::string& file);

@@ -3,6 +3,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "p2mp/model/p2mp-delivery.h"
+#include "workload/model/broadcast-workload-schema.h"
+#include "workload/model/workload-type-registry.h"
 
 #include <algorithm>
 
@@ -11,7 +13,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("BroadcastWorkload");
 NS_OBJECT_ENSURE_REGISTERED(BroadcastWorkload);
-MCAST4AI_REGISTER_NAMED_TYPE(Workload::Registry(), "broadcast", BroadcastWorkload);
+MCAST4AI_REGISTER_WORKLOAD("broadcast",
+                           BroadcastWorkload,
+                           &BroadcastWorkloadSchema::Declare,
+                           BroadcastWorkloadSchema::DOC);
 
 namespace
 {

@@ -3,6 +3,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "rdma/model/rdma-nic.h"
+#include "workload/model/flows-workload-schema.h"
+#include "workload/model/workload-type-registry.h"
 
 #include <random>
 
@@ -11,7 +13,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FlowWorkload");
 NS_OBJECT_ENSURE_REGISTERED(FlowWorkload);
-MCAST4AI_REGISTER_NAMED_TYPE(Workload::Registry(), "flows", FlowWorkload);
+MCAST4AI_REGISTER_WORKLOAD("flows",
+                           FlowWorkload,
+                           &FlowsWorkloadSchema::Declare,
+                           FlowsWorkloadSchema::DOC);
 
 namespace
 {

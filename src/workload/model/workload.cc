@@ -24,13 +24,6 @@ Workload::GetTypeId()
     return tid;
 }
 
-NamedTypeRegistry&
-Workload::Registry()
-{
-    static NamedTypeRegistry registry("workload type", Workload::GetTypeId());
-    return registry;
-}
-
 void
 Workload::DoDispose()
 {

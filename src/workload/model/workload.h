@@ -7,7 +7,6 @@
 #ifndef MCAST4AI_WORKLOAD_H
 #define MCAST4AI_WORKLOAD_H
 
-#include "core/model/named-type-registry.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 #include "p2mp/model/p2mp-delivery.h"
@@ -46,9 +45,6 @@ public:
         uint32_t index{0}; ///< position in the scenario's workloads[]
         uint64_t seed{1};  ///< the scenario's seed
     };
-
-    /// The scenario names of the workload types (workloads[].type) and their TypeIds.
-    static NamedTypeRegistry& Registry();
 
     void Install(const WorkloadConfig& config, const Context& context);
     /// Figures of this workload for its summary.json entry (beyond ops and durations).

@@ -1,0 +1,25 @@
+/*
+ * The `nic` section of the scenario schema: the RDMA NIC of every host (MTU, ACK coalescing,
+ * retransmission, PFC classes) and its DCQCN reaction point, with the presets that change the
+ * DCQCN defaults.
+ */
+#ifndef MCAST4AI_NIC_SCHEMA_H
+#define MCAST4AI_NIC_SCHEMA_H
+
+#include "core/model/config-schema-object.h"
+
+namespace ns3
+{
+
+/**
+ * Declares `nic` (and `nic.dcqcn`) into a root object bound to ScenarioConfig.
+ */
+class NicSchema
+{
+public:
+    static void Declare(ConfigSchemaObject& root);
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_NIC_SCHEMA_H */

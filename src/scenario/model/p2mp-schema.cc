@@ -1,0 +1,96 @@
+#include "scenario/model/p2mp-schema.h"
+
+#include "ns3/log.h"
+#include "scenario/model/scenario-config.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("P2mpSchema");
+
+void
+P2mpSchema::Declare(ConfigSchemaObject& root)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    ConfigSchemaObject& p = root.Object("p2mp")
+                                .Doc("point-to-multipoint delivery, used by broadcast workloads")
+                                .Bind(&ScenarioConfig::p2mp)
+                                .Fields();
+    p.Section("P2MP",
+              "How a broadcast message reaches its receivers and how their ACKs return. BIER "
+              "with ACK aggregation is \"extended BIER\".");
+    p.Enum("mechanism", {"unicast", "bier", "bier-xpu-list", "new-protocol"})
+        .Default("unicast")
+        .Doc("unicast: one RC message per receiver; bier: RFC 8296 BitString; bier-xpu-list: "
+             "BIER forwarding driven by a list of receiver IDs; new-protocol: group ID in a shim, "
+             "group tree installed by a controller")
+        .Bind(&P2mpConfig::mechanism);
+    p.Enum("ack_aggregation", {"none", "sender-nic", "source-tor", "hop-by-hop"})
+        .Default("none")
+        .Doc("where receivers' ACKs are merged into one; none: every ACK reaches the sender")
+        .Bind(&P2mpConfig::ackAggregation);
+    p.Enum("ack_mode", {"per-packet", "every-n", "per-message", "ack-free"})
+        .Default("per-packet")
+        .Doc("when receivers acknowledge")
+        .Bind(&P2mpConfig::ackMode);
+    p.Integer("ack_every", 1, 65536)
+        .Default(8)
+        .Note("the N of ack_mode 'every-n'")
+        .Doc("the N of ack_mode 'every-n'")
+        .Bind(&P2mpConfig::ackEvery);
+    p.Enum("address_mapping", {"group-region", "per-receiver-list"})
+        .Default("group-region")
+        .Doc("how a receiver finds the message's memory region")
+        .Bind(&P2mpConfig::addressMapping);
+    // The new protocol aggregates at the source ToR by design; the others do not by default.
+    p.Preset("mechanism",
+             "new-protocol",
+             {{"ack_aggregation", "source-tor"}},
+             "the new protocol aggregates ACKs at the source ToR by design");
+    p.OnlyWith("ack_aggregation",
+               {"none"},
+               "mechanism",
+               "unicast",
+               "every receiver has its own queue pair, so there is nothing to aggregate");
+    p.Requires("address_mapping",
+               {"per-receiver-list"},
+               "mechanism",
+               {"new-protocol"},
+               "its shim carries the list; BIER has no field for it");
+
+    ConfigSchemaObject& bier
+        = p.Object("bier").Doc("BIER (RFC 8279/8296)").Bind(&P2mpConfig::bier).Fields();
+    bier.IntegerIn("bsl_bits", {64, 128, 256, 512, 1024, 2048, 4096})
+        .Default(256)
+        .Unit("bits")
+        .Doc("BitString length; one copy per set identifier leaves the source")
+        .Bind(&BierConfig::bslBits);
+
+    ConfigSchemaObject& xpu
+        = p.Object("xpu_list").Doc("BIER with XPU-ID lists").Bind(&P2mpConfig::xpuList).Fields();
+    xpu.Number("lookup_ns_per_id", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("ns")
+        .Doc("switch forwarding time per listed receiver ID")
+        .Bind(&XpuListConfig::lookupNsPerId);
+
+    ConfigSchemaObject& np = p.Object("new_protocol")
+                                 .Doc("the purpose-built protocol")
+                                 .Bind(&P2mpConfig::newProtocol)
+                                 .Fields();
+    np.Number("install_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(10.0)
+        .Unit("µs")
+        .Doc("controller: group request to group entries usable")
+        .Bind(&NewProtocolConfig::installUs);
+    np.Integer("table_entries", 1, 16777216)
+        .Default(4096)
+        .Doc("group-table capacity of every switch")
+        .Bind(&NewProtocolConfig::tableEntries);
+    np.Enum("on_table_full", {"evict-lru", "fallback-unicast"})
+        .Default("evict-lru")
+        .Doc("what a full group table does with a new group")
+        .Bind(&NewProtocolConfig::onTableFull);
+}
+
+} // namespace ns3

@@ -1,0 +1,25 @@
+/*
+ * The `p2mp` section of the scenario schema: how one message reaches a set of receivers
+ * (unicast replication, BIER, BIER with XPU-ID lists, the new protocol) and how their ACKs come
+ * back.
+ */
+#ifndef MCAST4AI_P2MP_SCHEMA_H
+#define MCAST4AI_P2MP_SCHEMA_H
+
+#include "core/model/config-schema-object.h"
+
+namespace ns3
+{
+
+/**
+ * Declares `p2mp` into a root object bound to ScenarioConfig.
+ */
+class P2mpSchema
+{
+public:
+    static void Declare(ConfigSchemaObject& root);
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_P2MP_SCHEMA_H */

@@ -1,0 +1,90 @@
+#include "scenario/model/switch-schema.h"
+
+#include "ns3/log.h"
+#include "scenario/model/scenario-config.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchSchema");
+
+namespace
+{
+
+using Bounds = ConfigSchemaBounds;
+
+// The config's "auto" marker; users cannot write it, they omit the key.
+constexpr double kAuto = -1.0;
+
+} // namespace
+
+void
+SwitchSchema::Declare(ConfigSchemaObject& root)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    ConfigSchemaObject& sw = root.Object("switch")
+                                 .Doc("every switch of the fabric")
+                                 .Bind(&ScenarioConfig::sw)
+                                 .Fields();
+    sw.Section("Switch",
+               "A shared-buffer switch: each ingress (port, priority) has a guaranteed reserve, "
+               "the rest is shared under a dynamic threshold; PFC pauses an ingress above its "
+               "XOFF threshold, ECN marks egress queues between kmin and kmax.");
+    sw.Number("buffer_mb", Bounds::AboveUpTo(0, 4096))
+        .Default(32.0)
+        .Unit("MB")
+        .Doc("packet buffer of one switch")
+        .Bind(&SwitchConfig::bufferMb);
+    sw.Number("latency_ns", Bounds::AtLeast(0))
+        .Default(500.0)
+        .Unit("ns")
+        .Doc("forwarding latency, ingress to egress queue")
+        .Bind(&SwitchConfig::latencyNs);
+    sw.Number("reserve_kb", Bounds::AtLeast(0))
+        .Default(4.0)
+        .Unit("KB")
+        .Doc("guaranteed buffer per ingress (port, priority)")
+        .Bind(&SwitchConfig::reserveKb);
+    sw.Number("alpha", Bounds::Above(0))
+        .Default(1.0)
+        .Doc("dynamic threshold: a queue may use alpha x the free shared buffer")
+        .Bind(&SwitchConfig::alpha);
+
+    ConfigSchemaObject& pfc
+        = sw.Object("pfc").Doc("priority flow control").Bind(&SwitchConfig::pfc).Fields();
+    pfc.Boolean("enabled")
+        .Default(true)
+        .Doc("lossless classes: pause instead of drop")
+        .Bind(&PfcConfig::enabled);
+    pfc.Number("headroom_kb", Bounds::AtLeast(0))
+        .Auto("sized from the link BDP plus MTUs")
+        .Unit("KB")
+        .Doc("buffer kept per ingress for packets in flight after XOFF")
+        .Bind(&PfcConfig::headroomKb, kAuto);
+    pfc.Number("hysteresis_kb", Bounds::AtLeast(0))
+        .Auto("two max-size frames below the XOFF threshold")
+        .Unit("KB")
+        .Doc("XON is sent this far below XOFF")
+        .Bind(&PfcConfig::hysteresisKb, kAuto);
+
+    ConfigSchemaObject& ecn
+        = sw.Object("ecn").Doc("ECN marking of egress queues").Bind(&SwitchConfig::ecn).Fields();
+    ecn.Boolean("enabled").Default(true).Doc("mark ECN-capable packets").Bind(&EcnConfig::enabled);
+    ecn.Number("kmin_kb", Bounds::AtLeast(0))
+        .Auto("4 KB per Gb/s of the port (100 KB at 25G, 400 KB at 100G)")
+        .Unit("KB")
+        .Doc("queue length where marking starts")
+        .Bind(&EcnConfig::kminKb, kAuto);
+    ecn.Number("kmax_kb", Bounds::AtLeast(0))
+        .Auto("16 KB per Gb/s of the port")
+        .Unit("KB")
+        .Doc("queue length where the marking probability reaches pmax")
+        .Bind(&EcnConfig::kmaxKb, kAuto);
+    ecn.Number("pmax", Bounds::Between(0, 1))
+        .Default(0.2)
+        .Doc("marking probability at kmax (every packet above kmax is marked)")
+        .Bind(&EcnConfig::pmax);
+    ecn.LessOrEqual("kmin_kb", "kmax_kb");
+}
+
+} // namespace ns3

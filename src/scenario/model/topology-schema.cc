@@ -1,0 +1,149 @@
+#include "scenario/model/topology-schema.h"
+
+#include "core/model/config-schema.h"
+#include "ns3/log.h"
+#include "scenario/model/scenario-config.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TopologySchema");
+
+const char* const TopologySchema::HOSTS = "hosts";
+
+namespace
+{
+
+using json = nlohmann::json;
+
+void
+DeclareLink(ConfigSchemaObject& link)
+{
+    link.Number("rate_gbps", ConfigSchemaBounds::AboveUpTo(0, 1600))
+        .Default(100.0)
+        .Unit("Gb/s")
+        .Doc("line rate of the link, both directions")
+        .Bind(&LinkConfig::rateGbps);
+    link.Number("delay_us", ConfigSchemaBounds::Between(0, 1e6))
+        .Default(1.0)
+        .Unit("µs")
+        .Doc("propagation delay")
+        .Bind(&LinkConfig::delayUs);
+}
+
+} // namespace
+
+void
+TopologySchema::Declare(ConfigSchemaObject& root)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    ConfigSchemaObject& t = root.Object("topology")
+                                .Required()
+                                .Doc("the fabric: its kind, size and links")
+                                .Bind(&ScenarioConfig::topology)
+                                .Fields();
+    t.Section("Topology",
+              "Hosts are numbered 0..H-1, leaf by leaf (edge switch by edge switch in a "
+              "fat-tree). The host count H is the derived value `hosts`: host indices "
+              "elsewhere in the scenario must be below it.");
+    t.Discriminator("kind").Required().Doc("the fabric's shape").Bind(&TopologyConfig::kind);
+    DeclareLink(t.Object("host_link")
+                    .Doc("every link between a host and its leaf (edge) switch")
+                    .Bind(&TopologyConfig::hostLink)
+                    .Fields());
+    DeclareLink(t.Object("fabric_link")
+                    .Doc("every link between two switches")
+                    .Bind(&TopologyConfig::fabricLink)
+                    .Fields());
+
+    ConfigSchemaObject& ls
+        = t.Variant("leaf-spine",
+                    "Two tiers: every leaf connects to every spine; a leaf-spine is sized by "
+                    "leaves, spines and hosts_per_leaf.");
+    ls.Integer("leaves", 1, MAX_HOSTS)
+        .Required()
+        .Doc("leaf (top-of-rack) switches")
+        .Bind(&TopologyConfig::leaves);
+    ls.Integer("spines", 1, MAX_HOSTS)
+        .Required()
+        .Doc("spine switches, each connected to every leaf")
+        .Bind(&TopologyConfig::spines);
+    ls.Integer("hosts_per_leaf", 1, MAX_HOSTS)
+        .Required()
+        .Doc("hosts below each leaf")
+        .Bind(&TopologyConfig::hostsPerLeaf);
+    ls.Rule(
+        "",
+        {"leaves", "hosts_per_leaf"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const uint64_t hosts
+                = v.Get("leaves")->get<uint64_t>() * v.Get("hosts_per_leaf")->get<uint64_t>();
+            if (hosts <= MAX_HOSTS)
+            {
+                return std::nullopt;
+            }
+            return v.Path("leaves") + " x " + v.Path("hosts_per_leaf") + " = "
+                   + std::to_string(hosts) + " hosts; at most " + std::to_string(MAX_HOSTS)
+                   + " are supported";
+        },
+        "leaves x hosts_per_leaf <= 65536 hosts");
+    ls.Rule(
+        "spines",
+        {"spines", "hosts_per_leaf"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            // Port numbers are 16-bit in the forwarding tables.
+            const uint64_t ports
+                = v.Get("hosts_per_leaf")->get<uint64_t>() + v.Get("spines")->get<uint64_t>();
+            if (ports <= MAX_HOSTS)
+            {
+                return std::nullopt;
+            }
+            return "a leaf would have " + v.Path("hosts_per_leaf") + " + " + v.Path("spines")
+                   + " = " + std::to_string(ports) + " ports; at most " + std::to_string(MAX_HOSTS)
+                   + " are supported";
+        },
+        "hosts_per_leaf + spines <= 65536 ports per leaf");
+    ls.Derive(
+        HOSTS,
+        [](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
+        {
+            const uint64_t leaves = v.Get("leaves")->get<uint64_t>();
+            const uint64_t perLeaf = v.Get("hosts_per_leaf")->get<uint64_t>();
+            return ConfigSchemaDerived{
+                leaves * perLeaf,
+                "hosts = " + v.Path("leaves") + " x " + v.Path("hosts_per_leaf") + " = "
+                    + std::to_string(leaves) + " x " + std::to_string(perLeaf)};
+        },
+        "the host count, leaves x hosts_per_leaf");
+
+    ConfigSchemaObject& ft
+        = t.Variant("fat-tree",
+                    "Three tiers of k-port switches (k pods of k/2 edge and k/2 aggregation "
+                    "switches, (k/2)^2 cores); a fat-tree is sized by k alone: k^3/4 hosts.");
+    ft.Integer("k", 2, 64)
+        .Required()
+        .Note("even; k^3/4 hosts")
+        .Check(
+            [](const json& v)
+            {
+                return v.get<uint64_t>() % 2 == 0;
+            },
+            "even",
+            "must be an even integer between 2 and 64 (k/2 hosts per edge switch)")
+        .Doc("switch port count")
+        .Bind(&TopologyConfig::k);
+    ft.Derive(
+        HOSTS,
+        [](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
+        {
+            const uint64_t k = v.Get("k")->get<uint64_t>();
+            return ConfigSchemaDerived{k * k * k / 4,
+                                       "hosts = " + v.Path("k")
+                                           + "^3/4 = " + std::to_string(k * k * k / 4)};
+        },
+        "the host count, k^3/4");
+}
+
+} // namespace ns3

@@ -1,0 +1,29 @@
+/*
+ * The `topology` section of the scenario schema: the fabric's kind, size and links. It derives
+ * the variable "hosts" (the host count) that workload sections bound host indices by.
+ */
+#ifndef MCAST4AI_TOPOLOGY_SCHEMA_H
+#define MCAST4AI_TOPOLOGY_SCHEMA_H
+
+#include "core/model/config-schema-object.h"
+
+namespace ns3
+{
+
+/**
+ * Declares `topology` into a root object bound to ScenarioConfig.
+ */
+class TopologySchema
+{
+public:
+    /// Name of the derived host count variable.
+    static const char* const HOSTS;
+    /// Most hosts a fabric may have (port and host numbers are 16-bit in forwarding tables).
+    static constexpr uint64_t MAX_HOSTS = 65536;
+
+    static void Declare(ConfigSchemaObject& root);
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_TOPOLOGY_SCHEMA_H */

@@ -1,0 +1,146 @@
+#include "workload/model/broadcast-workload-schema.h"
+
+#include "ns3/log.h"
+#include "workload/model/workload-config.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("BroadcastWorkloadSchema");
+
+const char* const BroadcastWorkloadSchema::DOC
+    = "A root sends messages of `bytes` to the other ranks through `p2mp.mechanism`; one "
+      "operation per message.";
+
+namespace
+{
+
+using json = nlohmann::json;
+
+// Derived by the topology section: host indices are below it.
+const char* const kHosts = "hosts";
+const char* const kHostNote = "a host index; the topology has {hosts} hosts";
+
+bool
+Contains(const json& array, const json& value)
+{
+    for (const json& e : array)
+    {
+        if (e == value)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+void
+BroadcastWorkloadSchema::Declare(ConfigSchemaObject& w)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    // The design reserves ring and tree algorithms; only the P2MP mechanism runs today.
+    w.Enum("algorithm", {"multicast", "ring", "tree"}, {"multicast"})
+        .Default("multicast")
+        .Doc("multicast: every message through p2mp.mechanism")
+        .Bind(&WorkloadConfig::algorithm);
+    w.Integer("root")
+        .Default(0)
+        .MaxFromVariable(kHosts, -1)
+        .Note(kHostNote)
+        .Doc("the sending host")
+        .Bind(&WorkloadConfig::root);
+    w.IntegerArray("ranks", "host indices")
+        .DefaultFrom(
+            [](const ConfigSchemaView& v) -> std::optional<json>
+            {
+                const ConfigSchemaDerived* hosts = v.Variable(kHosts);
+                if (!hosts)
+                {
+                    return std::nullopt;
+                }
+                json all = json::array();
+                for (uint64_t h = 0; h < hosts->value.get<uint64_t>(); ++h)
+                {
+                    all.push_back(h);
+                }
+                return all;
+            },
+            "every host")
+        .MaxFromVariable(kHosts, -1)
+        .Note(kHostNote)
+        .Distinct()
+        .Doc("the hosts taking part, the root included")
+        .Bind(&WorkloadConfig::ranks);
+    w.Integer("bytes", 1)
+        .Required()
+        .Unit("bytes")
+        .Doc("size of every message")
+        .Bind(&WorkloadConfig::bytes);
+    w.Integer("messages", 1, 100000000)
+        .Default(1)
+        .Doc("messages the root sends, one after the other within the window")
+        .Bind(&WorkloadConfig::messages);
+    w.Integer("receivers_per_message", 0, 65535)
+        .Default(0)
+        .Note("0 = every rank but the root")
+        .Doc("0: every rank but the root; else a random subset of that size per message")
+        .Bind(&WorkloadConfig::receiversPerMessage);
+    w.Integer("window", 1, 65536)
+        .Default(1)
+        .Doc("messages in flight at once")
+        .Bind(&WorkloadConfig::window);
+    w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("when the first message is posted")
+        .Bind(&WorkloadConfig::startUs);
+
+    w.Rule(
+        "root",
+        {"root", "ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* root = v.Get("root");
+            const json* ranks = v.Get("ranks");
+            if (!root || !ranks || Contains(*ranks, *root))
+            {
+                return std::nullopt;
+            }
+            return "must be one of " + v.Path("ranks") + "; host " + root->dump() + " is not";
+        },
+        "the root is one of the ranks");
+    w.Rule(
+        "ranks",
+        {"root", "ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* root = v.Get("root");
+            const json* ranks = v.Get("ranks");
+            if (!root || !ranks || !Contains(*ranks, *root) || ranks->size() >= 2)
+            {
+                return std::nullopt;
+            }
+            return "needs at least one rank besides the root (" + v.Path("root") + " = "
+                   + root->dump() + ")";
+        },
+        "at least one rank besides the root");
+    w.Rule(
+        "receivers_per_message",
+        {"receivers_per_message", "ranks", "root"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* n = v.Get("receivers_per_message");
+            const json* ranks = v.Get("ranks");
+            if (!n || !ranks || ranks->empty() || n->get<uint64_t>() + 1 <= ranks->size())
+            {
+                return std::nullopt;
+            }
+            return "must be at most the " + std::to_string(ranks->size() - 1) + " ranks of "
+                   + v.Path("ranks") + " other than the root, got " + n->dump();
+        },
+        "receivers_per_message <= the number of ranks - 1");
+}
+
+} // namespace ns3
