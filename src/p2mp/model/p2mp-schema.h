@@ -12,12 +12,13 @@ namespace ns3
 {
 
 /**
- * Declares `p2mp` into a root object bound to ScenarioConfig.
+ * Declares the keys of `p2mp` into its object, bound to P2mpConfig (the scenario binds that
+ * object; the keys sit here, next to the code they configure).
  */
 class P2mpSchema
 {
 public:
-    static void Declare(ConfigSchemaObject& root);
+    static void Declare(ConfigSchemaObject& section);
 };
 
 } // namespace ns3

@@ -1,7 +1,10 @@
-#include "scenario/model/p2mp-schema.h"
+#include "p2mp/model/p2mp-schema.h"
 
 #include "ns3/log.h"
-#include "scenario/model/scenario-config.h"
+#include "p2mp/model/p2mp-config.h"
+#include "p2mp/model/p2mp-delivery.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -9,17 +12,25 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("P2mpSchema");
 
 void
-P2mpSchema::Declare(ConfigSchemaObject& root)
+P2mpSchema::Declare(ConfigSchemaObject& p)
 {
     NS_LOG_FUNCTION_NOARGS();
-    ConfigSchemaObject& p = root.Object("p2mp")
-                                .Doc("point-to-multipoint delivery, used by broadcast workloads")
-                                .Bind(&ScenarioConfig::p2mp)
-                                .Fields();
+
     p.Section("P2MP",
               "How a broadcast message reaches its receivers and how their ACKs return. BIER "
               "with ACK aggregation is \"extended BIER\".");
-    p.Enum("mechanism", {"unicast", "bier", "bier-xpu-list", "new-protocol"})
+    // The design's four mechanisms, then any other registered one; each is implemented when a
+    // P2mpDelivery registered it.
+    std::vector<std::string> mechanisms{"unicast", "bier", "bier-xpu-list", "new-protocol"};
+    const std::vector<std::string> implemented = P2mpDelivery::Registry().Names();
+    for (const std::string& name : implemented)
+    {
+        if (std::find(mechanisms.begin(), mechanisms.end(), name) == mechanisms.end())
+        {
+            mechanisms.push_back(name);
+        }
+    }
+    p.Enum("mechanism", mechanisms, implemented)
         .Default("unicast")
         .Doc("unicast: one RC message per receiver; bier: RFC 8296 BitString; bier-xpu-list: "
              "BIER forwarding driven by a list of receiver IDs; new-protocol: group ID in a shim, "

@@ -1,7 +1,7 @@
-#include "scenario/model/nic-schema.h"
+#include "rdma/model/nic-schema.h"
 
 #include "ns3/log.h"
-#include "scenario/model/scenario-config.h"
+#include "rdma/model/nic-config.h"
 
 namespace ns3
 {
@@ -104,11 +104,10 @@ DeclareDcqcn(ConfigSchemaObject& d)
 } // namespace
 
 void
-NicSchema::Declare(ConfigSchemaObject& root)
+NicSchema::Declare(ConfigSchemaObject& nic)
 {
     NS_LOG_FUNCTION_NOARGS();
-    ConfigSchemaObject& nic
-        = root.Object("nic").Doc("the RDMA NIC of every host").Bind(&ScenarioConfig::nic).Fields();
+
     nic.Section("NIC");
     nic.IntegerIn("mtu_bytes", {256, 512, 1024, 2048, 4096})
         .Default(1024)

@@ -1,7 +1,7 @@
-#include "scenario/model/switch-schema.h"
+#include "fabric/model/switch-schema.h"
 
+#include "fabric/model/switch-config.h"
 #include "ns3/log.h"
-#include "scenario/model/scenario-config.h"
 
 namespace ns3
 {
@@ -19,13 +19,10 @@ constexpr double kAuto = -1.0;
 } // namespace
 
 void
-SwitchSchema::Declare(ConfigSchemaObject& root)
+SwitchSchema::Declare(ConfigSchemaObject& sw)
 {
     NS_LOG_FUNCTION_NOARGS();
-    ConfigSchemaObject& sw = root.Object("switch")
-                                 .Doc("every switch of the fabric")
-                                 .Bind(&ScenarioConfig::sw)
-                                 .Fields();
+
     sw.Section("Switch",
                "A shared-buffer switch: each ingress (port, priority) has a guaranteed reserve, "
                "the rest is shared under a dynamic threshold; PFC pauses an ingress above its "

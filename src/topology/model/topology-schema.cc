@@ -1,8 +1,8 @@
-#include "scenario/model/topology-schema.h"
+#include "topology/model/topology-schema.h"
 
 #include "core/model/config-schema.h"
 #include "ns3/log.h"
-#include "scenario/model/scenario-config.h"
+#include "topology/model/topology-config.h"
 
 namespace ns3
 {
@@ -34,14 +34,10 @@ DeclareLink(ConfigSchemaObject& link)
 } // namespace
 
 void
-TopologySchema::Declare(ConfigSchemaObject& root)
+TopologySchema::Declare(ConfigSchemaObject& t)
 {
     NS_LOG_FUNCTION_NOARGS();
-    ConfigSchemaObject& t = root.Object("topology")
-                                .Required()
-                                .Doc("the fabric: its kind, size and links")
-                                .Bind(&ScenarioConfig::topology)
-                                .Fields();
+
     t.Section("Topology",
               "Hosts are numbered 0..H-1, leaf by leaf (edge switch by edge switch in a "
               "fat-tree). The host count H is the derived value `hosts`: host indices "

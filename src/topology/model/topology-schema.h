@@ -11,7 +11,8 @@ namespace ns3
 {
 
 /**
- * Declares `topology` into a root object bound to ScenarioConfig.
+ * Declares the keys of `topology` into its object, bound to TopologyConfig (the scenario binds that
+ * object; the keys sit here, next to the code they configure).
  */
 class TopologySchema
 {
@@ -21,7 +22,7 @@ public:
     /// Most hosts a fabric may have (port and host numbers are 16-bit in forwarding tables).
     static constexpr uint64_t MAX_HOSTS = 65536;
 
-    static void Declare(ConfigSchemaObject& root);
+    static void Declare(ConfigSchemaObject& section);
 };
 
 } // namespace ns3

@@ -11,12 +11,13 @@ namespace ns3
 {
 
 /**
- * Declares `load_balancing` into a root object bound to ScenarioConfig.
+ * Declares the keys of `load_balancing` into its object, bound to LoadBalancingConfig (the scenario
+ * binds that object; the keys sit here, next to the code they configure).
  */
 class LoadBalancingSchema
 {
 public:
-    static void Declare(ConfigSchemaObject& root);
+    static void Declare(ConfigSchemaObject& section);
 };
 
 } // namespace ns3

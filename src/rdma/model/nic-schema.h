@@ -12,12 +12,13 @@ namespace ns3
 {
 
 /**
- * Declares `nic` (and `nic.dcqcn`) into a root object bound to ScenarioConfig.
+ * Declares the keys of `nic` (and `nic.dcqcn`) into its object, bound to NicConfig (the scenario
+ * binds that object; the keys sit here, next to the code they configure).
  */
 class NicSchema
 {
 public:
-    static void Declare(ConfigSchemaObject& root);
+    static void Declare(ConfigSchemaObject& section);
 };
 
 } // namespace ns3

@@ -12,13 +12,14 @@ namespace ns3
 {
 
 /**
- * Declares `switch` (and `switch.pfc`, `switch.ecn`) into a root object bound to
- * ScenarioConfig.
+ * Declares the keys of `switch` (and `switch.pfc`, `switch.ecn`) into its object, bound to
+ * SwitchConfig (the scenario binds that object; the keys sit here, next to the code they
+ * configure).
  */
 class SwitchSchema
 {
 public:
-    static void Declare(ConfigSchemaObject& root);
+    static void Declare(ConfigSchemaObject& section);
 };
 
 } // namespace ns3

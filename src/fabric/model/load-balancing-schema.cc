@@ -1,0 +1,37 @@
+#include "fabric/model/load-balancing-schema.h"
+
+#include "fabric/model/path-choice.h"
+#include "fabric/model/switch-config.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LoadBalancingSchema");
+
+void
+LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
+{
+    NS_LOG_FUNCTION_NOARGS();
+
+    lb.Section("Load balancing");
+    // The names the design reserves, then any other registered mode; a mode is implemented
+    // when a PathChoice registered it (only ECMP today).
+    std::vector<std::string> names{"ecmp", "spray-random", "spray-adaptive", "steering"};
+    const std::vector<std::string> implemented = PathChoice::Registry().Names();
+    for (const std::string& name : implemented)
+    {
+        if (std::find(names.begin(), names.end(), name) == names.end())
+        {
+            names.push_back(name);
+        }
+    }
+    lb.Enum("mode", names, implemented)
+        .Default("ecmp")
+        .Doc("ecmp: a flow hash (UDP source port) picks one path per flow")
+        .Bind(&LoadBalancingConfig::mode);
+}
+
+} // namespace ns3

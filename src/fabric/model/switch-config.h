@@ -1,0 +1,47 @@
+/*
+ * The settings of every switch (buffer, PFC, ECN) and of the path choice, as a scenario's
+ * `switch` and `load_balancing` sections give them (declared in switch-schema.cc and
+ * load-balancing-schema.cc); plain data, read by the fabric helper.
+ */
+#ifndef MCAST4AI_SWITCH_CONFIG_H
+#define MCAST4AI_SWITCH_CONFIG_H
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+struct PfcConfig
+{
+    bool enabled{true};
+    double headroomKb{-1};   // < 0: sized from the link BDP plus MTUs
+    double hysteresisKb{-1}; // < 0: two max-size frames below the XOFF threshold
+};
+
+struct EcnConfig
+{
+    bool enabled{true};
+    double kminKb{-1}; // < 0: 4 KB per Gb/s of the port (100 KB at 25G, 400 KB at 100G)
+    double kmaxKb{-1}; // < 0: 16 KB per Gb/s of the port
+    double pmax{0.2};
+};
+
+struct SwitchConfig
+{
+    double bufferMb{32};
+    double latencyNs{500};
+    double reserveKb{4}; // guaranteed per ingress (port, priority)
+    double alpha{1.0};   // dynamic threshold: a queue may use alpha x free shared buffer
+    PfcConfig pfc;
+    EcnConfig ecn;
+};
+
+struct LoadBalancingConfig
+{
+    std::string mode{"ecmp"};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_SWITCH_CONFIG_H */

@@ -1,0 +1,45 @@
+/*
+ * The P2MP mechanism and its parameters, as a scenario's `p2mp` section gives them (declared
+ * in p2mp-schema.cc); plain data, mapped to the delivery's attributes.
+ */
+#ifndef MCAST4AI_P2MP_CONFIG_H
+#define MCAST4AI_P2MP_CONFIG_H
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+struct BierConfig
+{
+    uint32_t bslBits{256};
+};
+
+struct XpuListConfig
+{
+    double lookupNsPerId{0}; // switch forwarding time per listed receiver ID
+};
+
+struct NewProtocolConfig
+{
+    double installUs{10};                 // controller: request to group entries usable
+    uint32_t tableEntries{4096};          // group-table capacity of every switch
+    std::string onTableFull{"evict-lru"}; // or "fallback-unicast"
+};
+
+struct P2mpConfig
+{
+    std::string mechanism{"unicast"};
+    std::string ackAggregation{"none"}; // default: "source-tor" for new-protocol, else "none"
+    std::string ackMode{"per-packet"};  // "every-n", "per-message", "ack-free"
+    uint32_t ackEvery{8};               // N of "every-n"
+    std::string addressMapping{"group-region"}; // or "per-receiver-list"
+    BierConfig bier;
+    XpuListConfig xpuList;
+    NewProtocolConfig newProtocol;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_P2MP_CONFIG_H */

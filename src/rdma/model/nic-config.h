@@ -1,0 +1,45 @@
+/*
+ * The settings of every host's RDMA NIC and its DCQCN, as a scenario's `nic` section gives
+ * them (the keys are declared in nic-schema.cc); plain data, read by the RDMA helper.
+ */
+#ifndef MCAST4AI_NIC_CONFIG_H
+#define MCAST4AI_NIC_CONFIG_H
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+struct DcqcnConfig
+{
+    bool enabled{true};
+    std::string preset{"paper"}; // where the defaults below come from ("paper", "nvidia-cx6")
+    double cnpIntervalUs{50};    // notification point: at most one CNP per QP per interval
+    double g{1.0 / 256};         // alpha gain
+    double alphaUpdateUs{55};    // K: alpha decays every K without a CNP
+    double rateIncreaseUs{55};   // T: rate-increase timer
+    uint64_t byteCounterBytes{10485760}; // B: bytes per byte-counter stage
+    uint32_t fastRecoverySteps{5};       // F
+    double rateAiMbps{40};
+    double rateHaiMbps{200};
+    double minRateMbps{100};
+    double rateOnFirstCnpMbps{0}; // 0: the first CNP decreases like any other
+    double initialAlpha{1.0};
+    bool clampTargetRate{true}; // every CNP sets target = current rate (the paper)
+    bool rateTrace{false};      // write dcqcn-rates.csv into the result directory
+};
+
+struct NicConfig
+{
+    uint32_t mtuBytes{1024};  // RDMA path MTU: payload bytes per packet
+    uint32_t ackEvery{1};     // coalesce: one ACK per N in-order packets (and at message end)
+    double rtoUs{1000.0};     // retransmission timeout
+    uint32_t dataPriority{3}; // PFC priority class of RDMA data
+    uint32_t ctrlPriority{6}; // class of ACK/NAK/CNP, served before data
+    DcqcnConfig dcqcn;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_NIC_CONFIG_H */
