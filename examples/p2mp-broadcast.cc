@@ -6,7 +6,9 @@
  * through its trace source, and prints what each side saw. Everything a scenario file can
  * say, a ScenarioConfig can say; everything the runner reports, the objects expose.
  */
+#include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
 
 #include <cstdio>
 
@@ -49,6 +51,20 @@ main(int argc, char** argv)
         w.ranks.push_back(h);
     }
     c.workloads.push_back(w);
+
+    // The rules a scenario file is checked by apply to a config built in code too.
+    try
+    {
+        c = Scenario::Check(c);
+    }
+    catch (const ScenarioError& e)
+    {
+        for (const auto& error : e.GetErrors())
+        {
+            std::fprintf(stderr, "error: %s\n", error.Text().c_str());
+        }
+        return 2;
+    }
 
     ScenarioRunner runner(c);
     runner.Build();

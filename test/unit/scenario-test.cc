@@ -812,6 +812,27 @@ TEST(ScenarioSet, ApplySetReturnsCanonicalPath)
 // ---------------------------------------------------------------------------------------------
 // ToJson
 
+// A config built in C++ is checked by the same rules as a file.
+TEST(ScenarioCheck, ConfigBuiltInCodeGetsTheFileRules)
+{
+    ScenarioConfig c = ParseJson(Minimal());
+    EXPECT_EQ(Scenario::ToJson(Scenario::Check(c)), Scenario::ToJson(c));
+    c.nic.ctrlPriority = c.nic.dataPriority;
+    c.sw.ecn.kminKb = 800;
+    c.sw.ecn.kmaxKb = 400;
+    try
+    {
+        Scenario::Check(c);
+        FAIL() << "an invalid config was accepted";
+    }
+    catch (const ScenarioError& e)
+    {
+        ASSERT_EQ(e.GetErrors().size(), 2u) << e.what();
+        EXPECT_EQ(e.GetErrors()[0].path, "nic.ctrl_priority");
+        EXPECT_EQ(e.GetErrors()[1].path, "switch.ecn.kmin_kb");
+    }
+}
+
 TEST(ScenarioToJson, MinimalRoundTrip)
 {
     const ScenarioConfig c = ParseJson(Minimal());

@@ -136,6 +136,12 @@ Scenario::Validate(const json& doc, const std::string& file)
     return c;
 }
 
+ScenarioConfig
+Scenario::Check(const ScenarioConfig& c)
+{
+    return Validate(ToJson(c), c.file.empty() ? std::string("(built in code)") : c.file);
+}
+
 nlohmann::json
 Scenario::ToJson(const ScenarioConfig& c)
 {

@@ -64,6 +64,17 @@ public:
     static nlohmann::json ToJson(const ScenarioConfig& c);
 
     /**
+     * Check a config built in C++ by the rules a scenario file is checked by: the config is
+     * written as its JSON document and validated, so a program that never touches JSON gets
+     * the same errors, at the same JSON paths.
+     *
+     * \param c the config (c.file names it in messages)
+     * \return the config as validated (the same as c when c is valid)
+     * \throws ScenarioError naming each violation (up to 20) at its JSON path
+     */
+    static ScenarioConfig Check(const ScenarioConfig& c);
+
+    /**
      * Apply one override to a JSON document (exposed for tests and tools).
      *
      * \param doc the document to modify; missing intermediate objects are created
