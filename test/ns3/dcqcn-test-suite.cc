@@ -232,11 +232,11 @@ class DcqcnTestSuite : public TestSuite
 {
 public:
     DcqcnTestSuite()
-        : TestSuite("mcast4ai-dcqcn", UNIT)
+        : TestSuite("mcast4ai-dcqcn", TestSuite::Type::UNIT)
     {
-        AddTestCase(new UncongestedTestCase(), TestCase::QUICK);
-        AddTestCase(new FairShareTestCase(), TestCase::QUICK);
-        AddTestCase(new IncastDcqcnTestCase(), TestCase::QUICK);
+        AddTestCase(new UncongestedTestCase());
+        AddTestCase(new FairShareTestCase());
+        AddTestCase(new IncastDcqcnTestCase());
     }
 };
 

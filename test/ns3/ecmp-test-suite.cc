@@ -142,10 +142,10 @@ class EcmpTestSuite : public TestSuite
 {
 public:
     EcmpTestSuite()
-        : TestSuite("mcast4ai-ecmp", UNIT)
+        : TestSuite("mcast4ai-ecmp", TestSuite::Type::UNIT)
     {
-        AddTestCase(new EcmpUniformTestCase(), TestCase::QUICK);
-        AddTestCase(new EcmpSourcePortTestCase(), TestCase::QUICK);
+        AddTestCase(new EcmpUniformTestCase());
+        AddTestCase(new EcmpSourcePortTestCase());
     }
 };
 

@@ -177,11 +177,11 @@ class IncastTestSuite : public TestSuite
 {
 public:
     IncastTestSuite()
-        : TestSuite("mcast4ai-incast", UNIT)
+        : TestSuite("mcast4ai-incast", TestSuite::Type::UNIT)
     {
-        AddTestCase(new IncastPfcTestCase(), TestCase::QUICK);
-        AddTestCase(new IncastLossyTestCase(), TestCase::QUICK);
-        AddTestCase(new IncastTracesTestCase(), TestCase::QUICK);
+        AddTestCase(new IncastPfcTestCase());
+        AddTestCase(new IncastLossyTestCase());
+        AddTestCase(new IncastTracesTestCase());
     }
 };
 

@@ -78,11 +78,11 @@ class LineRateTestSuite : public TestSuite
 {
 public:
     LineRateTestSuite()
-        : TestSuite("mcast4ai-line-rate", UNIT)
+        : TestSuite("mcast4ai-line-rate", TestSuite::Type::UNIT)
     {
-        AddTestCase(new SingleWriteTestCase(1024, 1), TestCase::QUICK);
-        AddTestCase(new SingleWriteTestCase(4096, 1), TestCase::QUICK);
-        AddTestCase(new SingleWriteTestCase(1024, 8), TestCase::QUICK);
+        AddTestCase(new SingleWriteTestCase(1024, 1));
+        AddTestCase(new SingleWriteTestCase(4096, 1));
+        AddTestCase(new SingleWriteTestCase(1024, 8));
     }
 };
 

@@ -531,25 +531,25 @@ class P2mpTestSuite : public TestSuite
 {
 public:
     P2mpTestSuite()
-        : TestSuite("mcast4ai-p2mp", UNIT)
+        : TestSuite("mcast4ai-p2mp", TestSuite::Type::UNIT)
     {
-        AddTestCase(new BroadcastTestCase("unicast", 0), TestCase::QUICK);
-        AddTestCase(new BroadcastTestCase("bier", 12 + 256 / 8), TestCase::QUICK);
-        AddTestCase(new BroadcastTestCase("new-protocol", 12), TestCase::QUICK);
-        AddTestCase(new BierSetIdentifiersTestCase(), TestCase::QUICK);
-        AddTestCase(new AckImplosionTestCase(), TestCase::QUICK);
-        AddTestCase(new AckAggregationTestCase("new-protocol"), TestCase::QUICK);
-        AddTestCase(new AckAggregationTestCase("bier"), TestCase::QUICK);
-        AddTestCase(new LossRecoveryTestCase("new-protocol", "source-tor"), TestCase::QUICK);
-        AddTestCase(new LossRecoveryTestCase("bier", "none"), TestCase::QUICK);
-        AddTestCase(new LossRecoveryTestCase("bier", "hop-by-hop"), TestCase::QUICK);
-        AddTestCase(new RandomSetsTestCase(), TestCase::QUICK);
-        AddTestCase(new ConcurrentFanOutTestCase(), TestCase::QUICK);
-        AddTestCase(new HopByHopChangingTreesTestCase(), TestCase::QUICK);
-        AddTestCase(new NoOvertakingTestCase(), TestCase::QUICK);
-        AddTestCase(new EcnOnP2mpTestCase("bier"), TestCase::QUICK);
-        AddTestCase(new EcnOnP2mpTestCase("bier-xpu-list"), TestCase::QUICK);
-        AddTestCase(new EcnOnP2mpTestCase("new-protocol"), TestCase::QUICK);
+        AddTestCase(new BroadcastTestCase("unicast", 0));
+        AddTestCase(new BroadcastTestCase("bier", 12 + 256 / 8));
+        AddTestCase(new BroadcastTestCase("new-protocol", 12));
+        AddTestCase(new BierSetIdentifiersTestCase());
+        AddTestCase(new AckImplosionTestCase());
+        AddTestCase(new AckAggregationTestCase("new-protocol"));
+        AddTestCase(new AckAggregationTestCase("bier"));
+        AddTestCase(new LossRecoveryTestCase("new-protocol", "source-tor"));
+        AddTestCase(new LossRecoveryTestCase("bier", "none"));
+        AddTestCase(new LossRecoveryTestCase("bier", "hop-by-hop"));
+        AddTestCase(new RandomSetsTestCase());
+        AddTestCase(new ConcurrentFanOutTestCase());
+        AddTestCase(new HopByHopChangingTreesTestCase());
+        AddTestCase(new NoOvertakingTestCase());
+        AddTestCase(new EcnOnP2mpTestCase("bier"));
+        AddTestCase(new EcnOnP2mpTestCase("bier-xpu-list"));
+        AddTestCase(new EcnOnP2mpTestCase("new-protocol"));
     }
 };
 

@@ -180,8 +180,9 @@ private:
                               ROUNDS * receivers,
                               "every receiver gets every round");
         bool multicast = m_mechanism != "unicast";
+        double copies = multicast ? 1.0 : double(receivers);
         NS_TEST_ASSERT_MSG_EQ(w["test_copies_per_round"].get<double>(),
-                              multicast ? 1.0 : double(receivers),
+                              copies,
                               "copies leaving the root: N by unicast, 1 by multicast");
 
         // Real dependencies: a round starts when the previous one has ended.
@@ -258,13 +259,13 @@ class WorkloadExtensionTestSuite : public TestSuite
 {
 public:
     WorkloadExtensionTestSuite()
-        : TestSuite("mcast4ai-workload-extension", UNIT)
+        : TestSuite("mcast4ai-workload-extension", TestSuite::Type::UNIT)
     {
         for (const char* m : {"unicast", "bier", "bier-xpu-list", "new-protocol"})
         {
-            AddTestCase(new FanoutTestCase(m), TestCase::QUICK);
+            AddTestCase(new FanoutTestCase(m));
         }
-        AddTestCase(new FanoutFromJsonTestCase(), TestCase::QUICK);
+        AddTestCase(new FanoutFromJsonTestCase());
     }
 };
 

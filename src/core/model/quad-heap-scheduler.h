@@ -84,7 +84,8 @@ private:
      * (timestamp, uid); the slot never decides, uids being unique. Four entries fill one cache
      * line, so each level of a sift reads one line.
      */
-    using Entry = unsigned __int128;
+    // A GCC/Clang extension: __extension__ keeps -Wpedantic (ns-3 warnings-as-errors) quiet.
+    __extension__ typedef unsigned __int128 Entry;
 
     /// The rest of a pending event, found through the low 32 bits of its entry.
     struct Slot

@@ -19,6 +19,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FabricNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
 
+namespace
+{
+/// pcap link type of Ethernet frames (IANA LINKTYPE_ETHERNET, libpcap's DLT_EN10MB); ns-3 names
+/// it differently from release to release.
+constexpr uint32_t LINKTYPE_ETHERNET = 1;
+} // namespace
+
 TypeId
 FabricNetDevice::GetTypeId()
 {
@@ -325,7 +332,7 @@ FabricNetDevice::EnablePcap(const std::string& filename)
 {
     m_pcap = CreateObject<PcapFileWrapper>();
     m_pcap->Open(filename, std::ios::out | std::ios::binary);
-    m_pcap->Init(PcapHelper::DLT_EN10MB, 65535);
+    m_pcap->Init(LINKTYPE_ETHERNET, 65535);
 }
 
 DataRate

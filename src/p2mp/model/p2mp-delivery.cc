@@ -1,8 +1,9 @@
 #include "p2mp/model/p2mp-delivery.h"
 
 #include "fabric/model/fabric-switch.h"
-#include "ns3/enum.h"
+#include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "p2mp/model/p2mp-channel.h"
 #include "rdma/model/rdma-nic.h"
@@ -22,30 +23,22 @@ P2mpDelivery::GetTypeId()
         = TypeId("ns3::P2mpDelivery")
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
+              // Names rather than EnumValue: the enum attribute API differs between ns-3
+              // releases (templated from 3.40 on); strings are the same in every one.
               .AddAttribute("AckAggregation",
-                            "Where receivers' ACKs are reduced to one (the aggregation point)",
-                            EnumValue(AGGREGATE_NONE),
-                            MakeEnumAccessor(&P2mpDelivery::m_ackAggregation),
-                            MakeEnumChecker(AGGREGATE_NONE,
-                                            "none",
-                                            AGGREGATE_SENDER_NIC,
-                                            "sender-nic",
-                                            AGGREGATE_SOURCE_TOR,
-                                            "source-tor",
-                                            AGGREGATE_HOP_BY_HOP,
-                                            "hop-by-hop"))
-              .AddAttribute("AckMode",
-                            "How receivers acknowledge",
-                            EnumValue(ACK_PER_PACKET),
-                            MakeEnumAccessor(&P2mpDelivery::m_ackMode),
-                            MakeEnumChecker(ACK_PER_PACKET,
-                                            "per-packet",
-                                            ACK_EVERY_N,
-                                            "every-n",
-                                            ACK_PER_MESSAGE,
-                                            "per-message",
-                                            ACK_FREE,
-                                            "ack-free"))
+                            "Where receivers' ACKs are reduced to one: none, sender-nic, "
+                            "source-tor or hop-by-hop",
+                            StringValue("none"),
+                            MakeStringAccessor(&P2mpDelivery::SetAckAggregationName,
+                                               &P2mpDelivery::GetAckAggregationName),
+                            MakeStringChecker())
+              .AddAttribute(
+                  "AckMode",
+                  "How receivers acknowledge: per-packet, every-n, per-message or "
+                  "ack-free",
+                  StringValue("per-packet"),
+                  MakeStringAccessor(&P2mpDelivery::SetAckModeName, &P2mpDelivery::GetAckModeName),
+                  MakeStringChecker())
               .AddAttribute("AckEvery",
                             "The N of AckMode every-n",
                             UintegerValue(8),
@@ -157,6 +150,53 @@ Ptr<GroupController>
 P2mpDelivery::GetGroupController() const
 {
     return m_controller;
+}
+
+namespace
+{
+const char* const kAggregationNames[] = {"none", "sender-nic", "source-tor", "hop-by-hop"};
+const char* const kAckModeNames[] = {"per-packet", "every-n", "per-message", "ack-free"};
+
+/// Index of name in names; aborts on a name that is not there.
+template<std::size_t N>
+uint8_t
+IndexOf(const char* const (&names)[N], const std::string& name, const char* what)
+{
+    for (std::size_t i = 0; i < N; ++i)
+    {
+        if (name == names[i])
+        {
+            return static_cast<uint8_t>(i);
+        }
+    }
+    NS_ABORT_MSG("unknown " << what << " '" << name << "'");
+    return 0;
+}
+} // namespace
+
+void
+P2mpDelivery::SetAckAggregationName(std::string name)
+{
+    m_ackAggregation
+        = static_cast<AckAggregation>(IndexOf(kAggregationNames, name, "ACK aggregation"));
+}
+
+std::string
+P2mpDelivery::GetAckAggregationName() const
+{
+    return kAggregationNames[m_ackAggregation];
+}
+
+void
+P2mpDelivery::SetAckModeName(std::string name)
+{
+    m_ackMode = static_cast<AckMode>(IndexOf(kAckModeNames, name, "ACK mode"));
+}
+
+std::string
+P2mpDelivery::GetAckModeName() const
+{
+    return kAckModeNames[m_ackMode];
 }
 
 P2mpDelivery::AckAggregation

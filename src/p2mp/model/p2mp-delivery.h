@@ -16,6 +16,7 @@
 #include "rdma/model/p2mp-encapsulator.h"
 #include "rdma/model/rdma-nic.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -89,6 +90,12 @@ public:
 
     AckAggregation GetAckAggregation() const;
     AckMode GetAckMode() const;
+    /// The attributes by the names a scenario uses ("source-tor", "ack-free"); an unknown name
+    /// aborts (validation rejects it first).
+    void SetAckAggregationName(std::string name);
+    std::string GetAckAggregationName() const;
+    void SetAckModeName(std::string name);
+    std::string GetAckModeName() const;
     /// What a receiver's responder acknowledges: 1 every packet, N, or 0 message ends only.
     uint32_t GetResponderAckEvery() const;
     bool IsAckFree() const;

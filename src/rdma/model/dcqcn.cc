@@ -191,7 +191,7 @@ Dcqcn::ReceiveCnp()
 void
 Dcqcn::ScheduleTimer()
 {
-    if (m_rateBps < m_lineBps && !m_timer.IsRunning())
+    if (m_rateBps < m_lineBps && m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_increasePeriod, &Dcqcn::RateIncreaseTimerExpired, this);
     }

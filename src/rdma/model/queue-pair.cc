@@ -435,7 +435,7 @@ QueuePair::GoBackN(uint64_t fromPsn)
 void
 QueuePair::ArmTimer()
 {
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
     }

@@ -400,7 +400,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
 void
 RdmaNic::WakeAt(Time t)
 {
-    if (m_wakeup.IsRunning() && m_wakeupAt <= t)
+    if (!m_wakeup.IsExpired() && m_wakeupAt <= t)
     {
         return;
     }

@@ -89,14 +89,23 @@ void
 IcrcTrailer::Serialize(Buffer::Iterator end) const
 {
     end.Prev(SIZE);
-    end.WriteHtolsbU32(m_icrc);
+    // Least significant byte first, as RoCEv2 puts the CRC on the wire (byte by byte: the
+    // LSB helpers of Buffer::Iterator are deprecated from ns-3.48 on).
+    for (int shift = 0; shift < 32; shift += 8)
+    {
+        end.WriteU8(static_cast<uint8_t>(m_icrc >> shift));
+    }
 }
 
 uint32_t
 IcrcTrailer::Deserialize(Buffer::Iterator end)
 {
     end.Prev(SIZE);
-    m_icrc = end.ReadLsbtohU32();
+    m_icrc = 0;
+    for (int shift = 0; shift < 32; shift += 8)
+    {
+        m_icrc |= static_cast<uint32_t>(end.ReadU8()) << shift;
+    }
     return SIZE;
 }
 
