@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Build and test mcast4ai as a contrib module of an ns-3 source tree, and check that its
+# runner gives the same ops.csv as this tree's standalone build (Debian's ns-3.37).
+#
+#   bash scripts/check-ns3-contrib.sh NS3_SOURCE_DIR [JOBS]
+#
+# NS3_SOURCE_DIR is an ns-3 source tree (ns-3-dev or a release, 3.36 or later). The module is
+# copied to NS3_SOURCE_DIR/contrib/mcast4ai (replacing what is there), configured with tests,
+# examples and warnings as errors, built, and its test suites run through ns-3's test.py. The
+# standalone runner (build/mcast4ai-run, built if missing) then runs scenarios/default.json next
+# to the contrib one, and their ops.csv must be byte-identical. CI does not run this script: it
+# needs an ns-3 source tree, which CI cannot fetch.
+set -euo pipefail
+
+ns3=${1:?usage: bash scripts/check-ns3-contrib.sh NS3_SOURCE_DIR [JOBS]}
+jobs=${2:-$(nproc 2>/dev/null || echo 2)}
+root=$(cd "$(dirname "$0")/.." && pwd)
+ns3=$(cd "$ns3" && pwd)
+[[ -x $ns3/ns3 && -f $ns3/VERSION ]] || { echo "error: $ns3 is not an ns-3 source tree" >&2; exit 2; }
+echo "ns-3 tree: $ns3 (VERSION $(cat "$ns3/VERSION"))"
+
+# The module as committed plus any local changes, without build directories.
+dest=$ns3/contrib/mcast4ai
+rm -rf "$dest"
+mkdir -p "$dest"
+tar -C "$root" --exclude=./.git --exclude='./build*' --exclude=./results -cf - . | tar -C "$dest" -xf -
+# The revision summary.json stamps comes from this tree's git, as in the standalone build.
+git -C "$root" describe --always --dirty > "$dest/.mcast4ai-revision" 2>/dev/null || true
+
+cd "$ns3"
+./ns3 configure -d release --enable-tests --enable-examples --enable-werror \
+    --enable-modules=mcast4ai
+./ns3 build -j "$jobs"
+
+# Every suite the module registers (test/ns3/*-test-suite.cc -> mcast4ai-NAME).
+suites=()
+for src in "$root"/test/ns3/*-test-suite.cc; do
+    name=$(basename "$src" -test-suite.cc)
+    suites+=("mcast4ai-$name")
+done
+for suite in "${suites[@]}"; do
+    ./test.py --no-build --suite="$suite"
+done
+
+# Same scenario, same results, whichever ns-3 runs it.
+runner=$(find "$ns3/build" -type f -perm -u+x -name '*mcast4ai-run*' | head -n 1)
+[[ -n $runner ]] || { echo "error: no mcast4ai-run built under $ns3/build" >&2; exit 1; }
+standalone=$root/build/mcast4ai-run
+if [[ ! -x $standalone ]]; then
+    cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$root/build" -j "$jobs" --target mcast4ai-run
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$root" && "$runner" scenarios/default.json --quiet --out "$tmp/contrib")
+(cd "$root" && "$standalone" scenarios/default.json --quiet --out "$tmp/standalone")
+if cmp -s "$tmp/contrib/ops.csv" "$tmp/standalone/ops.csv"; then
+    echo "ok: ops.csv identical ($(wc -l < "$tmp/contrib/ops.csv") lines)"
+else
+    echo "FAIL: ops.csv differs between the contrib and the standalone build" >&2
+    diff "$tmp/contrib/ops.csv" "$tmp/standalone/ops.csv" | head -n 20 >&2
+    exit 1
+fi
