@@ -1,5 +1,6 @@
 #include "fabric/model/ecmp-path-choice.h"
 
+#include "core/model/mix64.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -8,19 +9,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EcmpPathChoice");
 NS_OBJECT_ENSURE_REGISTERED(EcmpPathChoice);
 MCAST4AI_REGISTER_NAMED_TYPE(PathChoice::Registry(), "ecmp", EcmpPathChoice);
-
-namespace
-{
-/// 64-bit finaliser (splitmix64): every input bit affects every output bit.
-inline uint64_t
-Mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-} // namespace
 
 TypeId
 EcmpPathChoice::GetTypeId()

@@ -1,5 +1,6 @@
 #include "topology/model/multicast-tree.h"
 
+#include "core/model/mix64.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
 
@@ -17,16 +18,6 @@ namespace
 {
 
 constexpr uint32_t kOffTree = std::numeric_limits<uint32_t>::max();
-
-/// 64-bit finaliser (splitmix64): every input bit affects every output bit.
-inline uint64_t
-Mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
 
 } // namespace
 

@@ -1,0 +1,25 @@
+/*
+ * The 64-bit finaliser of splitmix64: every input bit affects every output bit. The hashes
+ * that pick paths (ECMP, multicast trees, BIER entropy) are built on it, so that the same
+ * flow makes the same choice on every platform and C++ library.
+ */
+#ifndef MCAST4AI_MIX64_H
+#define MCAST4AI_MIX64_H
+
+#include <cstdint>
+
+namespace ns3
+{
+
+inline uint64_t
+Mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+} // namespace ns3
+
+#endif /* MCAST4AI_MIX64_H */
