@@ -3,6 +3,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -50,6 +52,19 @@ NamedTypeRegistry::Names() const
         names.push_back(name);
     }
     return names;
+}
+
+std::vector<std::string>
+NamedTypeRegistry::NamesAfter(std::vector<std::string> reserved) const
+{
+    for (const auto& [name, tid] : m_types)
+    {
+        if (std::find(reserved.begin(), reserved.end(), name) == reserved.end())
+        {
+            reserved.push_back(name);
+        }
+    }
+    return reserved;
 }
 
 } // namespace ns3

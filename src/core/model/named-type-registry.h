@@ -33,6 +33,9 @@ public:
     TypeId Get(const std::string& name) const;
     /// Every registered name, in alphabetical order.
     std::vector<std::string> Names() const;
+    /// The names a format reserves, in their order, followed by any other registered name
+    /// (for an enum whose implemented values are the registered ones).
+    std::vector<std::string> NamesAfter(std::vector<std::string> reserved) const;
 
 private:
     std::string m_what;

@@ -4,8 +4,6 @@
 #include "fabric/model/switch-config.h"
 #include "ns3/log.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
@@ -19,16 +17,10 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
     lb.Section("Load balancing");
     // The names the design reserves, then any other registered mode; a mode is implemented
     // when a PathChoice registered it (only ECMP today).
-    std::vector<std::string> names{"ecmp", "spray-random", "spray-adaptive", "steering"};
-    const std::vector<std::string> implemented = PathChoice::Registry().Names();
-    for (const std::string& name : implemented)
-    {
-        if (std::find(names.begin(), names.end(), name) == names.end())
-        {
-            names.push_back(name);
-        }
-    }
-    lb.Enum("mode", names, implemented)
+    const NamedTypeRegistry& modes = PathChoice::Registry();
+    lb.Enum("mode",
+            modes.NamesAfter({"ecmp", "spray-random", "spray-adaptive", "steering"}),
+            modes.Names())
         .Default("ecmp")
         .Doc("ecmp: a flow hash (UDP source port) picks one path per flow")
         .Bind(&LoadBalancingConfig::mode);

@@ -4,8 +4,6 @@
 #include "p2mp/model/p2mp-config.h"
 #include "p2mp/model/p2mp-delivery.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
@@ -21,16 +19,10 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
               "with ACK aggregation is \"extended BIER\".");
     // The design's four mechanisms, then any other registered one; each is implemented when a
     // P2mpDelivery registered it.
-    std::vector<std::string> mechanisms{"unicast", "bier", "bier-xpu-list", "new-protocol"};
-    const std::vector<std::string> implemented = P2mpDelivery::Registry().Names();
-    for (const std::string& name : implemented)
-    {
-        if (std::find(mechanisms.begin(), mechanisms.end(), name) == mechanisms.end())
-        {
-            mechanisms.push_back(name);
-        }
-    }
-    p.Enum("mechanism", mechanisms, implemented)
+    const NamedTypeRegistry& mechanisms = P2mpDelivery::Registry();
+    p.Enum("mechanism",
+           mechanisms.NamesAfter({"unicast", "bier", "bier-xpu-list", "new-protocol"}),
+           mechanisms.Names())
         .Default("unicast")
         .Doc("unicast: one RC message per receiver; bier: RFC 8296 BitString; bier-xpu-list: "
              "BIER forwarding driven by a list of receiver IDs; new-protocol: group ID in a shim, "

@@ -46,15 +46,6 @@ TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
 {
 }
 
-uint64_t
-TopologyBuilder::HeadroomBytes(double rateGbps,
-                               double delayUs,
-                               double switchLatencyNs,
-                               uint32_t maxFrameBytes)
-{
-    return FabricHelper::HeadroomBytes(rateGbps, delayUs, switchLatencyNs, maxFrameBytes);
-}
-
 void
 TopologyBuilder::Build()
 {

@@ -52,12 +52,6 @@ public:
     /// The scenario's P2MP mechanism (p2mp.mechanism), installed in the switches.
     Ptr<P2mpDelivery> GetDelivery() const;
 
-    /// PFC headroom the builder reserves per ingress port and lossless priority.
-    static uint64_t HeadroomBytes(double rateGbps,
-                                  double delayUs,
-                                  double switchLatencyNs,
-                                  uint32_t maxFrameBytes);
-
 private:
     void SetUpP2mp();
 
