@@ -3,12 +3,12 @@
  * reads from the bytes, and the bytes built on demand exactly what RocePacketBuilder writes
  * eagerly, or pcaps and forwarding would depend on who asked for the bytes first.
  */
-#include "wire/model/fabric-frame.h"
 #include "packet-bytes.h"
+#include "rdma/model/rdma-nic.h"
 #include "wire/model/ack-frame-builder.h"
 #include "wire/model/aeth-header.h"
 #include "wire/model/bth-header.h"
-#include "rdma/model/rdma-nic.h"
+#include "wire/model/fabric-frame.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,6 @@
  * Frames written in one step (CompositeHeader, RocePacketBuilder::AckFrame / AddEnvelope) must
  * be the same bytes as the same headers added one by one, with lengths that add up.
  */
-#include "wire/model/frame-info.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/udp-header.h"
@@ -10,6 +9,7 @@
 #include "wire/model/aeth-header.h"
 #include "wire/model/bth-header.h"
 #include "wire/model/composite-header.h"
+#include "wire/model/frame-info.h"
 #include "wire/model/icrc-trailer.h"
 #include "wire/model/reth-header.h"
 #include "wire/model/roce-packet-builder.h"

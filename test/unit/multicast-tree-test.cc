@@ -3,8 +3,8 @@
  * in the comments; every tree is walked from its source to check that each receiver is reached
  * exactly once, over a shortest path, and nothing else is.
  */
-#include "topology/model/multicast-tree.h"
 #include "test-topologies.h"
+#include "topology/model/multicast-tree.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

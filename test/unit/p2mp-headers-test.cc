@@ -5,11 +5,11 @@
  * that the last octet's least significant bit is BitPosition 1.
  */
 #include "ns3/packet.h"
+#include "packet-bytes.h"
 #include "wire/model/bier-header.h"
 #include "wire/model/bit-string.h"
 #include "wire/model/group-shim-header.h"
 #include "wire/model/xpu-list-header.h"
-#include "packet-bytes.h"
 
 #include <gtest/gtest.h>
 #include <sstream>

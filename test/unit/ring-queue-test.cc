@@ -2,8 +2,8 @@
  * RingQueue is the FIFO of every cable and egress queue: it must keep first-in first-out
  * order through growth and wrap-around, and destroy each element exactly once.
  */
-#include "wire/model/fabric-frame.h"
 #include "core/model/ring-queue.h"
+#include "wire/model/fabric-frame.h"
 
 #include <cstdint>
 #include <deque>
