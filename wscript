@@ -49,6 +49,21 @@ def _revision(path):
         return 'unknown'
 
 
+def _ns3_version_defines(path):
+    """The ns-3 release, from the tree's VERSION file, for src/core/model/ns3-compat.h."""
+    import os
+    import re
+    try:
+        with open(os.path.join(path, '..', '..', 'VERSION')) as f:
+            version = f.read().strip()
+    except OSError:
+        version = 'unknown'
+    m = re.match(r'(\d+)\.(\d+)', version)
+    major, minor = (m.group(1), m.group(2)) if m else ('3', '9999')
+    return ['MCAST4AI_NS3_VERSION_MAJOR=%s' % major, 'MCAST4AI_NS3_VERSION_MINOR=%s' % minor,
+            'MCAST4AI_NS3_VERSION_STRING="%s"' % version]
+
+
 def build(bld):
     if MODULE in bld.env['MODULES_NOT_BUILT']:
         return
@@ -63,7 +78,9 @@ def build(bld):
     # of the module and of everything that uses it (tests, examples, user programs).
     module.includes = ['src']
     module.export_includes = ['src']
-    module.defines = ['MCAST4AI_REVISION="%s"' % _revision(bld.path.abspath())]
+    module.defines = (['MCAST4AI_REVISION="%s"' % _revision(bld.path.abspath())]
+                      + _ns3_version_defines(bld.path.abspath()))
+    module.export_defines = _ns3_version_defines(bld.path.abspath())
 
     module_test = bld.create_ns3_module_test_library(MODULE)
     module_test.source = glob('test/ns3/*.cc')

@@ -1,5 +1,6 @@
 #include "rdma/model/rdma-nic.h"
 
+#include "core/model/ns3-compat.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -400,7 +401,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
 void
 RdmaNic::WakeAt(Time t)
 {
-    if (!m_wakeup.IsExpired() && m_wakeupAt <= t)
+    if (IsPending(m_wakeup) && m_wakeupAt <= t)
     {
         return;
     }
