@@ -25,7 +25,8 @@ import sys
 import tempfile
 
 # Fields of summary.json that measure the machine rather than the model.
-MACHINE_FIELDS = ("wall_s", "events_per_s", "packet_hops_per_s", "peak_rss_mb", "revision")
+MACHINE_FIELDS = ("wall_s", "events_per_s", "packet_hops_per_s", "peak_rss_mb", "revision",
+                  "ns3_version")
 COLUMNS = ("ops_sha256", "events", "packet_hops", "sim_time_s", "summary_sha256", "pcap_sha256")
 
 

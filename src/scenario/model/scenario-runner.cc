@@ -1,5 +1,6 @@
 #include "scenario/model/scenario-runner.h"
 
+#include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -151,7 +152,9 @@ ScenarioRunner::Run()
 {
     Time stop = MilliSeconds(1) * m_config.stopTimeMs;
     Simulator::Stop(stop);
-    uint64_t before = Simulator::GetEventCount();
+    // ns-3's own initialisation events are not the model's, and their number differs between
+    // ns-3 releases: leave them out, as the progress ticks below.
+    uint64_t before = Simulator::GetEventCount() + Ns3InitializationEvents();
     m_progressStartWall = WallNow();
     m_lastProgressWall = m_progressStartWall;
     if (m_options.progress)
@@ -340,6 +343,7 @@ ScenarioRunner::Summary() const
     s["seed"] = m_config.seed;
     s["mechanism"] = m_config.p2mp.mechanism;
     s["revision"] = MCAST4AI_REVISION;
+    s["ns3_version"] = kNs3Version;
     s["complete"] = m_complete;
     s["sim_time_s"] = m_simEnd.GetSeconds();
     s["wall_s"] = m_wallSeconds;
