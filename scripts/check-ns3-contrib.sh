@@ -6,7 +6,8 @@
 #
 # NS3_SOURCE_DIR is an ns-3 source tree (ns-3-dev or a release, 3.36 or later). The module is
 # copied to NS3_SOURCE_DIR/contrib/mcast4ai (replacing what is there), configured with tests,
-# examples and warnings as errors, built, and its test suites run through ns-3's test.py. The
+# examples and warnings as errors, built, and every one of its test suites (ns-3 suites, the
+# GoogleTest units and the runner's contract checks) run through ns-3's test.py. The
 # standalone runner (build/mcast4ai-run, built if missing) then runs scenarios/default.json next
 # to the contrib one, and their ops.csv must be byte-identical. CI does not run this script: it
 # needs an ns-3 source tree, which CI cannot fetch.
@@ -28,19 +29,26 @@ tar -C "$root" --exclude=./.git --exclude='./build*' --exclude=./results -cf - .
 git -C "$root" describe --always --dirty > "$dest/.mcast4ai-revision" 2>/dev/null || true
 
 cd "$ns3"
+# Tests and examples of the other modules are left out (they are ns-3's, not ours, and take
+# most of the build time); the module's own are all built.
 ./ns3 configure -d release --enable-tests --enable-examples --enable-werror \
-    --enable-modules=mcast4ai
+    --enable-modules=mcast4ai --filter-module-examples-and-tests=mcast4ai
 ./ns3 build -j "$jobs"
 
-# Every suite the module registers (test/ns3/*-test-suite.cc -> mcast4ai-NAME).
-suites=()
-for src in "$root"/test/ns3/*-test-suite.cc; do
-    name=$(basename "$src" -test-suite.cc)
-    suites+=("mcast4ai-$name")
-done
+# Every suite the module registers: test/ns3/ (mcast4ai-NAME), the units (mcast4ai-unit) and
+# the runner's contract checks, golden guard included (mcast4ai-cli-NAME).
+mapfile -t suites < <(./test.py --no-build --list | grep -o 'mcast4ai-[A-Za-z0-9-]*' | sort -u)
+echo "suites: ${suites[*]}"
+expected=$(( $(ls "$root"/test/ns3/*-test-suite.cc | wc -l) + $(ls "$root"/test/cli/*.sh | wc -l) + 1 ))
+if (( ${#suites[@]} != expected )); then
+    echo "FAIL: test.py lists ${#suites[@]} mcast4ai suites, expected $expected" >&2
+    exit 1
+fi
+failed=0
 for suite in "${suites[@]}"; do
-    ./test.py --no-build --suite="$suite"
+    ./test.py --no-build --suite="$suite" || failed=1
 done
+(( failed == 0 )) || { echo "FAIL: a suite failed (above)" >&2; exit 1; }
 
 # Same scenario, same results, whichever ns-3 runs it.
 runner=$(find "$ns3/build" -type f -perm -u+x -name '*mcast4ai-run*' | head -n 1)
