@@ -10,7 +10,8 @@
 # GoogleTest units and the runner's contract checks) run through ns-3's test.py. The
 # standalone runner (build/mcast4ai-run, built if missing) then runs scenarios/default.json next
 # to the contrib one, and their ops.csv must be byte-identical. CI does not run this script: it
-# needs an ns-3 source tree, which CI cannot fetch.
+# needs an ns-3 source tree, which CI cannot fetch. MCAST4AI_STANDALONE_RUNNER names another
+# standalone runner to compare with (e.g. build-test/mcast4ai-run).
 set -euo pipefail
 
 ns3=${1:?usage: bash scripts/check-ns3-contrib.sh NS3_SOURCE_DIR [JOBS]}
@@ -53,7 +54,7 @@ done
 # Same scenario, same results, whichever ns-3 runs it.
 runner=$(find "$ns3/build" -type f -perm -u+x -name '*mcast4ai-run*' | head -n 1)
 [[ -n $runner ]] || { echo "error: no mcast4ai-run built under $ns3/build" >&2; exit 1; }
-standalone=$root/build/mcast4ai-run
+standalone=${MCAST4AI_STANDALONE_RUNNER:-$root/build/mcast4ai-run}
 if [[ ! -x $standalone ]]; then
     cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build "$root/build" -j "$jobs" --target mcast4ai-run
