@@ -595,14 +595,8 @@ INSTANTIATE_TEST_SUITE_P(Workloads,
 
 TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
 {
-    for (const char* type : {"allreduce",
-                             "allgather",
-                             "reducescatter",
-                             "moe-dispatch",
-                             "kv-cache-fanout",
-                             "spec-decode",
-                             "checkpoint",
-                             "background"})
+    for (const char* type :
+         {"moe-dispatch", "kv-cache-fanout", "spec-decode", "checkpoint", "background"})
     {
         json j = Minimal();
         j["workloads"][0]["type"] = type;
@@ -1103,7 +1097,7 @@ TEST(ScenarioMessages, OneBadKeyDoesNotCascade)
 
     // An unimplemented type: its keys are not reported as unknown.
     j = Minimal();
-    j["workloads"][0] = {{"type", "allreduce"}, {"bytes", 1}, {"whatever", 2}};
+    j["workloads"][0] = {{"type", "checkpoint"}, {"bytes", 1}, {"whatever", 2}};
     EXPECT_EQ(ErrorOf(j).GetErrors().size(), 1u);
 }
 
@@ -1301,13 +1295,13 @@ TEST_F(ScenarioWorkloadRegistry, UnregisteredTypeIsUnknown)
 TEST(ScenarioWorkloadRegistryReserved, RegisteringAReservedNameImplementsIt)
 {
     json j = Minimal();
-    j["workloads"][0] = {{"type", "allreduce"}};
+    j["workloads"][0] = {{"type", "checkpoint"}};
     EXPECT_NE(ErrorOf(j).GetReason().find("not implemented yet"), std::string::npos);
     Scenario::RegisterWorkloadType(
-        "allreduce", [](ns3::ConfigSchemaObject&) {}, "test");
-    EXPECT_EQ(ParseJson(j).workloads[0].type, "allreduce");
-    EXPECT_TRUE(Scenario::UnregisterWorkloadType("allreduce"));
-    EXPECT_FALSE(Scenario::UnregisterWorkloadType("allreduce"));
+        "checkpoint", [](ns3::ConfigSchemaObject&) {}, "test");
+    EXPECT_EQ(ParseJson(j).workloads[0].type, "checkpoint");
+    EXPECT_TRUE(Scenario::UnregisterWorkloadType("checkpoint"));
+    EXPECT_FALSE(Scenario::UnregisterWorkloadType("checkpoint"));
 }
 
 // ---------------------------------------------------------------------------------------------

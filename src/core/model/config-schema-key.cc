@@ -763,6 +763,11 @@ ConfigSchemaKey::Validate(const nlohmann::json& v,
         case ConfigSchemaType::OBJECT_ARRAY:
         case ConfigSchemaType::INTEGER_ARRAY:
         {
+            if (v.is_array() && m_minItems > 1 && v.size() < m_minItems)
+            {
+                return fail("must have at least " + std::to_string(m_minItems) + " elements, got "
+                            + std::to_string(v.size()));
+            }
             if (!v.is_array() || v.size() < m_minItems)
             {
                 return fail("must be " + Expect(&context) + got);

@@ -2,6 +2,7 @@
 
 #include "ns3/log.h"
 #include "workload/model/workload-config.h"
+#include "workload/model/workload-schema-keys.h"
 
 namespace ns3
 {
@@ -16,10 +17,6 @@ namespace
 {
 
 using json = nlohmann::json;
-
-// Derived by the topology section: host indices are below it.
-const char* const kHosts = "hosts";
-const char* const kHostNote = "a host index; the topology has {hosts} hosts";
 
 bool
 Contains(const json& array, const json& value)
@@ -47,30 +44,11 @@ BroadcastWorkloadSchema::Declare(ConfigSchemaObject& w)
         .Bind(&WorkloadConfig::algorithm);
     w.Integer("root")
         .Default(0)
-        .MaxFromVariable(kHosts, -1)
-        .Note(kHostNote)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Doc("the sending host")
         .Bind(&WorkloadConfig::root);
-    w.IntegerArray("ranks", "host indices")
-        .DefaultFrom(
-            [](const ConfigSchemaView& v) -> std::optional<json>
-            {
-                const ConfigSchemaDerived* hosts = v.Variable(kHosts);
-                if (!hosts)
-                {
-                    return std::nullopt;
-                }
-                json all = json::array();
-                for (uint64_t h = 0; h < hosts->value.get<uint64_t>(); ++h)
-                {
-                    all.push_back(h);
-                }
-                return all;
-            },
-            "every host")
-        .MaxFromVariable(kHosts, -1)
-        .Note(kHostNote)
-        .Distinct()
+    WorkloadSchemaKeys::Ranks(w)
         .Doc("the hosts taking part, the root included")
         .Bind(&WorkloadConfig::ranks);
     w.Integer("bytes", 1)

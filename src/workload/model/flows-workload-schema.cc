@@ -2,6 +2,7 @@
 
 #include "ns3/log.h"
 #include "workload/model/workload-config.h"
+#include "workload/model/workload-schema-keys.h"
 
 namespace ns3
 {
@@ -16,10 +17,6 @@ namespace
 {
 
 using json = nlohmann::json;
-
-// Derived by the topology section: host indices are below it.
-const char* const kHosts = "hosts";
-const char* const kHostNote = "a host index; the topology has {hosts} hosts";
 
 void
 DeclareBytesAndStart(ConfigSchemaObject& o)
@@ -52,7 +49,7 @@ FlowsWorkloadSchema::Declare(ConfigSchemaObject& w)
         {"pattern"},
         [](const ConfigSchemaView& v) -> std::optional<std::string>
         {
-            const ConfigSchemaDerived* hosts = v.Variable(kHosts);
+            const ConfigSchemaDerived* hosts = v.Variable(WorkloadSchemaKeys::HOSTS);
             if (!hosts || hosts->value.get<uint64_t>() >= 2)
             {
                 return std::nullopt;
@@ -72,14 +69,14 @@ FlowsWorkloadSchema::Declare(ConfigSchemaObject& w)
                                 .Fields();
     f.Integer("src")
         .Required()
-        .MaxFromVariable(kHosts, -1)
-        .Note(kHostNote)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Doc("sending host")
         .Bind(&FlowSpec::src);
     f.Integer("dst")
         .Required()
-        .MaxFromVariable(kHosts, -1)
-        .Note(kHostNote)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Doc("receiving host")
         .Bind(&FlowSpec::dst);
     f.Integer("bytes", 1).Required().Unit("bytes").Doc("message size").Bind(&FlowSpec::bytes);
@@ -99,14 +96,14 @@ FlowsWorkloadSchema::Declare(ConfigSchemaObject& w)
                                            "send `bytes` to `receiver`.");
     incast.Integer("senders", 1)
         .Required()
-        .MaxFromVariable(kHosts, -1)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
         .Note("hosts other than the receiver; the topology has {hosts} hosts")
         .Doc("how many hosts send")
         .Bind(&WorkloadConfig::senders);
     incast.Integer("receiver")
         .Required()
-        .MaxFromVariable(kHosts, -1)
-        .Note(kHostNote)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Doc("the host every flow goes to")
         .Bind(&WorkloadConfig::receiver);
     DeclareBytesAndStart(incast);

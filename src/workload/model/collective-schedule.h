@@ -1,0 +1,74 @@
+/*
+ * One iteration of a collective as data: the transfers between ranks and which of them must
+ * have arrived before another may start. Algorithms (ring, multicast, ...) only build this
+ * graph; CollectiveWorkload runs any such graph over the fabric, so a step starts exactly when
+ * the data it needs has arrived, never on a timer.
+ */
+#ifndef MCAST4AI_COLLECTIVE_SCHEDULE_H
+#define MCAST4AI_COLLECTIVE_SCHEDULE_H
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief The dependency graph of one iteration of a collective over ranks 0..N-1.
+ *
+ * A transfer goes from one rank to one rank (an RDMA WRITE) or to a set of ranks (one P2MP
+ * message through p2mp.mechanism). A transfer may wait for others: it starts when each of
+ * them has arrived at the transfer's source rank, and, if it waits for none, when its source
+ * rank starts the iteration.
+ */
+class CollectiveSchedule
+{
+public:
+    using RankSet = std::shared_ptr<const std::vector<uint32_t>>;
+
+    struct Transfer
+    {
+        uint32_t src{0};
+        uint32_t dst{0};   ///< the receiving rank of a unicast transfer
+        RankSet receivers; ///< the receiving ranks of a P2MP transfer (null for unicast)
+        uint64_t bytes{0};
+        uint32_t step{0};     ///< the algorithm's step, for reports
+        uint32_t waitsFor{0}; ///< transfers that must arrive at src first
+    };
+
+    explicit CollectiveSchedule(uint32_t ranks);
+
+    uint32_t GetRanks() const;
+    /// Add a transfer; returns its index.
+    uint32_t AddUnicast(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t step);
+    uint32_t AddMulticast(uint32_t src, RankSet receivers, uint64_t bytes, uint32_t step);
+    /// Transfer `later` starts only when transfer `first` has arrived at later's source,
+    /// which must be one of first's receivers.
+    void AddDependency(uint32_t later, uint32_t first);
+
+    uint32_t GetTransferCount() const;
+    const Transfer& GetTransfer(uint32_t t) const;
+    /// The transfers that wait for t (to arrive at their source).
+    const std::vector<uint32_t>& GetDependents(uint32_t t) const;
+    /// Transfers arriving at each rank, counting each P2MP transfer once per receiver.
+    const std::vector<uint32_t>& GetInbound() const;
+    /// Transfers sent by each rank.
+    const std::vector<uint32_t>& GetOutbound() const;
+    /// Bytes each rank sends (a P2MP message counted once).
+    uint64_t GetBytesSent(uint32_t rank) const;
+    /// Steps of the longest chain of dependent transfers.
+    uint32_t GetDepth() const;
+
+private:
+    uint32_t m_ranks;
+    std::vector<Transfer> m_transfers;
+    std::vector<std::vector<uint32_t>> m_dependents;
+    std::vector<uint32_t> m_inbound;
+    std::vector<uint32_t> m_outbound;
+    std::vector<uint64_t> m_sent;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_COLLECTIVE_SCHEDULE_H */

@@ -1,0 +1,134 @@
+#include "workload/model/collective-workload-schema.h"
+
+#include "workload/model/workload-config.h"
+#include "workload/model/workload-schema-keys.h"
+
+namespace ns3
+{
+
+const char* const CollectiveWorkloadSchema::ALLREDUCE_DOC
+    = "Every rank ends with the sum of all ranks' `bytes`-byte buffers; one operation per "
+      "iteration.";
+const char* const CollectiveWorkloadSchema::ALLGATHER_DOC
+    = "Every rank contributes `bytes` / ranks and ends with the whole `bytes`; one operation per "
+      "iteration.";
+const char* const CollectiveWorkloadSchema::REDUCESCATTER_DOC
+    = "Every rank ends with the sum of one `bytes` / ranks shard of all ranks' buffers; one "
+      "operation per iteration.";
+
+namespace
+{
+
+using json = nlohmann::json;
+
+std::size_t
+RankCount(const ConfigSchemaView& v)
+{
+    const json* ranks = v.Get("ranks");
+    if (ranks && ranks->is_array())
+    {
+        return ranks->size();
+    }
+    const ConfigSchemaDerived* hosts = v.Variable(WorkloadSchemaKeys::HOSTS);
+    return hosts ? hosts->value.get<std::size_t>() : 0;
+}
+
+} // namespace
+
+void
+CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
+{
+    WorkloadSchemaKeys::Ranks(w)
+        .MinItems(2)
+        .Doc("the hosts taking part, in ring order: rank r sends to rank r+1")
+        .Bind(&WorkloadConfig::ranks);
+    w.Integer("bytes", 1)
+        .Required()
+        .Unit("bytes")
+        .Doc("the buffer S: what each rank reduces (allreduce, reducescatter) or ends with "
+             "(allgather), as nccl-tests count it")
+        .Bind(&WorkloadConfig::bytes);
+    w.Integer("chunk_bytes", 0)
+        .Default(0)
+        .Unit("bytes")
+        .Note("0 = bytes / ranks, one loop")
+        .Doc("bytes of one shard per loop: the buffer is sent in loops of ranks x chunk_bytes, "
+             "which pipeline through the ring");
+    w.Integer("iterations", 1, 1000000)
+        .Default(1)
+        .Doc("operations, one after the other; each is one row of ops.csv");
+    w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("compute time of every rank between finishing one iteration and starting the next");
+    w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("when every rank starts the first iteration")
+        .Bind(&WorkloadConfig::startUs);
+    w.Rule(
+        "bytes",
+        {"bytes", "ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* bytes = v.Get("bytes");
+            std::size_t n = RankCount(v);
+            if (!bytes || n == 0 || bytes->get<uint64_t>() >= n)
+            {
+                return std::nullopt;
+            }
+            return "must be at least one byte per rank (" + std::to_string(n) + "), got "
+                   + bytes->dump();
+        },
+        "bytes >= the number of ranks");
+    w.Rule(
+        "ranks",
+        {"ranks", "algorithm"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* algorithm = v.Get("algorithm");
+            std::size_t n = RankCount(v);
+            if (!algorithm || *algorithm != "multicast" || n <= MAX_MULTICAST_RANKS)
+            {
+                return std::nullopt;
+            }
+            return "the multicast algorithm takes at most " + std::to_string(MAX_MULTICAST_RANKS)
+                   + " ranks, got " + std::to_string(n);
+        },
+        "multicast: at most 4096 ranks");
+}
+
+void
+CollectiveWorkloadSchema::DeclareAllreduce(ConfigSchemaObject& w)
+{
+    w.Enum("algorithm", {"ring", "tree", "multicast"}, {"ring", "multicast"})
+        .Default("ring")
+        .Doc("ring: reduce-scatter then all-gather around the ring, 2(N-1) steps; multicast: "
+             "the reduce-scatter by ring, then every rank sends its reduced shard to all "
+             "others as one P2MP message")
+        .Bind(&WorkloadConfig::algorithm);
+    DeclareCommon(w);
+}
+
+void
+CollectiveWorkloadSchema::DeclareAllgather(ConfigSchemaObject& w)
+{
+    w.Enum("algorithm", {"ring", "multicast"}, {"ring", "multicast"})
+        .Default("ring")
+        .Doc("ring: N-1 steps around the ring; multicast: every rank sends its shard to all "
+             "others as one P2MP message")
+        .Bind(&WorkloadConfig::algorithm);
+    DeclareCommon(w);
+}
+
+void
+CollectiveWorkloadSchema::DeclareReducescatter(ConfigSchemaObject& w)
+{
+    w.Enum("algorithm", {"ring"}, {"ring"})
+        .Default("ring")
+        .Doc("ring: N-1 steps around the ring")
+        .Bind(&WorkloadConfig::algorithm);
+    DeclareCommon(w);
+}
+
+} // namespace ns3

@@ -1,0 +1,35 @@
+#include "workload/model/workload-schema-keys.h"
+
+namespace ns3
+{
+
+const char* const WorkloadSchemaKeys::HOSTS = "hosts";
+const char* const WorkloadSchemaKeys::HOST_NOTE = "a host index; the topology has {hosts} hosts";
+
+ConfigSchemaKey&
+WorkloadSchemaKeys::Ranks(ConfigSchemaObject& w)
+{
+    using json = nlohmann::json;
+    return w.IntegerArray("ranks", "host indices")
+        .DefaultFrom(
+            [](const ConfigSchemaView& v) -> std::optional<json>
+            {
+                const ConfigSchemaDerived* hosts = v.Variable(HOSTS);
+                if (!hosts)
+                {
+                    return std::nullopt;
+                }
+                json all = json::array();
+                for (uint64_t h = 0; h < hosts->value.get<uint64_t>(); ++h)
+                {
+                    all.push_back(h);
+                }
+                return all;
+            },
+            "every host")
+        .MaxFromVariable(HOSTS, -1)
+        .Note(HOST_NOTE)
+        .Distinct();
+}
+
+} // namespace ns3

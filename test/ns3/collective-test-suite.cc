@@ -1,0 +1,226 @@
+/*
+ * The collective workloads against their closed forms (derived in docs/workloads.md):
+ * ring AllReduce at 16 and 64 ranks on an idle fabric; the dependency depth of every
+ * algorithm; AllGather at 64 ranks by ring and by multicast, where each rank's uplink carries
+ * (N-1)x fewer bytes under bier and new-protocol and the operation ends sooner, while under
+ * unicast the multicast algorithm degenerates to N-1 copies.
+ */
+#include "ns3/test.h"
+#include "rdma/model/rdma-nic.h"
+#include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
+#include "test-fabric.h"
+#include "workload/model/collective-workload.h"
+
+#include <cmath>
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::test;
+
+namespace
+{
+
+constexpr uint32_t MTU = 1024;
+constexpr double RATE_GBPS = 100;
+constexpr double CABLE_S = 1e-6;
+constexpr double SWITCH_S = 500e-9;
+
+/// A leaf-spine of `leaves` x 16 hosts with one collective entry.
+std::string
+Scenario(uint32_t leaves, const std::string& mechanism, const std::string& workload)
+{
+    std::ostringstream s;
+    s << R"({"name": "collective", "stop_time_ms": 200,
+      "topology": {"kind": "leaf-spine", "leaves": )"
+      << leaves << R"(, "spines": 2, "hosts_per_leaf": 16,
+                   "host_link": {"rate_gbps": 100, "delay_us": 1},
+                   "fabric_link": {"rate_gbps": 400, "delay_us": 1}},
+      "nic": {"mtu_bytes": 1024, "ack_every": 1},
+      "switch": {"buffer_mb": 32, "latency_ns": 500},
+      "p2mp": {"mechanism": ")"
+      << mechanism << R"("},
+      "workloads": [)"
+      << workload << "]}";
+    return s.str();
+}
+
+/**
+ * One ring step of a shard between neighbours on one leaf: the sender's uplink carries the
+ * shard's frames and the ACKs the sender returns to its own predecessor for the same step
+ * (one per packet), then the last frame crosses a cable, the switch pipeline, is serialised
+ * again and crosses the second cable.
+ */
+double
+RingStepSeconds(uint64_t shard)
+{
+    uint64_t packets = (shard + MTU - 1) / MTU;
+    double uplinkBytes = shard + packets * (ROCE_HEADER_BYTES + FRAMING_BYTES) + RETH_BYTES
+                         + packets * (ACK_FRAME_BYTES + FRAMING_BYTES);
+    double latency = 2 * CABLE_S + SWITCH_S + WireSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS);
+    return uplinkBytes * 8 / (RATE_GBPS * 1e9) + latency;
+}
+
+struct Outcome
+{
+    double durationUs{0};
+    double depth{0};
+    uint64_t maxDataBytesSent{0};
+    bool complete{false};
+};
+
+Outcome
+RunCollective(uint32_t leaves, const std::string& mechanism, const std::string& workload)
+{
+    ScenarioConfig c = Scenario::Parse(Scenario(leaves, mechanism, workload), "c.json", {});
+    ScenarioRunner::UsePicoseconds();
+    ScenarioRunner runner(c);
+    runner.Build();
+    Outcome o;
+    o.complete = runner.Run();
+    nlohmann::json s = runner.Summary();
+    const nlohmann::json& w = s["workloads"][0];
+    o.durationUs = w["duration_us"]["max"].get<double>();
+    o.depth = w["dependent_steps"].get<double>();
+    for (uint32_t h = 0; h < 16 * leaves; ++h)
+    {
+        o.maxDataBytesSent
+            = std::max(o.maxDataBytesSent, runner.GetFabric().GetNic(h)->GetDataBytesSent());
+    }
+    return o;
+}
+
+class RingAllreduceTestCase : public TestCase
+{
+public:
+    explicit RingAllreduceTestCase(uint32_t leaves)
+        : TestCase("ring AllReduce of 16 MiB over " + std::to_string(16 * leaves)
+                   + " ranks: 2(N-1) steps of S over N"),
+          m_leaves(leaves)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const uint32_t n = 16 * m_leaves;
+        const uint64_t bytes = 16u << 20;
+        Outcome o
+            = RunCollective(m_leaves,
+                            "unicast",
+                            R"({"type": "allreduce", "algorithm": "ring", "bytes": 16777216})");
+        NS_TEST_ASSERT_MSG_EQ(o.complete, true, "the AllReduce completes");
+        NS_TEST_ASSERT_MSG_EQ(o.depth, 2.0 * (n - 1), "2(N-1) dependent steps");
+        double expected = 2 * (n - 1) * RingStepSeconds(bytes / n) * 1e6;
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.durationUs,
+                                  expected,
+                                  0.1 * expected,
+                                  "within 10% of 2(N-1) x (S/N wire time + step latency)");
+    }
+
+    uint32_t m_leaves;
+};
+
+/// Dependency depths: the number of steps each algorithm chains, whatever the fabric.
+class DepthTestCase : public TestCase
+{
+public:
+    DepthTestCase()
+        : TestCase("dependent steps of every algorithm at 16 ranks")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const double n = 16;
+        struct Case
+        {
+            const char* entry;
+            double depth;
+        };
+        const Case cases[] = {
+            {R"({"type": "allreduce", "algorithm": "multicast", "bytes": 65536})", n},
+            {R"({"type": "allgather", "algorithm": "ring", "bytes": 65536})", n - 1},
+            {R"({"type": "allgather", "algorithm": "multicast", "bytes": 65536})", 1},
+            {R"({"type": "reducescatter", "bytes": 65536})", n - 1},
+            // Four loops of 16 x 1 KiB pipeline through the same 2(N-1) steps.
+            {R"({"type": "allreduce", "bytes": 65536, "chunk_bytes": 1024})", 2 * (n - 1)},
+        };
+        for (const Case& c : cases)
+        {
+            Outcome o = RunCollective(1, "new-protocol", c.entry);
+            NS_TEST_ASSERT_MSG_EQ(o.complete, true, c.entry);
+            NS_TEST_ASSERT_MSG_EQ(o.depth, c.depth, c.entry);
+        }
+    }
+};
+
+class MulticastAllgatherTestCase : public TestCase
+{
+public:
+    explicit MulticastAllgatherTestCase(std::string mechanism)
+        : TestCase("AllGather of 16 KiB per rank over 64 ranks, multicast against ring, under '"
+                   + mechanism + "'"),
+          m_mechanism(std::move(mechanism))
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const uint32_t n = 64;
+        const uint64_t shard = 16384;
+        const std::string bytes = std::to_string(n * shard);
+        Outcome ring = RunCollective(4,
+                                     m_mechanism,
+                                     R"({"type": "allgather", "algorithm": "ring", "bytes": )"
+                                         + bytes + "}");
+        Outcome mc = RunCollective(4,
+                                   m_mechanism,
+                                   R"({"type": "allgather", "algorithm": "multicast", "bytes": )"
+                                       + bytes + "}");
+        NS_TEST_ASSERT_MSG_EQ(ring.complete && mc.complete, true, "both complete");
+        // Ring: N-1 shards leave every rank; multicast: one P2MP message of one shard.
+        NS_TEST_ASSERT_MSG_EQ(ring.maxDataBytesSent, (n - 1) * shard, "ring: (N-1) shards");
+        if (m_mechanism == "unicast")
+        {
+            NS_TEST_ASSERT_MSG_EQ(mc.maxDataBytesSent,
+                                  (n - 1) * shard,
+                                  "unicast: the multicast algorithm sends N-1 copies");
+            // ... and every rank's uplink then carries N-1 shards at once, where BIER's
+            // carries one.
+            Outcome bier = RunCollective(
+                4,
+                "bier",
+                R"({"type": "allgather", "algorithm": "multicast", "bytes": )" + bytes + "}");
+            NS_TEST_ASSERT_MSG_GT(mc.durationUs, bier.durationUs, "N-1 copies take longer");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(mc.maxDataBytesSent, shard, "one copy leaves each rank");
+            NS_TEST_ASSERT_MSG_LT(mc.durationUs, ring.durationUs, "multicast ends sooner");
+        }
+    }
+
+    std::string m_mechanism;
+};
+
+class CollectiveTestSuite : public TestSuite
+{
+public:
+    CollectiveTestSuite()
+        : TestSuite("mcast4ai-collective", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new RingAllreduceTestCase(1));
+        AddTestCase(new RingAllreduceTestCase(4));
+        AddTestCase(new DepthTestCase());
+        AddTestCase(new MulticastAllgatherTestCase("bier"));
+        AddTestCase(new MulticastAllgatherTestCase("new-protocol"));
+        AddTestCase(new MulticastAllgatherTestCase("unicast"));
+    }
+};
+
+CollectiveTestSuite g_collectiveTestSuite;
+
+} // namespace
