@@ -144,6 +144,11 @@ private:
             {R"({"type": "allgather", "algorithm": "ring", "bytes": 65536})", n - 1},
             {R"({"type": "allgather", "algorithm": "multicast", "bytes": 65536})", 1},
             {R"({"type": "reducescatter", "bytes": 65536})", n - 1},
+            // "all" and a count stand for the first hosts.
+            {R"({"type": "allreduce", "algorithm": "ring", "ranks": "all", "bytes": 16777216,
+                 "iterations": 1})",
+             2 * (n - 1)},
+            {R"({"type": "allgather", "ranks": 8, "bytes": 65536})", 7},
             // Four loops of 16 x 1 KiB pipeline through the same 2(N-1) steps.
             {R"({"type": "allreduce", "bytes": 65536, "chunk_bytes": 1024})", 2 * (n - 1)},
         };

@@ -330,6 +330,18 @@ ConfigSchemaKey::MinItems(std::size_t n)
 }
 
 ConfigSchemaKey&
+ConfigSchemaKey::AllOrCount()
+{
+    if (m_type != ConfigSchemaType::INTEGER_ARRAY || m_hiVariable.empty())
+    {
+        throw std::logic_error("ConfigSchemaKey " + m_name
+                               + ": AllOrCount needs an integer array with MaxFromVariable");
+    }
+    m_allOrCount = true;
+    return *this;
+}
+
+ConfigSchemaKey&
 ConfigSchemaKey::MaxItems(std::size_t n, const std::string& reason)
 {
     m_maxItems = n;
@@ -763,6 +775,37 @@ ConfigSchemaKey::Validate(const nlohmann::json& v,
         case ConfigSchemaType::OBJECT_ARRAY:
         case ConfigSchemaType::INTEGER_ARRAY:
         {
+            if (m_allOrCount && (v.is_string() || v.is_number_integer()))
+            {
+                // "all" or a count stands for the first indices below the bound.
+                const ConfigSchemaDerived* bound = context.GetVariable(m_hiVariable);
+                if (!bound)
+                {
+                    return std::nullopt; // the section that derives it has reported why
+                }
+                const int64_t limit = bound->value.get<int64_t>() + m_hiOffset + 1;
+                int64_t n = limit;
+                if (v.is_string() && v != "all")
+                {
+                    return fail("must be \"all\", a count or " + Expect(&context) + got);
+                }
+                if (v.is_number_integer())
+                {
+                    n = v.get<int64_t>();
+                    if (n < static_cast<int64_t>(std::max<std::size_t>(m_minItems, 1)) || n > limit)
+                    {
+                        return fail("a count must be "
+                                    + std::to_string(std::max<std::size_t>(m_minItems, 1)) + " .. "
+                                    + std::to_string(limit) + got);
+                    }
+                }
+                json all = json::array();
+                for (int64_t i = 0; i < n; ++i)
+                {
+                    all.push_back(i);
+                }
+                return Validate(all, path, context);
+            }
             if (v.is_array() && m_minItems > 1 && v.size() < m_minItems)
             {
                 return fail("must have at least " + std::to_string(m_minItems) + " elements, got "
@@ -874,7 +917,7 @@ ConfigSchemaKey::TypeText() const
         case ConfigSchemaType::OBJECT_ARRAY:
             return "array of objects";
         case ConfigSchemaType::INTEGER_ARRAY:
-            return "array of integers";
+            return m_allOrCount ? "array of integers, `\"all\"` or integer" : "array of integers";
     }
     return "";
 }
@@ -945,6 +988,10 @@ ConfigSchemaKey::AllowedText() const
         case ConfigSchemaType::INTEGER_ARRAY:
             if (m_type == ConfigSchemaType::INTEGER_ARRAY)
             {
+                if (m_allOrCount)
+                {
+                    parts.push_back("`\"all\"` or a count n: the first n");
+                }
                 parts.push_back("elements " + integerRange());
             }
             if (m_minItems > 0)

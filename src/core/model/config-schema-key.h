@@ -175,6 +175,9 @@ public:
                            const std::string& reason);
     /// Arrays: at least n elements.
     ConfigSchemaKey& MinItems(std::size_t n);
+    /// An INTEGER_ARRAY bounded by MaxFromVariable also accepts "all" (every index below the
+    /// bound) and a count n (the first n indices); the filled document holds the array.
+    ConfigSchemaKey& AllOrCount();
     /// Arrays: at most n elements; `reason` replaces the generic message.
     ConfigSchemaKey& MaxItems(std::size_t n, const std::string& reason = "");
     /// OBJECT_ARRAY: the elements' values of `key` must differ.
@@ -337,6 +340,7 @@ private:
     std::string m_maxItemsReason;
     std::vector<std::string> m_uniqueBy;
     bool m_distinct{false};
+    bool m_allOrCount{false};
     std::string m_noun; // arrays: what the elements are
     std::unique_ptr<ConfigSchemaObject> m_fields;
     std::unique_ptr<Binding> m_binding;

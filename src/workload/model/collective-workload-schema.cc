@@ -40,7 +40,9 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
 {
     WorkloadSchemaKeys::Ranks(w)
         .MinItems(2)
-        .Doc("the hosts taking part, in ring order: rank r sends to rank r+1")
+        .AllOrCount()
+        .Doc("the hosts taking part, in ring order (rank r sends to rank r+1); \"all\" or a count "
+             "n, the first n hosts")
         .Bind(&WorkloadConfig::ranks);
     w.Integer("bytes", 1)
         .Required()
