@@ -18,13 +18,6 @@ MCAST4AI_REGISTER_WORKLOAD("broadcast",
                            &BroadcastWorkloadSchema::Declare,
                            BroadcastWorkloadSchema::DOC);
 
-namespace
-{
-constexpr uint16_t ENTROPY_PORT_BASE = 49152;
-/// Group QPNs live above every connected QPN: 0x800000 + 4096 per workload.
-constexpr uint32_t GROUP_QPN_BASE = 0x800000;
-} // namespace
-
 TypeId
 BroadcastWorkload::GetTypeId()
 {
@@ -49,7 +42,7 @@ BroadcastWorkload::DoDispose()
 uint16_t
 BroadcastWorkload::Entropy()
 {
-    return static_cast<uint16_t>(ENTROPY_PORT_BASE + m_rng() % 16384);
+    return EntropyPort(m_rng());
 }
 
 void
@@ -68,10 +61,8 @@ BroadcastWorkload::DoInstall()
     m_everyone = std::make_shared<const std::vector<uint32_t>>(m_others);
     // The channel draws its queue pairs' entropy from this workload's stream, interleaved
     // with the receiver sets, as one sender's choices would be.
-    m_channel = m_context.delivery->CreateChannel(w.root,
-                                                  m_others,
-                                                  GROUP_QPN_BASE + m_context.index * 4096,
-                                                  MakeCallback(&BroadcastWorkload::Entropy, this));
+    m_channel = m_context.delivery->CreateChannel(
+        w.root, m_others, GroupQpnBase(), MakeCallback(&BroadcastWorkload::Entropy, this));
     m_channel->SetDoneCallback(MakeCallback(&BroadcastWorkload::Done, this));
     m_channel->SetDeliveredCallback(MakeCallback(&BroadcastWorkload::Delivered, this));
 

@@ -13,13 +13,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CollectiveWorkload");
 NS_OBJECT_ENSURE_REGISTERED(CollectiveWorkload);
 
-namespace
-{
-constexpr uint16_t ENTROPY_PORT_BASE = 49152;
-/// Group QPNs live above every connected QPN: 0x800000 + 4096 per workload, one per rank.
-constexpr uint32_t GROUP_QPN_BASE = 0x800000;
-} // namespace
-
 TypeId
 CollectiveWorkload::GetTypeId()
 {
@@ -66,7 +59,7 @@ CollectiveWorkload::ComputeTime(uint32_t rank, uint32_t iteration) const
 uint16_t
 CollectiveWorkload::Entropy()
 {
-    return static_cast<uint16_t>(ENTROPY_PORT_BASE + m_rng() % 16384);
+    return EntropyPort(m_rng());
 }
 
 void
@@ -158,10 +151,11 @@ CollectiveWorkload::DoInstall()
             }
         }
         std::sort(others.begin(), others.end());
+        // One group QPN per sending rank, within the workload's range of 4096.
         m_channels[r]
             = m_context.delivery->CreateChannel(m_hosts[r],
                                                 others,
-                                                GROUP_QPN_BASE + m_context.index * 4096 + r,
+                                                GroupQpnBase() + r,
                                                 MakeCallback(&CollectiveWorkload::Entropy, this));
         m_channels[r]->SetDeliveredCallback(
             MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
@@ -203,6 +197,7 @@ CollectiveWorkload::GetIteration(uint32_t i)
     it2.inboundLeft = s.GetInbound();
     it2.outboundLeft = s.GetOutbound();
     it2.rankStarted.assign(n, false);
+    it2.rankDone.assign(n, false);
     it2.ready.assign(n, {});
     for (uint32_t r = 0; r < n; ++r)
     {
@@ -313,12 +308,12 @@ void
 CollectiveWorkload::MaybeRankDone(uint32_t i, uint32_t rank)
 {
     Iteration& it = m_active.at(i);
-    if (!it.rankStarted[rank] || it.inboundLeft[rank] != 0 || it.outboundLeft[rank] != 0)
+    if (!it.rankStarted[rank] || it.rankDone[rank] || it.inboundLeft[rank] != 0
+        || it.outboundLeft[rank] != 0)
     {
         return;
     }
-    // Mark it so that a later call for the same rank does nothing.
-    it.outboundLeft[rank] = UINT32_MAX;
+    it.rankDone[rank] = true;
     if (i + 1 < m_iterations)
     {
         Simulator::Schedule(

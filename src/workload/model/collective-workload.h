@@ -63,6 +63,7 @@ private:
         std::vector<uint32_t> inboundLeft;  ///< per rank
         std::vector<uint32_t> outboundLeft; ///< per rank
         std::vector<bool> rankStarted;
+        std::vector<bool> rankDone;               ///< has received and posted all of this iteration
         std::vector<std::vector<uint32_t>> ready; ///< unblocked before the rank started
         uint64_t arrivalsLeft{0};
     };

@@ -18,12 +18,6 @@ MCAST4AI_REGISTER_WORKLOAD("flows",
                            &FlowsWorkloadSchema::Declare,
                            FlowsWorkloadSchema::DOC);
 
-namespace
-{
-/// UDP source ports for RoCEv2 entropy come from the dynamic range.
-constexpr uint16_t ENTROPY_PORT_BASE = 49152;
-} // namespace
-
 TypeId
 FlowWorkload::GetTypeId()
 {
@@ -95,7 +89,7 @@ FlowWorkload::DoInstall()
         Ptr<RdmaNic> dstNic = m_context.nics[spec.dst];
         auto port = [&entropy]()
         {
-            return static_cast<uint16_t>(ENTROPY_PORT_BASE + entropy() % 16384);
+            return EntropyPort(entropy());
         };
         Ptr<QueuePair> a = srcNic->CreateQp(spec.dst, port());
         Ptr<QueuePair> b = dstNic->CreateQp(spec.src, port());

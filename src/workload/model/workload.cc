@@ -84,4 +84,16 @@ Workload::WorkloadSeed() const
     return m_context.seed * 0x9E3779B97F4A7C15ULL + m_context.index + 1;
 }
 
+uint16_t
+Workload::EntropyPort(uint64_t draw)
+{
+    return static_cast<uint16_t>(49152 + draw % 16384);
+}
+
+uint32_t
+Workload::GroupQpnBase() const
+{
+    return 0x800000 + m_context.index * 4096;
+}
+
 } // namespace ns3

@@ -67,6 +67,12 @@ protected:
     void CompleteOp(uint64_t handle);
     /// An independent random seed for this workload: adding a workload reshuffles no other.
     uint64_t WorkloadSeed() const;
+    /// A RoCEv2 UDP source port (the entropy ECMP hashes) from a random draw: the dynamic
+    /// range 49152 + [0, 16384).
+    static uint16_t EntropyPort(uint64_t draw);
+    /// This workload's first P2MP group QPN: group QPNs sit above every connected QPN,
+    /// 0x800000 + 4096 per workload index.
+    uint32_t GroupQpnBase() const;
 
     WorkloadConfig m_config;
     Context m_context;
