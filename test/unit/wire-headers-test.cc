@@ -3,7 +3,6 @@
  * each is checked byte for byte against arrays spelled out from the specifications, and the
  * ICRC against a CNP captured from real hardware.
  */
-#include "wire/model/pfc-header.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
@@ -13,6 +12,7 @@
 #include "wire/model/bth-header.h"
 #include "wire/model/cnp-header.h"
 #include "wire/model/icrc-trailer.h"
+#include "wire/model/pfc-header.h"
 #include "wire/model/reth-header.h"
 
 #include <gtest/gtest.h>
