@@ -164,11 +164,12 @@ def positional_labels(runs):
     names = [r.scenario or os.path.basename(os.path.normpath(r.path)) for r in runs]
     labels = [f"{n} seed {r.seed}" if names.count(n) > 1 and r.seed is not None else n
               for n, r in zip(names, runs)]
-    return [l if labels.count(l) == 1 else os.path.normpath(r.path) for l, r in zip(labels, runs)]
+    return [lab if labels.count(lab) == 1 else os.path.normpath(r.path)
+            for lab, r in zip(labels, runs)]
 
 
 def choose_workload(runs, requested):
-    labels = list(dict.fromkeys(l for r in runs for l in r.labels))
+    labels = list(dict.fromkeys(lab for r in runs for lab in r.labels))
     if requested is not None:
         for r in runs:
             if requested not in r.labels:
@@ -332,9 +333,9 @@ def run_all(args):
     failed = None
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for done, ((run_dir, cmd, _), proc) in enumerate(pool.map(run_one, todo), 1):
-            if proc.returncode not in (0, 3) and failed is None:
-                failed = (cmd, proc)
-            if not args.quiet:
+            if proc.returncode not in (0, 3):
+                failed = failed or (cmd, proc)
+            elif not args.quiet:
                 print(f"ran {done}/{len(todo)}: {run_dir} (exit {proc.returncode})",
                       file=sys.stderr)
     if failed:
@@ -343,7 +344,7 @@ def run_all(args):
         sys.stderr.write(proc.stderr)
         sys.exit(2 if proc.returncode == 2 else 1)
     if not args.quiet:
-        print(f"runs: {len(todo)} run, {len(jobs) - len(todo)} reused, in {work}",
+        print(f"runs: {len(todo)} ran, {len(jobs) - len(todo)} reused, in {work}",
               file=sys.stderr)
     return series, work
 
@@ -379,7 +380,7 @@ def write_csv(path, rows):
     table.to_csv(path, index=False)
 
 
-def plot(out, workload, series, unit, logx, title):
+def plot(out, series, unit, logx, title):
     """series: [(label, sorted durations µs)] with at least one value each."""
     import matplotlib
 
@@ -426,10 +427,10 @@ def plot(out, workload, series, unit, logx, title):
     pad = (hi - lo) * 0.03 or max(hi * 0.03, 1e-3)
     for ax in (ax_cdf, ax_ccdf):
         ax.set_xlabel(f"completion time t ({unit_text})")
-        ax.grid(True, which="major", alpha=0.3)
+        ax.grid(True, which="major", color="0.88", linewidth=0.6)
         if not (logx and ax is ax_ccdf):
             ax.set_xlim(lo - pad, hi + pad)
-    ax_cdf.legend(loc="lower right", frameon=True)
+    ax_cdf.legend(loc="lower right", frameon=True, framealpha=1.0, edgecolor="0.8")
     if title:
         fig.suptitle(title)
     fig.tight_layout()
@@ -489,19 +490,17 @@ def main():
             fail(f"{args.output}: unknown figure format '{ext}' "
                  f"(known: {', '.join('.' + f for f in FIGURE_FORMATS)})")
 
-    series_dirs = []  # (label or None, [dirs])
-    work = None
-    if args.scenario is not None:
-        ran, work = run_all(args)
-        series_dirs += ran
-    for spec in args.series:
-        series_dirs.append(parse_series(spec))
-    positional = [Run(d) for d in args.dirs]
-    if not series_dirs and not positional:
+    if args.scenario is None and not args.series and not args.dirs:
         ap.print_usage(sys.stderr)
         fail("no result directory: give RESULT_DIR, --series or --scenario")
-
-    series_runs = [(label, [Run(d) for d in dirs]) for label, dirs in series_dirs]
+    # The given directories are read first, so that a bad one fails before any run.
+    given = [(label, [Run(d) for d in dirs]) for label, dirs in map(parse_series, args.series)]
+    positional = [Run(d) for d in args.dirs]
+    series_runs, work = [], None
+    if args.scenario is not None:
+        ran, work = run_all(args)
+        series_runs += [(label, [Run(d) for d in dirs]) for label, dirs in ran]
+    series_runs += given
     series_runs += [(label, [r]) for label, r in zip(positional_labels(positional), positional)]
     labels = [label for label, _ in series_runs]
     if len(set(labels)) < len(labels):
@@ -539,7 +538,7 @@ def main():
     out_dir = os.path.dirname(out)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
-    plot(out, workload, curves, args.unit, args.logx, title)
+    plot(out, curves, args.unit, args.logx, title)
     print(out)
 
 
