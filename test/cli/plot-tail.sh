@@ -52,7 +52,8 @@ if [[ ! -x $runner ]]; then
     finish
 fi
 if ! $python -c 'import numpy, pandas, matplotlib' 2>/dev/null; then
-    fail "$python cannot import numpy, pandas and matplotlib (Debian: python3-pandas python3-matplotlib)"
+    fail "$python cannot import numpy, pandas and matplotlib" \
+        "(Debian: python3-pandas python3-matplotlib)"
     finish
 fi
 
@@ -123,7 +124,7 @@ else:
     for k, cell in zip(want, cells):
         if abs(float(cell) - want[k]) > 5e-4 + 1e-12 * abs(want[k]):
             bad.append(f"printed {k}: got {cell}, want {want[k]}")
-if n < 100 * len(dirs) // 2 and workload == "permutation" and len(dirs) > 1:
+if len(dirs) > 1 and n < 100:  # the pooled series must have a p99 below its max
     bad.append(f"only {n} operations: too few for p99 to differ from the max")
 print("; ".join(bad) if bad else "ok")
 PY
@@ -164,7 +165,8 @@ with open(sys.argv[3], "w", newline="") as f:
     for r in rows:
         w.writerow({**r, "kind": "op"})
         # a made-up per-receiver row: ten times longer, so mixing it in would show
-        w.writerow({**r, "kind": "receiver", "duration_us": "%.3f" % (10 * float(r["duration_us"]))})
+        slow = "%.3f" % (10 * float(r["duration_us"]))
+        w.writerow({**r, "kind": "receiver", "duration_us": slow})
 PY
 
 # 1. Three series in one figure: two seeds pooled (a glob), seed 1 alone (positional, named
@@ -211,17 +213,23 @@ PY
         fail "single run: $verdict"
     fi
     verdict=$(check "$tmp/pooled.csv" extra "$tmp/runs/s1")
-    [[ $verdict == ok ]] && pass "extra ops.csv columns are ignored" || fail "extra columns: $verdict"
+    if [[ $verdict == ok ]]; then
+        pass "extra ops.csv columns are ignored"
+    else
+        fail "extra columns: $verdict"
+    fi
 fi
 
 # 2. A run cut short: incomplete operations are counted, not pooled. PDF by extension.
 if [[ $cut_rc -ne 3 ]]; then
-    fail "run cut at stop_time_ms=$stop_ms: runner exit $cut_rc, expected 3" "$(tail -n 3 "$tmp/run.log")"
+    fail "run cut at stop_time_ms=$stop_ms: runner exit $cut_rc, expected 3" \
+        "$(tail -n 3 "$tmp/run.log")"
 else
     plot "$tmp/cut" --workload incast -o "$tmp/cut.pdf" --csv "$tmp/cut.csv"
     verdict=$(WORKLOAD=incast check "$tmp/cut.csv" plot-tail "$tmp/cut")
-    incomplete=$($python -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))["incomplete"])' \
-        "$tmp/cut.csv" 2>/dev/null)
+    incomplete=$($python -c '
+import csv, sys
+print(next(csv.DictReader(open(sys.argv[1])))["incomplete"])' "$tmp/cut.csv" 2>/dev/null)
     if [[ $rc -ne 0 ]]; then
         fail "incomplete run: exit $rc" "$(cat "$tmp/err")"
     elif [[ $verdict != ok ]]; then
@@ -287,7 +295,7 @@ fi
 plot --scenario "$tmp/tiny.json" --runner "$runner" --seeds 1-2 -j 2 \
     --sweep 'workloads[0].bytes=32768,65536' --work "$tmp/work" --workload permutation \
     --csv "$tmp/sweep.csv"
-runs=$(ls -d "$tmp"/work/*/seed-* 2>/dev/null | wc -l)
+runs=$(find "$tmp/work" -mindepth 2 -maxdepth 2 -type d -name 'seed-*' 2>/dev/null | wc -l)
 if [[ $rc -ne 0 ]]; then
     fail "run mode: exit $rc" "$(cat "$tmp/err")"
 elif [[ $runs -ne 4 || ! -s $tmp/work/tail.png ]]; then
@@ -308,7 +316,7 @@ else
     plot --scenario "$tmp/tiny.json" --runner "$runner" --seeds 1-2 \
         --sweep 'workloads[0].bytes=32768,65536' --work "$tmp/work" --workload permutation \
         --csv "$tmp/sweep2.csv"
-    if [[ $rc -eq 0 ]] && grep -q "runs: 0 run, 4 reused" "$tmp/err" &&
+    if [[ $rc -eq 0 ]] && grep -q "runs: 0 ran, 4 reused" "$tmp/err" &&
         [[ $(stat -c %Y.%s "$tmp"/work/*/seed-*/summary.json | md5sum) == "$stamp" ]] &&
         cmp -s "$tmp/sweep.csv" "$tmp/sweep2.csv"; then
         pass "run mode: the second call reuses the 4 runs and gives the same table"
