@@ -8,7 +8,7 @@
 #ifndef MCAST4AI_WORKLOAD_TYPE_REGISTRY_H
 #define MCAST4AI_WORKLOAD_TYPE_REGISTRY_H
 
-#include "core/model/config-schema-object.h"
+#include "core/model/schema-type-registry.h"
 #include "ns3/type-id.h"
 
 #include <functional>
@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * Registry of workload types: name, class and schema.
+ * Registry of workload types: name, class and schema (one SchemaTypeRegistry).
  *
  * Not thread-safe: register types before loading scenarios.
  */
@@ -33,19 +33,11 @@ public:
      * The variable "hosts" (the topology's host count) may bound host indices
      * (ConfigSchemaKey::MaxFromVariable("hosts", -1)).
      */
-    using DeclareFunction = std::function<void(ConfigSchemaObject&)>;
-
-    struct Entry
-    {
-        std::string name;
-        TypeId tid; ///< the Workload subclass; TypeId() for a schema without a class
-        DeclareFunction declare;
-        std::string doc;
-    };
+    using DeclareFunction = SchemaTypeRegistry::DeclareFunction;
+    using Entry = SchemaTypeRegistry::Entry;
 
     /// Every name the design reserves for workload types, in the order messages list them.
     static const std::vector<std::string>& ReservedNames();
-
     /**
      * Register (or replace) a workload type.
      *
@@ -58,21 +50,17 @@ public:
                          TypeId tid,
                          DeclareFunction declare,
                          const std::string& doc);
-
     /** \return whether the type was registered (built-in types may be removed too) */
     static bool Unregister(const std::string& name);
-
     /** \return the entry of a type, or nullptr */
     static const Entry* Find(const std::string& name);
-
     /** \return every type: the reserved names first, in their order, then the others by name */
     static std::vector<Entry> GetEntries();
-
     /** \return the registered names, in the order of GetEntries() */
     static std::vector<std::string> GetNames();
 
 private:
-    static std::vector<Entry>& Entries();
+    static SchemaTypeRegistry& Instance();
 };
 
 } // namespace ns3

@@ -1,0 +1,65 @@
+/*
+ * The types behind one list of a scenario whose entries are chosen by a "type" key
+ * (workloads[], stragglers[]): for each type name, the class the runner creates and the
+ * schema of the entry's keys, registered together from the type's own .cc file. A type
+ * defined outside the library (in a test, in a user's program) registers the same way, and
+ * its entries then validate and run without an edit anywhere else.
+ */
+#ifndef MCAST4AI_SCHEMA_TYPE_REGISTRY_H
+#define MCAST4AI_SCHEMA_TYPE_REGISTRY_H
+
+#include "core/model/config-schema-object.h"
+#include "ns3/type-id.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Registry of the types of one list: name, class and schema.
+ *
+ * Not thread-safe: register types before loading scenarios.
+ */
+class SchemaTypeRegistry
+{
+public:
+    /// Declares the keys of one type, in the variant of an entry whose `type` is its name.
+    using DeclareFunction = std::function<void(ConfigSchemaObject&)>;
+
+    struct Entry
+    {
+        std::string name;
+        TypeId tid; ///< the class; TypeId() for a schema without a class
+        DeclareFunction declare;
+        std::string doc;
+    };
+
+    /// \param reserved every name the format reserves, in the order messages list them
+    explicit SchemaTypeRegistry(std::vector<std::string> reserved);
+
+    const std::vector<std::string>& ReservedNames() const;
+    /// Register (or replace) a type.
+    void Register(const std::string& name,
+                  TypeId tid,
+                  DeclareFunction declare,
+                  const std::string& doc);
+    /** \return whether the type was registered */
+    bool Unregister(const std::string& name);
+    /** \return the entry of a type, or nullptr */
+    const Entry* Find(const std::string& name) const;
+    /** \return every type: the reserved names first, in their order, then the others by name */
+    std::vector<Entry> GetEntries() const;
+    /** \return the registered names, in the order of GetEntries() */
+    std::vector<std::string> GetNames() const;
+
+private:
+    std::vector<std::string> m_reserved;
+    std::vector<Entry> m_entries;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_SCHEMA_TYPE_REGISTRY_H */
