@@ -166,6 +166,16 @@ main(int argc, char** argv)
         ResultWriter::WriteJson(summary, config.output.dir + "/summary.json");
         ResultWriter::WriteOpsCsv(*runner.GetMetrics(), config.output.dir + "/ops.csv");
         ResultWriter::WriteJson(Scenario::ToJson(config), config.output.dir + "/scenario.json");
+        if (!config.stragglers.empty())
+        {
+            std::vector<std::string> labels;
+            for (const WorkloadConfig& w : config.workloads)
+            {
+                labels.push_back(w.label);
+            }
+            ResultWriter::WriteStragglersCsv(
+                *runner.GetStragglerLog(), labels, config.output.dir + "/stragglers.csv");
+        }
         if (!cl.quiet)
         {
             ResultWriter::PrintTable(summary, std::cout);

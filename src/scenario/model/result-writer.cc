@@ -98,6 +98,53 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path)
 }
 
 void
+ResultWriter::WriteStragglersCsv(const StragglerLog& log,
+                                 const std::vector<std::string>& workloads,
+                                 const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    out << "time_us,straggler,type,event,workload,host,iteration,link,factor,delay_us\n";
+    for (const StragglerLog::Event& e : log.GetEvents())
+    {
+        char time[32];
+        std::snprintf(time, sizeof(time), "%.3f", e.time.GetPicoSeconds() / 1e6);
+        std::string line = time;
+        Column(line, e.straggler);
+        line += ',' + e.type + ',' + e.event + ',';
+        if (e.workload >= 0)
+        {
+            line += workloads.at(e.workload);
+        }
+        Column(line, e.host);
+        Column(line, e.iteration);
+        line += ',' + e.link;
+        if (e.factor >= 0)
+        {
+            char buf[32];
+            std::snprintf(buf, sizeof(buf), ",%g", e.factor);
+            line += buf;
+        }
+        else
+        {
+            line += ',';
+        }
+        if (e.delayUs >= 0)
+        {
+            Micros(line, e.delayUs);
+        }
+        else
+        {
+            line += ',';
+        }
+        out << line << '\n';
+    }
+}
+
+void
 ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
 {
     char buf[256];

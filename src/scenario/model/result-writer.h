@@ -6,10 +6,12 @@
 #define MCAST4AI_RESULT_WRITER_H
 
 #include "workload/model/metrics.h"
+#include "workload/model/straggler-log.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -25,6 +27,10 @@ public:
     static void WriteJson(const nlohmann::json& j, const std::string& path);
     /// One row per operation in registration order, so equal runs give identical files.
     static void WriteOpsCsv(const Metrics& metrics, const std::string& path);
+    /// stragglers.csv: one row per straggler event, in the order they fired.
+    static void WriteStragglersCsv(const StragglerLog& log,
+                                   const std::vector<std::string>& workloads,
+                                   const std::string& path);
     static void PrintTable(const nlohmann::json& summary, std::ostream& os);
 };
 

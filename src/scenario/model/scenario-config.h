@@ -12,6 +12,7 @@
 #include "p2mp/model/p2mp-config.h"
 #include "rdma/model/nic-config.h"
 #include "topology/model/topology-config.h"
+#include "workload/model/straggler-config.h"
 #include "workload/model/workload-config.h"
 
 #include <cstdint>
@@ -39,6 +40,7 @@ struct ScenarioConfig
     LoadBalancingConfig loadBalancing;
     P2mpConfig p2mp;
     std::vector<WorkloadConfig> workloads;
+    std::vector<StragglerConfig> stragglers;
     OutputConfig output;
 
     uint32_t HostCount() const

@@ -7,6 +7,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
 
 #include <chrono>
@@ -87,6 +88,7 @@ ScenarioRunner::UsePicoseconds()
 ScenarioRunner::~ScenarioRunner()
 {
     m_workloads.clear();
+    m_stragglers.clear();
     Simulator::Destroy();
     m_rateTrace.reset(); // after the QPs that call it are gone
 }
@@ -110,7 +112,35 @@ ScenarioRunner::Build()
         m_fabric->EnablePcap(m_config.output.dir);
     }
     m_metrics = CreateObject<Metrics>();
+    // Stragglers first: the workloads ask them for compute times, and their cross-traffic
+    // queue pairs exist before the workloads' (so adding a workload moves none of theirs).
+    m_stragglerLog = CreateObject<StragglerLog>();
+    Straggler::Context sc;
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        sc.nics.push_back(m_fabric->GetNic(h));
+        sc.torPorts.push_back(m_fabric->GetLeafPortToHost(h));
+    }
+    for (const WorkloadConfig& w : m_config.workloads)
+    {
+        sc.workloads.push_back(w.label);
+    }
+    sc.log = m_stragglerLog;
+    sc.seed = m_config.seed;
+    for (uint32_t i = 0; i < m_config.stragglers.size(); ++i)
+    {
+        const StragglerConfig& s = m_config.stragglers[i];
+        const SchemaTypeRegistry::Entry* type = StragglerTypeRegistry::Instance().Find(s.type);
+        NS_ABORT_MSG_IF(!type || type->tid == TypeId(),
+                        "straggler type '" << s.type << "' has keys but no Straggler class");
+        ObjectFactory factory(type->tid.GetName());
+        Ptr<Straggler> straggler = factory.Create<Straggler>();
+        sc.index = i;
+        straggler->Install(s, sc);
+        m_stragglers.push_back(straggler);
+    }
     Workload::Context context;
+    context.stragglers = m_stragglers;
     for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
     {
         context.nics.push_back(m_fabric->GetNic(h));
@@ -390,6 +420,18 @@ ScenarioRunner::Summary() const
         s["workloads"].push_back(w);
     }
     s["network"] = net;
+    // Only when there are any: the key is new, and runs without stragglers keep their bytes.
+    for (const Ptr<Straggler>& st : m_stragglers)
+    {
+        nlohmann::json e = {{"type", st->GetConfig().type}, {"events", st->GetEventCount()}};
+        std::map<std::string, double> figures;
+        st->Report(figures);
+        for (const auto& [key, value] : figures)
+        {
+            e[key] = value;
+        }
+        s["stragglers"].push_back(e);
+    }
     return s;
 }
 
@@ -441,6 +483,18 @@ Ptr<Workload>
 ScenarioRunner::GetWorkload(uint32_t i) const
 {
     return m_workloads.at(i);
+}
+
+Ptr<Straggler>
+ScenarioRunner::GetStraggler(uint32_t i) const
+{
+    return m_stragglers.at(i);
+}
+
+Ptr<StragglerLog>
+ScenarioRunner::GetStragglerLog() const
+{
+    return m_stragglerLog;
 }
 
 Ptr<Metrics>

@@ -59,6 +59,9 @@ public:
     Ptr<Metrics> GetMetrics() const;
     /// Workload i as installed (the class its type names: FlowWorkload, BroadcastWorkload...).
     Ptr<Workload> GetWorkload(uint32_t i) const;
+    Ptr<Straggler> GetStraggler(uint32_t i) const;
+    /// The events the stragglers fired (stragglers.csv).
+    Ptr<StragglerLog> GetStragglerLog() const;
 
 private:
     void Progress();
@@ -69,6 +72,8 @@ private:
     std::unique_ptr<TopologyBuilder> m_fabric;
     Ptr<Metrics> m_metrics;
     std::vector<Ptr<Workload>> m_workloads;
+    std::vector<Ptr<Straggler>> m_stragglers;
+    Ptr<StragglerLog> m_stragglerLog;
     std::unique_ptr<RateTraceWriter> m_rateTrace;
     double m_wallSeconds{0};
     double m_progressStartWall{0};

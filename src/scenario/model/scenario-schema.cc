@@ -7,6 +7,7 @@
 #include "rdma/model/nic-schema.h"
 #include "scenario/model/output-schema.h"
 #include "scenario/model/scenario-config.h"
+#include "scenario/model/stragglers-schema.h"
 #include "scenario/model/workloads-schema.h"
 #include "topology/model/topology-schema.h"
 
@@ -84,10 +85,7 @@ ScenarioSchema::Build()
                             .Bind(&ScenarioConfig::p2mp)
                             .Fields());
     WorkloadsSchema::Declare(root);
-    root.ObjectArray("stragglers", "straggler objects")
-        .Default(nlohmann::json::array())
-        .MaxItems(0, "stragglers are not implemented yet; use [] or leave the key out")
-        .Doc("reserved: slowed-down hosts");
+    StragglersSchema::Declare(root);
     OutputSchema::Declare(root);
     return schema;
 }

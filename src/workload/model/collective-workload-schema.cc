@@ -62,7 +62,12 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
     w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
-        .Doc("compute time of every rank between finishing one iteration and starting the next");
+        .Doc("compute time of every rank between one iteration and the next");
+    w.Boolean("barrier").Default(true).Doc(
+        "true: iteration i+1 starts, with its compute, on every rank when iteration i has "
+        "completed on all ranks (a training step's synchronisation point); false: each "
+        "rank goes on as soon as its own part of iteration i is done, so ranks drift "
+        "apart");
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")

@@ -53,7 +53,12 @@ CollectiveWorkload::GetRanks() const
 Time
 CollectiveWorkload::ComputeTime(uint32_t rank, uint32_t iteration) const
 {
-    return m_compute;
+    Time t = m_compute;
+    for (const Ptr<Straggler>& s : m_context.stragglers)
+    {
+        t = s->AdjustCompute(m_context.index, m_hosts[rank], iteration, t);
+    }
+    return t;
 }
 
 uint16_t
@@ -84,6 +89,7 @@ CollectiveWorkload::DoInstall()
     m_bytes = m_config.bytes;
     m_iterations = spec.value("iterations", 1u);
     m_compute = Time::FromDouble(spec.value("compute_us", 0.0), Time::US);
+    m_barrier = spec.value("barrier", true);
     uint64_t chunk = spec.value("chunk_bytes", uint64_t{0});
     m_schedule = std::make_unique<CollectiveSchedule>(BuildSchedule(n, m_bytes, chunk));
     const CollectiveSchedule& s = *m_schedule;
@@ -301,6 +307,15 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank)
         NS_LOG_LOGIC("iteration " << i << " complete");
         CompleteOp(it.handle);
         m_active.erase(i);
+        if (m_barrier && i + 1 < m_iterations)
+        {
+            // The training step's synchronisation point: every rank computes from here.
+            for (uint32_t r = 0; r < m_hosts.size(); ++r)
+            {
+                Simulator::Schedule(
+                    ComputeTime(r, i + 1), &CollectiveWorkload::StartRank, this, r, i + 1);
+            }
+        }
     }
 }
 
@@ -314,7 +329,7 @@ CollectiveWorkload::MaybeRankDone(uint32_t i, uint32_t rank)
         return;
     }
     it.rankDone[rank] = true;
-    if (i + 1 < m_iterations)
+    if (!m_barrier && i + 1 < m_iterations)
     {
         Simulator::Schedule(
             ComputeTime(rank, i + 1), &CollectiveWorkload::StartRank, this, rank, i + 1);

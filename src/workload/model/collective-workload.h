@@ -29,8 +29,9 @@ namespace ns3
  * Keys read from the workload entry: ranks (hosts, in ring order), bytes (the buffer S),
  * chunk_bytes, iterations, compute_us (between iterations, per rank) and start_us. One
  * operation (ops.csv row) per iteration: from the first rank starting it to the last byte of
- * it arriving. A rank starts iteration i+1 compute_us after it has received everything of
- * iteration i and posted all its sends.
+ * it arriving. With barrier (the default), every rank starts iteration i+1 compute_us after
+ * iteration i has completed on all ranks, as a training step synchronises them; without, a
+ * rank does so as soon as it has received everything of iteration i and posted all its sends.
  */
 class CollectiveWorkload : public Workload
 {
@@ -50,7 +51,8 @@ protected:
     virtual CollectiveSchedule BuildSchedule(uint32_t ranks,
                                              uint64_t bytes,
                                              uint64_t chunkBytes) const = 0;
-    /// Compute time of a rank before it starts an iteration (> 0 only).
+    /// Compute time of a rank before it starts an iteration (> 0 only): compute_us, as the
+    /// scenario's stragglers change it.
     virtual Time ComputeTime(uint32_t rank, uint32_t iteration) const;
 
 private:
@@ -85,6 +87,7 @@ private:
     std::vector<std::vector<uint32_t>> m_roots; ///< per rank: transfers that wait for nothing
     uint32_t m_iterations{1};
     Time m_compute;
+    bool m_barrier{true}; ///< iterations start together, when the previous one completed
     uint64_t m_bytes{0};
     std::mt19937_64 m_rng;
 

@@ -12,6 +12,7 @@
 #include "p2mp/model/p2mp-delivery.h"
 #include "rdma/model/rdma-nic.h"
 #include "workload/model/metrics.h"
+#include "workload/model/straggler.h"
 #include "workload/model/workload-config.h"
 
 #include <cstdint>
@@ -44,6 +45,8 @@ public:
         Ptr<Metrics> metrics;
         uint32_t index{0}; ///< position in the scenario's workloads[]
         uint64_t seed{1};  ///< the scenario's seed
+        /// The scenario's stragglers, in stragglers[] order (they may change compute times).
+        std::vector<Ptr<Straggler>> stragglers;
     };
 
     void Install(const WorkloadConfig& config, const Context& context);

@@ -1,0 +1,134 @@
+#include "workload/model/jitter-straggler.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "workload/model/straggler-schema-keys.h"
+#include "workload/model/straggler-type-registry.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("JitterStraggler");
+NS_OBJECT_ENSURE_REGISTERED(JitterStraggler);
+MCAST4AI_REGISTER_STRAGGLER("jitter",
+                            JitterStraggler,
+                            &JitterStraggler::Declare,
+                            "A rank's compute time before an iteration gets an extra delay drawn "
+                            "from `distribution`.");
+
+TypeId
+JitterStraggler::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::JitterStraggler")
+              .SetParent<Straggler>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<JitterStraggler>()
+              .AddAttribute("Probability",
+                            "Chance per rank and iteration that a delay is added",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&JitterStraggler::m_probability),
+                            MakeDoubleChecker<double>(0, 1))
+              .AddAttribute("Distribution",
+                            "exponential, uniform or normal (truncated at 0)",
+                            StringValue("exponential"),
+                            MakeStringAccessor(&JitterStraggler::m_distribution),
+                            MakeStringChecker())
+              .AddAttribute("A",
+                            "exponential, normal: the mean; uniform: the minimum (µs)",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&JitterStraggler::m_a),
+                            MakeDoubleChecker<double>(0))
+              .AddAttribute("B",
+                            "normal: the standard deviation; uniform: the maximum (µs)",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&JitterStraggler::m_b),
+                            MakeDoubleChecker<double>(0));
+    return tid;
+}
+
+void
+JitterStraggler::Declare(ConfigSchemaObject& s)
+{
+    StragglerSchemaKeys::Targets(s);
+    StragglerSchemaKeys::Probability(s);
+    ConfigSchemaObject& d = s.Object("distribution")
+                                .Required()
+                                .Doc("what the extra compute delay is drawn from")
+                                .Fields();
+    d.Discriminator("type").Required().Doc("the distribution's family");
+    ConfigSchemaObject& exp = d.Variant("exponential", "mean `mean_us`");
+    exp.Number("mean_us", ConfigSchemaBounds::Above(0)).Required().Unit("µs").Doc("the mean");
+    ConfigSchemaObject& uni = d.Variant("uniform", "between `min_us` and `max_us`");
+    uni.Number("min_us", ConfigSchemaBounds::AtLeast(0)).Default(0.0).Unit("µs").Doc("least");
+    uni.Number("max_us", ConfigSchemaBounds::Above(0)).Required().Unit("µs").Doc("greatest");
+    uni.LessOrEqual("min_us", "max_us");
+    ConfigSchemaObject& normal
+        = d.Variant("normal", "mean `mean_us`, deviation `stddev_us`, negative draws taken as 0");
+    normal.Number("mean_us", ConfigSchemaBounds::AtLeast(0)).Required().Unit("µs").Doc("the mean");
+    normal.Number("stddev_us", ConfigSchemaBounds::AtLeast(0))
+        .Required()
+        .Unit("µs")
+        .Doc("the standard deviation");
+}
+
+void
+JitterStraggler::DoInstall()
+{
+    const nlohmann::json& d = m_config.spec.at("distribution");
+    std::string type = d.at("type").get<std::string>();
+    SetAttribute("Probability", DoubleValue(m_config.spec.at("probability").get<double>()));
+    SetAttribute("Distribution", StringValue(type));
+    if (type == "uniform")
+    {
+        SetAttribute("A", DoubleValue(d.at("min_us").get<double>()));
+        SetAttribute("B", DoubleValue(d.at("max_us").get<double>()));
+    }
+    else
+    {
+        SetAttribute("A", DoubleValue(d.at("mean_us").get<double>()));
+        SetAttribute("B", DoubleValue(d.value("stddev_us", 0.0)));
+    }
+}
+
+double
+JitterStraggler::Sample(double u1, double u2) const
+{
+    if (m_distribution == "uniform")
+    {
+        return m_a + (m_b - m_a) * u1;
+    }
+    if (m_distribution == "normal")
+    {
+        // Box-Muller; 1 - u1 is in (0, 1], so the logarithm is finite.
+        double z = std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(2.0 * M_PI * u2);
+        return std::max(0.0, m_a + m_b * z);
+    }
+    return -m_a * std::log(1.0 - u1);
+}
+
+Time
+JitterStraggler::AdjustCompute(uint32_t workload, uint32_t host, uint32_t iteration, Time compute)
+{
+    if (!Selects(workload, host)
+        || (m_probability < 1 && Draw(workload, host, iteration, 0) >= m_probability))
+    {
+        return compute;
+    }
+    double us = Sample(Draw(workload, host, iteration, 1), Draw(workload, host, iteration, 2));
+    Time extra = PicoSeconds(std::llround(us * 1e6));
+    NS_LOG_LOGIC("host " << host << " iteration " << iteration << ": +" << extra);
+    StragglerLog::Event e;
+    e.event = "jitter";
+    e.workload = workload;
+    e.host = host;
+    e.iteration = iteration;
+    e.delayUs = extra.GetPicoSeconds() / 1e6;
+    Record(e);
+    return compute + extra;
+}
+
+} // namespace ns3
