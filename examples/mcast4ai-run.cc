@@ -164,8 +164,13 @@ main(int argc, char** argv)
         bool complete = runner.Run();
         nlohmann::json summary = runner.Summary();
         ResultWriter::WriteJson(summary, config.output.dir + "/summary.json");
-        ResultWriter::WriteOpsCsv(*runner.GetMetrics(), config.output.dir + "/ops.csv");
+        ResultWriter::WriteOpsCsv(
+            *runner.GetMetrics(), config.output.dir + "/ops.csv", config.output.receivers);
         ResultWriter::WriteJson(Scenario::ToJson(config), config.output.dir + "/scenario.json");
+        if (config.output.steps)
+        {
+            ResultWriter::WriteStepsCsv(*runner.GetMetrics(), config.output.dir + "/steps.csv");
+        }
         if (!config.stragglers.empty())
         {
             std::vector<std::string> labels;

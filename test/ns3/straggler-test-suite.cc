@@ -59,6 +59,9 @@ Scenario(uint64_t bytes,
 struct Outcome
 {
     bool complete{false};
+    std::vector<Metrics::StepRecord> steps;
+    std::vector<Metrics::ReceiverRecord> receivers;
+    std::vector<Metrics::OpRecord> ops;
     std::vector<double> durationsUs; ///< by iteration
     nlohmann::json summary;
     std::vector<StragglerLog::Event> events;
@@ -80,6 +83,9 @@ RunScenario(const std::string& json)
         o.durationsUs.push_back((r.end - r.start).GetPicoSeconds() / 1e6);
     }
     o.events = runner.GetStragglerLog()->GetEvents();
+    o.steps = runner.GetMetrics()->GetSteps();
+    o.receivers = runner.GetMetrics()->GetReceiverRecords();
+    o.ops = runner.GetMetrics()->GetOps();
     for (uint32_t i = 0; i < c.stragglers.size(); ++i)
     {
         if (auto cr = DynamicCast<CongestedReceiverStraggler>(runner.GetStraggler(i)))
@@ -343,6 +349,58 @@ private:
     }
 };
 
+/// The per-step breakdown and the per-receiver completions point at the slow rank.
+class StepsTestCase : public TestCase
+{
+public:
+    StepsTestCase()
+        : TestCase("steps: a slow rank holds up step 0, and step k's last arrival is k ranks on")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const uint32_t iterations = 3;
+        Outcome o = RunScenario(Scenario(
+            1u << 20, iterations, 100, R"({"type": "slow-node", "ranks": [4], "factor": 10})"));
+        NS_TEST_ASSERT_MSG_EQ(o.complete, true, "the AllReduce completes");
+        NS_TEST_ASSERT_MSG_EQ(o.steps.size(), iterations * 2 * (RANKS - 1), "2(N-1) steps each");
+        for (const Metrics::StepRecord& s : o.steps)
+        {
+            NS_TEST_ASSERT_MSG_EQ(s.transfers, RANKS, "one transfer per rank per step");
+            const Metrics::OpRecord& op = o.ops[s.handle];
+            bool inside = s.start >= op.start && s.end <= op.end;
+            NS_TEST_ASSERT_MSG_EQ(inside, true, "inside the op");
+            if (op.iteration == 0)
+            {
+                continue;
+            }
+            // Rank 4 starts 900 µs late: its step-0 send is the last of step 0, and each step
+            // after waits for the one before it one rank further round the ring.
+            NS_TEST_ASSERT_MSG_EQ(s.lastSrc, (4 + s.step) % RANKS, "step " << s.step);
+            NS_TEST_ASSERT_MSG_EQ(s.lastDst, (5 + s.step) % RANKS, "step " << s.step);
+        }
+        // One completion per rank and iteration; the last of them is the operation's end.
+        NS_TEST_ASSERT_MSG_EQ(o.receivers.size(), iterations * RANKS, "N per iteration");
+        for (const Metrics::OpRecord& op : o.ops)
+        {
+            Time last;
+            std::set<uint32_t> hosts;
+            for (const Metrics::ReceiverRecord& r : o.receivers)
+            {
+                if (o.ops[r.handle].iteration == op.iteration)
+                {
+                    last = std::max(last, r.end);
+                    hosts.insert(r.host);
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(hosts.size(), RANKS, "every rank completes");
+            NS_TEST_ASSERT_MSG_EQ(last, op.end, "the last rank's completion ends the op");
+        }
+    }
+};
+
 class StragglerTestSuite : public TestSuite
 {
 public:
@@ -353,6 +411,7 @@ public:
         AddTestCase(new SlowLinkTestCase());
         AddTestCase(new JitterTestCase());
         AddTestCase(new CongestedReceiverTestCase());
+        AddTestCase(new StepsTestCase());
     }
 };
 

@@ -33,6 +33,19 @@ OutputSchema::Declare(ConfigSchemaObject& root)
         .Default(false)
         .Doc("write a pcap of every NIC and switch port")
         .Bind(&OutputConfig::pcap);
+    out.Boolean("receivers")
+        .Default(false)
+        .Doc("ops.csv also gets one row per receiver of every operation that has several (a "
+             "P2MP message's receivers, a collective iteration's ranks): its own completion, "
+             "for per-receiver tail CDFs; a `kind` column then tells `op` rows from "
+             "`receiver` rows")
+        .Bind(&OutputConfig::receivers);
+    out.Boolean("steps")
+        .Default(false)
+        .Doc("write steps.csv: one row per step of every collective iteration, with when it "
+             "started and ended and the hosts of its last arrival (the rank or link that held "
+             "it up)")
+        .Bind(&OutputConfig::steps);
 }
 
 } // namespace ns3

@@ -55,7 +55,7 @@ Micros(std::string& line, double us)
 } // namespace
 
 void
-ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path)
+ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool receivers)
 {
     std::ofstream out(path);
     if (!out)
@@ -63,7 +63,8 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path)
         throw std::runtime_error("cannot write " + path);
     }
     out << "workload,op,iteration,rank,request,start_us,end_us,duration_us,bytes,receivers,src,"
-           "dst\n";
+           "dst"
+        << (receivers ? ",kind\n" : "\n");
     const auto& workloads = metrics.GetWorkloads();
     for (const auto& r : metrics.GetOps())
     {
@@ -93,6 +94,55 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path)
         Column(line, r.receivers);
         Column(line, r.src);
         Column(line, r.dst);
+        out << line << (receivers ? ",op\n" : "\n");
+    }
+    if (!receivers)
+    {
+        return;
+    }
+    // A receiver's row: its operation's columns, its own end, receivers = 1, dst = the receiver.
+    for (const Metrics::ReceiverRecord& rx : metrics.GetReceiverRecords())
+    {
+        const Metrics::OpRecord& r = metrics.GetOps()[rx.handle];
+        std::string line = workloads[r.workload].label;
+        Column(line, r.op);
+        Column(line, r.iteration);
+        Column(line, r.rank);
+        Column(line, r.request);
+        Micros(line, r.start.GetNanoSeconds() / 1000.0);
+        Micros(line, rx.end.GetNanoSeconds() / 1000.0);
+        Micros(line, (rx.end - r.start).GetNanoSeconds() / 1000.0);
+        Column(line, r.bytes);
+        Column(line, 1);
+        Column(line, r.src);
+        Column(line, rx.host);
+        out << line << ",receiver\n";
+    }
+}
+
+void
+ResultWriter::WriteStepsCsv(const Metrics& metrics, const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    out << "workload,op,iteration,step,transfers,start_us,end_us,duration_us,last_src,last_dst\n";
+    const auto& workloads = metrics.GetWorkloads();
+    for (const Metrics::StepRecord& s : metrics.GetSteps())
+    {
+        const Metrics::OpRecord& r = metrics.GetOps()[s.handle];
+        std::string line = workloads[r.workload].label;
+        Column(line, r.op);
+        Column(line, r.iteration);
+        Column(line, s.step);
+        Column(line, s.transfers);
+        Micros(line, s.start.GetNanoSeconds() / 1000.0);
+        Micros(line, s.end.GetNanoSeconds() / 1000.0);
+        Micros(line, (s.end - s.start).GetNanoSeconds() / 1000.0);
+        Column(line, s.lastSrc);
+        Column(line, s.lastDst);
         out << line << '\n';
     }
 }

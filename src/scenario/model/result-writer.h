@@ -26,7 +26,12 @@ public:
     static void MakeDirectory(const std::string& dir);
     static void WriteJson(const nlohmann::json& j, const std::string& path);
     /// One row per operation in registration order, so equal runs give identical files.
-    static void WriteOpsCsv(const Metrics& metrics, const std::string& path);
+    /// ops.csv; with receivers, also a row per receiver completion and a `kind` column.
+    static void WriteOpsCsv(const Metrics& metrics,
+                            const std::string& path,
+                            bool receivers = false);
+    /// steps.csv: one row per step of every collective iteration.
+    static void WriteStepsCsv(const Metrics& metrics, const std::string& path);
     /// stragglers.csv: one row per straggler event, in the order they fired.
     static void WriteStragglersCsv(const StragglerLog& log,
                                    const std::vector<std::string>& workloads,

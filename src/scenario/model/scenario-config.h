@@ -26,6 +26,8 @@ struct OutputConfig
 {
     std::string dir; // default "results/<name>"
     bool pcap{false};
+    bool receivers{false}; // ops.csv: one row per receiver of every operation too
+    bool steps{false};     // steps.csv: one row per step of every collective iteration
 };
 
 struct ScenarioConfig

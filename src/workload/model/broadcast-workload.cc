@@ -123,8 +123,7 @@ BroadcastWorkload::Begin(uint32_t m)
 void
 BroadcastWorkload::Delivered(uint64_t m, uint32_t receiver)
 {
-    m_context.metrics->AddReceiverCompletion(
-        m_context.index, (Simulator::Now() - m_msgs[m].start).GetNanoSeconds() / 1000.0);
+    m_context.metrics->AddReceiverCompletion(m_msgs[m].handle, receiver);
 }
 
 void

@@ -141,6 +141,32 @@ CollectiveWorkload::DoInstall()
         }
         m_pairOf[t] = it->second;
     }
+    // A transfer's step is its depth in the graph: 0 for those that wait for nothing, else
+    // one more than the deepest it waits for (Kahn's order), whatever the algorithm numbers.
+    m_stepOf.assign(s.GetTransferCount(), 0);
+    std::vector<uint32_t> waiting(s.GetTransferCount());
+    std::vector<uint32_t> order;
+    for (uint32_t t = 0; t < s.GetTransferCount(); ++t)
+    {
+        waiting[t] = s.GetTransfer(t).waitsFor;
+        if (waiting[t] == 0)
+        {
+            order.push_back(t);
+        }
+    }
+    for (std::size_t k = 0; k < order.size(); ++k)
+    {
+        uint32_t t = order[k];
+        m_steps = std::max(m_steps, m_stepOf[t] + 1);
+        for (uint32_t d : s.GetDependents(t))
+        {
+            m_stepOf[d] = std::max(m_stepOf[d], m_stepOf[t] + 1);
+            if (--waiting[d] == 0)
+            {
+                order.push_back(d);
+            }
+        }
+    }
     m_channels.assign(n, nullptr);
     for (uint32_t r = 0; r < n; ++r)
     {
@@ -209,6 +235,12 @@ CollectiveWorkload::GetIteration(uint32_t i)
     {
         it2.arrivalsLeft += s.GetInbound()[r];
     }
+    it2.steps.resize(m_steps);
+    for (uint32_t k = 0; k < m_steps; ++k)
+    {
+        it2.steps[k].handle = it2.handle;
+        it2.steps[k].step = k;
+    }
     return it2;
 }
 
@@ -255,6 +287,11 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     Iteration& it = m_active.at(i);
     --it.outboundLeft[tr.src];
     ++m_transfersPosted;
+    Metrics::StepRecord& step = it.steps[m_stepOf[t]];
+    if (step.transfers++ == 0)
+    {
+        step.start = Simulator::Now();
+    }
     if (tr.receivers)
     {
         uint64_t tag = static_cast<uint64_t>(i) * m_schedule->GetTransferCount() + t;
@@ -292,6 +329,11 @@ void
 CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank)
 {
     Iteration& it = m_active.at(i);
+    // Arrivals come in time order: the latest one so far is the step's last.
+    Metrics::StepRecord& step = it.steps[m_stepOf[t]];
+    step.end = Simulator::Now();
+    step.lastSrc = m_hosts[m_schedule->GetTransfer(t).src];
+    step.lastDst = m_hosts[rank];
     for (uint32_t d : m_schedule->GetDependents(t))
     {
         if (m_schedule->GetTransfer(d).src == rank && --it.waiting[d] == 0)
@@ -299,12 +341,19 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank)
             Unblocked(i, d);
         }
     }
-    --it.inboundLeft[rank];
+    if (--it.inboundLeft[rank] == 0)
+    {
+        m_context.metrics->AddReceiverCompletion(it.handle, m_hosts[rank]);
+    }
     --it.arrivalsLeft;
     MaybeRankDone(i, rank);
     if (it.arrivalsLeft == 0)
     {
         NS_LOG_LOGIC("iteration " << i << " complete");
+        for (const Metrics::StepRecord& step : it.steps)
+        {
+            m_context.metrics->AddStep(step);
+        }
         CompleteOp(it.handle);
         m_active.erase(i);
         if (m_barrier && i + 1 < m_iterations)

@@ -68,6 +68,7 @@ private:
         std::vector<bool> rankDone;               ///< has received and posted all of this iteration
         std::vector<std::vector<uint32_t>> ready; ///< unblocked before the rank started
         uint64_t arrivalsLeft{0};
+        std::vector<Metrics::StepRecord> steps; ///< by step
     };
 
     Iteration& GetIteration(uint32_t i);
@@ -102,6 +103,8 @@ private:
 
     std::map<uint32_t, Iteration> m_active;
     std::vector<uint64_t> m_handles;
+    std::vector<uint32_t> m_stepOf; ///< transfer -> its depth in the graph
+    uint32_t m_steps{0};            ///< steps of one iteration: the graph's depth
     uint64_t m_transfersPosted{0};
 };
 

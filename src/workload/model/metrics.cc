@@ -105,9 +105,30 @@ Metrics::Durations(uint32_t workload) const
 }
 
 void
-Metrics::AddReceiverCompletion(uint32_t workload, double us)
+Metrics::AddReceiverCompletion(uint64_t handle, uint32_t host)
 {
-    m_receiverUs[workload].push_back(us);
+    const OpRecord& op = m_ops[handle];
+    Time now = Simulator::Now();
+    m_receiverUs[op.workload].push_back((now - op.start).GetNanoSeconds() / 1000.0);
+    m_receivers.push_back({handle, host, now});
+}
+
+void
+Metrics::AddStep(const StepRecord& record)
+{
+    m_steps.push_back(record);
+}
+
+const std::vector<Metrics::StepRecord>&
+Metrics::GetSteps() const
+{
+    return m_steps;
+}
+
+const std::vector<Metrics::ReceiverRecord>&
+Metrics::GetReceiverRecords() const
+{
+    return m_receivers;
 }
 
 const std::vector<double>&

@@ -77,9 +77,38 @@ public:
     /// Durations (microseconds) of the completed operations of one workload.
     std::vector<double> Durations(uint32_t workload) const;
 
-    /// Per-receiver completion of a P2MP operation: from its start to that receiver's last byte.
-    void AddReceiverCompletion(uint32_t workload, double us);
+    /// One receiver's own completion of an operation (a P2MP message, a collective iteration).
+    struct ReceiverRecord
+    {
+        uint64_t handle{0}; ///< the operation
+        uint32_t host{0};   ///< the receiver
+        Time end;           ///< when it had everything of the operation
+    };
+
+    /// One step of a collective iteration: when its first transfer was posted, when its last
+    /// arrived, and that last arrival's hosts (the rank or link that held the step up).
+    struct StepRecord
+    {
+        uint64_t handle{0}; ///< the iteration's operation
+        uint32_t step{0};
+        uint32_t transfers{0};
+        Time start;
+        Time end;
+        uint32_t lastSrc{0}; ///< host
+        uint32_t lastDst{0}; ///< host
+    };
+
+    void AddStep(const StepRecord& record);
+    const std::vector<StepRecord>& GetSteps() const;
+
+    /// A receiver of a started operation has all of it, now: from the operation's start to
+    /// that receiver's last byte.
+    void AddReceiverCompletion(uint64_t handle, uint32_t host);
+    /// Durations (microseconds) of one workload's receiver completions, in the order they
+    /// happened.
     const std::vector<double>& GetReceiverCompletions(uint32_t workload) const;
+    /// Every receiver completion, in the order they happened.
+    const std::vector<ReceiverRecord>& GetReceiverRecords() const;
     /// Workload-specific figures for summary.json (copies per message, installs, ...).
     void SetExtra(uint32_t workload, const std::string& key, double value);
     const std::map<std::string, double>& GetExtras(uint32_t workload) const;
@@ -90,6 +119,8 @@ public:
 private:
     std::vector<WorkloadInfo> m_workloads;
     std::vector<std::vector<double>> m_receiverUs;
+    std::vector<ReceiverRecord> m_receivers;
+    std::vector<StepRecord> m_steps;
     std::vector<std::map<std::string, double>> m_extras;
     std::vector<OpRecord> m_ops;
     uint64_t m_completed{0};
