@@ -442,7 +442,7 @@ ScenarioRunner::StuckOps(std::size_t max) const
     const auto& infos = m_metrics->GetWorkloads();
     for (const auto& r : m_metrics->GetOps())
     {
-        if (r.done)
+        if (r.done || r.background)
         {
             continue;
         }

@@ -36,6 +36,7 @@ uint64_t
 Metrics::AddOp(const OpRecord& record)
 {
     m_ops.push_back(record);
+    m_foreground += record.background ? 0 : 1;
     return m_ops.size() - 1;
 }
 
@@ -54,7 +55,8 @@ Metrics::CompleteOp(uint64_t handle)
     NS_ASSERT_MSG(!r.done, "operation completed twice");
     r.done = true;
     r.end = Simulator::Now();
-    if (++m_completed == m_ops.size() && !m_allDone.IsNull())
+    ++m_completed;
+    if (!r.background && ++m_foregroundDone == m_foreground && !m_allDone.IsNull())
     {
         m_allDone();
     }
@@ -69,7 +71,7 @@ Metrics::SetAllDoneCallback(Callback<void> cb)
 uint64_t
 Metrics::GetPending() const
 {
-    return m_ops.size() - m_completed;
+    return m_foreground - m_foregroundDone;
 }
 
 uint64_t

@@ -40,6 +40,8 @@ public:
         Time end;
         bool started{false};
         bool done{false};
+        /// Cross-traffic: the run does not wait for it, and it may be added while it goes.
+        bool background{false};
     };
 
     /// Mean and nearest-rank percentiles of a sample.
@@ -62,14 +64,15 @@ public:
     };
 
     uint32_t AddWorkload(const WorkloadInfo& info);
-    /// Register an operation before the run starts; returns its handle.
+    /// Register an operation (a background one also while the run goes); returns its handle.
     uint64_t AddOp(const OpRecord& record);
     void StartOp(uint64_t handle);
     void CompleteOp(uint64_t handle);
 
-    /// Called once when the last registered operation completes.
+    /// Called once when the last registered foreground operation completes.
     void SetAllDoneCallback(Callback<void> cb);
 
+    /// Foreground operations not completed yet.
     uint64_t GetPending() const;
     uint64_t GetCompleted() const;
     const std::vector<OpRecord>& GetOps() const;
@@ -124,6 +127,8 @@ private:
     std::vector<std::map<std::string, double>> m_extras;
     std::vector<OpRecord> m_ops;
     uint64_t m_completed{0};
+    uint64_t m_foreground{0};
+    uint64_t m_foregroundDone{0};
     Callback<void> m_allDone;
 };
 
