@@ -153,6 +153,7 @@ TreeAllreduceSeconds(uint32_t n, uint64_t bytes, uint64_t chunk)
 {
     CollectiveAlgorithms::Tree tree = CollectiveAlgorithms::BinaryTree(n);
     double d = tree.Depth();
+    chunk = std::min(chunk, bytes - bytes / 2); // a chunk is at most a tree's half
     double chunks = std::ceil(bytes / 2.0 / chunk);
     double t = DataSeconds(chunk) + AckSeconds(chunk);
     return (3 * d - 1) * t + 2 * PathSeconds(tree) + (chunks - 1) * 4 * t;
