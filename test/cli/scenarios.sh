@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every shipped example scenario of the collective workloads runs to completion: exit 0 and
-# "complete": true in summary.json, with one ops.csv row per iteration.
+# Every shipped example scenario of the collective workloads (and of the relayed broadcasts)
+# runs to completion: exit 0 and "complete": true in summary.json, with one ops.csv row per
+# iteration (per message for a broadcast).
 #
 # Usage: bash scenarios.sh RUNNER_BINARY SOURCE_DIR
 set -u
@@ -27,11 +28,13 @@ import csv, json, sys
 scenario = json.load(open(sys.argv[1]))
 summary = json.load(open(sys.argv[2] + "/summary.json"))
 rows = list(csv.DictReader(open(sys.argv[2] + "/ops.csv")))
-iterations = sum(w.get("iterations", 1) for w in scenario["workloads"])
+# One operation per iteration of a collective, per message of a broadcast.
+ops = sum(w.get("messages", 1) if w["type"] == "broadcast" else w.get("iterations", 1)
+          for w in scenario["workloads"])
 if not summary["complete"]:
     print("summary.json says the run did not complete")
-elif len(rows) != iterations:
-    print("%d ops.csv rows, expected one per iteration (%d)" % (len(rows), iterations))
+elif len(rows) != ops:
+    print("%d ops.csv rows, expected one per iteration or message (%d)" % (len(rows), ops))
 else:
     print("ok")
 PY

@@ -1,9 +1,10 @@
 /*
  * The collective workloads against their closed forms (derived in docs/workloads.md):
  * ring AllReduce at 16 and 64 ranks on an idle fabric; the dependency depth of every
- * algorithm; AllGather at 64 ranks by ring and by multicast, where each rank's uplink carries
- * (N-1)x fewer bytes under bier and new-protocol and the operation ends sooner, while under
- * unicast the multicast algorithm degenerates to N-1 copies.
+ * algorithm (tree AllReduce and the ring and tree broadcasts included; their times are
+ * checked in pipeline-test-suite.cc); AllGather at 64 ranks by ring and by multicast, where each
+ * rank's uplink carries (N-1)x fewer bytes under bier and new-protocol and the operation ends
+ * sooner, while under unicast the multicast algorithm degenerates to N-1 copies.
  */
 #include "ns3/test.h"
 #include "rdma/model/rdma-nic.h"
@@ -151,6 +152,14 @@ private:
             {R"({"type": "allgather", "ranks": 8, "bytes": 65536})", 7},
             // Four loops of 16 x 1 KiB pipeline through the same 2(N-1) steps.
             {R"({"type": "allreduce", "bytes": 65536, "chunk_bytes": 1024})", 2 * (n - 1)},
+            // Double binary tree of depth ceil(log2 16) = 4: up and down, whatever the chunks.
+            {R"({"type": "allreduce", "algorithm": "tree", "bytes": 65536})", 8},
+            {R"({"type": "allreduce", "algorithm": "tree", "bytes": 65536, "chunk_bytes": 512})",
+             8},
+            // Broadcasts relayed in chunks: N-1 hops down a chain, 4 levels down a tree.
+            {R"({"type": "broadcast", "algorithm": "ring", "bytes": 65536, "chunk_bytes": 1024})",
+             n - 1},
+            {R"({"type": "broadcast", "algorithm": "tree", "bytes": 65536})", 4},
         };
         for (const Case& c : cases)
         {

@@ -30,6 +30,11 @@ AllreduceWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkB
 {
     NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << m_config.algorithm);
     CollectiveSchedule schedule(ranks);
+    if (m_config.algorithm == "tree")
+    {
+        CollectiveAlgorithms::DoubleTreeAllReduce(schedule, bytes, chunkBytes);
+        return schedule;
+    }
     CollectiveAlgorithms::Slicing slicing{ranks, bytes, chunkBytes};
     // Reduce-scatter, then each rank sends the shard it has reduced (r+1) to the others.
     CollectiveAlgorithms::Frontier reduced

@@ -1,5 +1,6 @@
 #include "workload/model/broadcast-workload-schema.h"
 
+#include "core/model/config-schema.h"
 #include "ns3/log.h"
 #include "workload/model/workload-config.h"
 #include "workload/model/workload-schema-keys.h"
@@ -10,8 +11,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("BroadcastWorkloadSchema");
 
 const char* const BroadcastWorkloadSchema::DOC
-    = "A root sends messages of `bytes` to the other ranks through `p2mp.mechanism`; one "
-      "operation per message.";
+    = "A root sends messages of `bytes` to the other ranks, through `p2mp.mechanism` "
+      "(multicast) or relayed in chunks by the ranks (ring, tree); one operation per message.";
 
 namespace
 {
@@ -37,10 +38,11 @@ void
 BroadcastWorkloadSchema::Declare(ConfigSchemaObject& w)
 {
     NS_LOG_FUNCTION_NOARGS();
-    // The design reserves ring and tree algorithms; only the P2MP mechanism runs today.
-    w.Enum("algorithm", {"multicast", "ring", "tree"}, {"multicast"})
+    w.Enum("algorithm", {"multicast", "ring", "tree"})
         .Default("multicast")
-        .Doc("multicast: every message through p2mp.mechanism")
+        .Doc("multicast: every message through p2mp.mechanism; ring: the ranks relay it in "
+             "chunks along a chain from the root (RDMA WRITEs); tree: the same down a binary "
+             "tree rooted at the root")
         .Bind(&WorkloadConfig::algorithm);
     w.Integer("root")
         .Default(0)
@@ -74,6 +76,19 @@ BroadcastWorkloadSchema::Declare(ConfigSchemaObject& w)
         .Unit("µs")
         .Doc("when the first message is posted")
         .Bind(&WorkloadConfig::startUs);
+    // Filled for ring and tree only, so that a multicast entry keeps its keys.
+    w.Integer("chunk_bytes", 0)
+        .Unit("bytes")
+        .Note("0 = bytes / ranks")
+        .Doc("ring, tree: bytes of one chunk (0: bytes / ranks); a rank forwards a chunk as soon "
+             "as it has arrived");
+    for (const char* relay : {"ring", "tree"})
+    {
+        w.Preset("algorithm",
+                 relay,
+                 {{"chunk_bytes", 0}},
+                 "chunks of bytes / ranks unless chunk_bytes says otherwise");
+    }
 
     w.Rule(
         "root",
@@ -119,6 +134,44 @@ BroadcastWorkloadSchema::Declare(ConfigSchemaObject& w)
                    + v.Path("ranks") + " other than the root, got " + n->dump();
         },
         "receivers_per_message <= the number of ranks - 1");
+    w.Rule(
+        "chunk_bytes",
+        {"chunk_bytes", "algorithm"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* algorithm = v.Get("algorithm");
+            if (!v.Get("chunk_bytes") || !algorithm || *algorithm != "multicast")
+            {
+                return std::nullopt;
+            }
+            return "applies to the ring and tree algorithms only, not to " + v.Path("algorithm")
+                   + " " + ConfigSchema::Quote("multicast");
+        },
+        "`chunk_bytes` with `algorithm` ring or tree only");
+    // The relayed algorithms send every message to every rank, one after the other.
+    for (const char* key : {"receivers_per_message", "window"})
+    {
+        const uint64_t keep = std::string(key) == "window" ? 1 : 0;
+        w.Rule(
+            key,
+            {key, "algorithm"},
+            [key, keep](const ConfigSchemaView& v) -> std::optional<std::string>
+            {
+                const json* value = v.Get(key);
+                const json* algorithm = v.Get("algorithm");
+                if (!value || !algorithm || *algorithm == "multicast"
+                    || value->get<uint64_t>() == keep)
+                {
+                    return std::nullopt;
+                }
+                return "must be " + std::to_string(keep) + " with " + v.Path("algorithm") + " "
+                       + ConfigSchema::Quote(algorithm->get<std::string>()) + ", got "
+                       + value->dump()
+                       + ": ring and tree send every message to every rank, one after the other";
+            },
+            "`algorithm` ring or tree allows only `" + std::string(key)
+                + "` = " + std::to_string(keep));
+    }
 }
 
 } // namespace ns3

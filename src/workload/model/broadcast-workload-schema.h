@@ -1,6 +1,6 @@
 /*
  * The schema of workload type `broadcast`: a root sends messages to a set of ranks through the
- * scenario's P2MP mechanism.
+ * scenario's P2MP mechanism, or the ranks relay them in chunks along a chain or a tree.
  */
 #ifndef MCAST4AI_BROADCAST_WORKLOAD_SCHEMA_H
 #define MCAST4AI_BROADCAST_WORKLOAD_SCHEMA_H

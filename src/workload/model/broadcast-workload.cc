@@ -4,6 +4,7 @@
 #include "ns3/simulator.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "workload/model/broadcast-workload-schema.h"
+#include "workload/model/collective-algorithms.h"
 #include "workload/model/workload-type-registry.h"
 
 #include <algorithm>
@@ -36,6 +37,11 @@ BroadcastWorkload::DoDispose()
         m_channel->Dispose();
         m_channel = nullptr;
     }
+    if (m_relay)
+    {
+        m_relay->Dispose();
+        m_relay = nullptr;
+    }
     Workload::DoDispose();
 }
 
@@ -49,6 +55,11 @@ void
 BroadcastWorkload::DoInstall()
 {
     const WorkloadConfig& w = m_config;
+    if (w.algorithm != "multicast")
+    {
+        InstallRelay();
+        return;
+    }
     m_rng.seed(WorkloadSeed());
     for (uint32_t r : w.ranks)
     {
@@ -78,6 +89,55 @@ BroadcastWorkload::DoInstall()
         m_msgs[m].handle = AddOp(r);
     }
     Simulator::Schedule(Time::FromDouble(w.startUs, Time::US), &BroadcastWorkload::StartNext, this);
+}
+
+void
+BroadcastWorkload::InstallRelay()
+{
+    // The engine's rank 0 is the root; the chain (and the tree's positions) then run through
+    // the other ranks in the order the entry lists them. Messages are its iterations.
+    WorkloadConfig c = m_config;
+    c.ranks = {m_config.root};
+    for (uint32_t r : m_config.ranks)
+    {
+        if (r != m_config.root)
+        {
+            c.ranks.push_back(r);
+        }
+    }
+    c.spec["iterations"] = m_config.messages;
+    c.spec["compute_us"] = 0.0;
+    c.spec["chunk_bytes"] = m_config.spec.value("chunk_bytes", uint64_t{0});
+    const bool chain = m_config.algorithm == "ring";
+    m_relay = CreateObject<ScheduleWorkload>();
+    m_relay->SetBuilder(
+        [chain](uint32_t ranks, uint64_t bytes, uint64_t chunkBytes)
+        {
+            CollectiveSchedule schedule(ranks);
+            CollectiveAlgorithms::TreeBroadcast(schedule,
+                                                chain ? CollectiveAlgorithms::Chain(ranks)
+                                                      : CollectiveAlgorithms::BinaryTree(ranks),
+                                                bytes,
+                                                chunkBytes);
+            return schedule;
+        });
+    NS_LOG_INFO("broadcast by " << m_config.algorithm << " over " << c.ranks.size() << " ranks");
+    m_relay->Install(c, m_context);
+}
+
+Ptr<ScheduleWorkload>
+BroadcastWorkload::GetRelay() const
+{
+    return m_relay;
+}
+
+void
+BroadcastWorkload::Report(std::map<std::string, double>& figures) const
+{
+    if (m_relay)
+    {
+        m_relay->Report(figures);
+    }
 }
 
 std::shared_ptr<const std::vector<uint32_t>>

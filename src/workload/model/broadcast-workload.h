@@ -1,15 +1,19 @@
 /*
- * The `broadcast` workload with algorithm "multicast": a root sends messages to the other
+ * The `broadcast` workload. With algorithm "multicast" a root sends messages to the other
  * ranks (all of them, or a random subset per message as in MoE dispatch) through the
  * scenario's P2MP delivery, whatever its mechanism. One operation per message: from its start
  * (including any group installation) to the root's completion; each receiver's own
- * completion is recorded too.
+ * completion is recorded too. With "ring" (a pipelined chain) and "tree" (a pipelined binary
+ * tree) the ranks relay the message in chunks over RDMA WRITEs: the workload delegates them
+ * to the collective engine (ScheduleWorkload), one operation per message from the root's
+ * start to the last chunk's arrival.
  */
 #ifndef MCAST4AI_BROADCAST_WORKLOAD_H
 #define MCAST4AI_BROADCAST_WORKLOAD_H
 
 #include "ns3/nstime.h"
 #include "p2mp/model/p2mp-channel.h"
+#include "workload/model/schedule-workload.h"
 #include "workload/model/workload.h"
 
 #include <memory>
@@ -27,8 +31,11 @@ class BroadcastWorkload : public Workload
 public:
     static TypeId GetTypeId();
 
-    /// The root's channel to the other ranks.
+    /// The root's channel to the other ranks (multicast only).
     Ptr<P2mpChannel> GetChannel() const;
+    /// The engine that runs a ring or tree broadcast (null for multicast).
+    Ptr<ScheduleWorkload> GetRelay() const;
+    void Report(std::map<std::string, double>& figures) const override;
 
 protected:
     void DoDispose() override;
@@ -41,6 +48,8 @@ private:
         Time start;
     };
 
+    /// ring, tree: hand the messages to the collective engine.
+    void InstallRelay();
     void StartNext();
     void Begin(uint32_t m);
     void Done(uint64_t m);
@@ -52,6 +61,7 @@ private:
     std::shared_ptr<const std::vector<uint32_t>> m_everyone;
     std::mt19937_64 m_rng;
     Ptr<P2mpChannel> m_channel;
+    Ptr<ScheduleWorkload> m_relay;
 
     std::vector<Message> m_msgs;
     uint64_t m_next{0};

@@ -41,8 +41,8 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
     WorkloadSchemaKeys::Ranks(w)
         .MinItems(2)
         .AllOrCount()
-        .Doc("the hosts taking part, in ring order (rank r sends to rank r+1); \"all\" or a count "
-             "n, the first n hosts")
+        .Doc("the hosts taking part, in ring order (rank r sends to rank r+1; the tree "
+             "algorithm's positions); \"all\" or a count n, the first n hosts")
         .Bind(&WorkloadConfig::ranks);
     w.Integer("bytes", 1)
         .Required()
@@ -54,8 +54,9 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         .Default(0)
         .Unit("bytes")
         .Note("0 = bytes / ranks, one loop")
-        .Doc("bytes of one shard per loop: the buffer is sent in loops of ranks x chunk_bytes, "
-             "which pipeline through the ring");
+        .Doc("ring, multicast: bytes of one shard per loop, the buffer is sent in loops of "
+             "ranks x chunk_bytes, which pipeline through the ring; tree: bytes of one chunk, "
+             "each tree's half of the buffer pipelines through it in such chunks");
     w.Integer("iterations", 1, 1000000)
         .Default(1)
         .Doc("operations, one after the other; each is one row of ops.csv");
@@ -108,11 +109,13 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
 void
 CollectiveWorkloadSchema::DeclareAllreduce(ConfigSchemaObject& w)
 {
-    w.Enum("algorithm", {"ring", "tree", "multicast"}, {"ring", "multicast"})
+    w.Enum("algorithm", {"ring", "tree", "multicast"})
         .Default("ring")
-        .Doc("ring: reduce-scatter then all-gather around the ring, 2(N-1) steps; multicast: "
-             "the reduce-scatter by ring, then every rank sends its reduced shard to all "
-             "others as one P2MP message")
+        .Doc("ring: reduce-scatter then all-gather around the ring, 2(N-1) steps; tree: NCCL's "
+             "double binary tree, each tree reduces half the buffer to its root and broadcasts "
+             "it back, pipelined in chunks, 2 ceil(log2 N) steps; multicast: the reduce-scatter "
+             "by ring, then every rank sends its reduced shard to all others as one P2MP "
+             "message")
         .Bind(&WorkloadConfig::algorithm);
     DeclareCommon(w);
 }

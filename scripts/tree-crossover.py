@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+"""Tree against ring AllReduce over a range of sizes, simulated and by the closed forms.
+
+    /usr/bin/python3 scripts/tree-crossover.py RUNNER [--scenario FILE] [--sizes 4096,...]
+                                               [--tree-chunk BYTES] [--set KEY=VALUE ...]
+                                               [--jobs N]
+
+Runs scenarios/collectives/allreduce-tree.json (64 ranks on a 4 x 16 leaf-spine, the fabric of
+the ring AllReduce tests) once per size and algorithm, one iteration each: ring (one loop of
+shards S/N), tree with chunks of S/N (the default), and tree with chunks of --tree-chunk
+(64 KiB). Prints a Markdown table of the simulated times next to the closed forms of
+docs/workloads.md, and which algorithm is faster. --set is passed to every run (for instance
+--set nic.dcqcn.enabled=false). Use the Release runner: the 64 MiB runs take a minute each.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+# The fabric of the scenario, for the closed forms.
+MTU = 1024
+HOSTS_PER_LEAF = 16
+RATE = 100e9
+FABRIC_RATE = 400e9
+CABLE = 1e-6
+SWITCH = 500e-9
+HEADERS = 58 + 24  # RoCEv2 headers + framing per data frame
+RETH = 16
+ACK = 62 + 24  # an ACK frame + framing
+
+
+def packets(b):
+    return (b + MTU - 1) // MTU
+
+
+def data_s(b):
+    return (b + packets(b) * HEADERS + RETH) * 8 / RATE
+
+
+def ack_s(b):
+    return packets(b) * ACK * 8 / RATE
+
+
+def hop_s():
+    return 2 * CABLE + SWITCH + (MTU + HEADERS) * 8 / RATE
+
+
+def spine_s():
+    return 2 * CABLE + 2 * SWITCH + 2 * (MTU + HEADERS) * 8 / FABRIC_RATE
+
+
+def binary_tree_parents(n):
+    """NCCL's binary tree over positions 0..n-1 (see CollectiveAlgorithms::BinaryTree)."""
+    parent = [None] * n
+    for p in range(1, n):
+        b = p & -p
+        parent[p] = p + b if (p & (b << 1)) == 0 and p + b < n else p - b
+    return parent
+
+
+def path_s(parent):
+    """Longest root-to-leaf latency when position p is host p."""
+    memo = {}
+
+    def at(p):
+        if parent[p] is None:
+            return 0.0
+        if p not in memo:
+            up = parent[p]
+            same = up // HOSTS_PER_LEAF == p // HOSTS_PER_LEAF
+            memo[p] = at(up) + hop_s() + (0 if same else spine_s())
+        return memo[p]
+
+    return max(at(p) for p in range(len(parent)))
+
+
+def depth(parent):
+    def d(p):
+        return 0 if parent[p] is None else 1 + d(parent[p])
+
+    return max(d(p) for p in range(len(parent)))
+
+
+def ring_closed_form(n, s):
+    shard = s // n
+    return 2 * (n - 1) * (data_s(shard) + ack_s(shard) + hop_s())
+
+
+def tree_closed_form(n, s, chunk):
+    parent = binary_tree_parents(n)
+    d = depth(parent)
+    chunk = min(chunk, s - s // 2)  # a chunk is at most a tree's half
+    chunks = math.ceil(s / 2 / chunk)
+    t = data_s(chunk) + ack_s(chunk)
+    return (3 * d - 1) * t + 2 * path_s(parent) + (chunks - 1) * 4 * t
+
+
+def run(runner, scenario, extra, algorithm, size, chunk):
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [runner, scenario, "--quiet", "--out", out,
+               "--set", "workloads.0.algorithm=" + algorithm,
+               "--set", "workloads.0.bytes=%d" % size,
+               "--set", "workloads.0.chunk_bytes=%d" % chunk,
+               "--set", "workloads.0.iterations=1",
+               "--set", "stop_time_ms=2000"]
+        for kv in extra:
+            cmd += ["--set", kv]
+        subprocess.run(cmd, check=True)
+        summary = json.load(open(os.path.join(out, "summary.json")))
+        if not summary["complete"]:
+            raise SystemExit("%s %d did not complete" % (algorithm, size))
+        return (summary["workloads"][0]["duration_us"]["max"], summary["network"]["cnps"])
+
+
+def size_text(b):
+    return "%d MiB" % (b >> 20) if b >= 1 << 20 else "%d KiB" % (b >> 10)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runner")
+    ap.add_argument("--scenario",
+                    default=os.path.join(here, "..", "scenarios", "collectives",
+                                         "allreduce-tree.json"))
+    ap.add_argument("--sizes", default=",".join(str(4096 << (2 * k)) for k in range(8)))
+    ap.add_argument("--tree-chunk", type=int, default=65536)
+    ap.add_argument("--set", action="append", default=[], dest="extra")
+    ap.add_argument("--jobs", type=int, default=1)
+    a = ap.parse_args()
+    sizes = [int(x) for x in a.sizes.split(",")]
+    n = 64
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for s in sizes:
+            for key, algorithm, chunk in (("ring", "ring", 0), ("tree", "tree", 0),
+                                          ("tree-fixed", "tree", a.tree_chunk)):
+                jobs[(s, key)] = pool.submit(run, a.runner, a.scenario, a.extra, algorithm, s,
+                                             chunk)
+        print("| S | ring: sim (closed form) | tree, chunks of S/N: sim (closed form) "
+              "| tree, chunks of %s: sim (closed form) | faster (S/N chunks) |"
+              % size_text(a.tree_chunk))
+        print("|---|---|---|---|---|")
+        for s in sizes:
+            ring, _ = jobs[(s, "ring")].result()
+            tree, cnps = jobs[(s, "tree")].result()
+            fixed, cnps_fixed = jobs[(s, "tree-fixed")].result()
+            ring_cf = ring_closed_form(n, s) * 1e6
+            tree_cf = tree_closed_form(n, s, max(1, -(-s // n))) * 1e6
+            fixed_cf = tree_closed_form(n, s, a.tree_chunk) * 1e6
+
+            def cell(sim, cf, cnp=None):
+                text = "%.1f µs (%.1f, %+.0f%%)" % (sim, cf, 100 * (sim / cf - 1))
+                return text + (", %d CNPs" % cnp if cnp else "")
+
+            faster = "tree ×%.2f" % (ring / tree) if tree < ring else "ring ×%.2f" % (tree / ring)
+            print("| %s | %s | %s | %s | %s |" % (size_text(s), cell(ring, ring_cf),
+                                                 cell(tree, tree_cf, cnps),
+                                                 cell(fixed, fixed_cf, cnps_fixed), faster))
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
