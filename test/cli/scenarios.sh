@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every shipped example scenario of the collective workloads (and of the relayed broadcasts)
-# runs to completion: exit 0 and "complete": true in summary.json, with one ops.csv row per
-# iteration (per message for a broadcast).
+# Every shipped example scenario of the collective, broadcast, straggler and background
+# workloads runs to completion: exit 0 and "complete": true in summary.json, one ops.csv row
+# per iteration (per message for a broadcast) of the foreground workloads, at least one row
+# per background workload, and stragglers.csv when there are stragglers.
 #
 # Usage: bash scenarios.sh RUNNER_BINARY SOURCE_DIR
 set -u
@@ -15,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
-for scenario in "$src"/scenarios/collectives/*.json; do
+for scenario in "$src"/scenarios/{collectives,stragglers,background}/*.json; do
     name=$(basename "$scenario" .json)
     out=$tmp/$name
     if ! "$runner" "$scenario" --quiet --out "$out" > "$tmp/$name.log" 2>&1; then
@@ -24,17 +25,26 @@ for scenario in "$src"/scenarios/collectives/*.json; do
         continue
     fi
     verdict=$(/usr/bin/python3 - "$scenario" "$out" <<'PY'
-import csv, json, sys
-scenario = json.load(open(sys.argv[1]))
-summary = json.load(open(sys.argv[2] + "/summary.json"))
-rows = list(csv.DictReader(open(sys.argv[2] + "/ops.csv")))
-# One operation per iteration of a collective, per message of a broadcast.
+import csv, json, os, sys
+out = sys.argv[2]
+scenario = json.load(open(out + "/scenario.json"))  # resolved: every label filled in
+summary = json.load(open(out + "/summary.json"))
+rows = list(csv.DictReader(open(out + "/ops.csv")))
+fore = [w for w in scenario["workloads"] if w["type"] != "background"]
+back = {w["label"] for w in scenario["workloads"] if w["type"] == "background"}
+# One operation per iteration of a collective, per message of a broadcast; background
+# messages are as many as their arrivals, and at least one.
 ops = sum(w.get("messages", 1) if w["type"] == "broadcast" else w.get("iterations", 1)
-          for w in scenario["workloads"])
+          for w in fore)
+counted = [r for r in rows if r["workload"] not in back]
 if not summary["complete"]:
     print("summary.json says the run did not complete")
-elif len(rows) != ops:
-    print("%d ops.csv rows, expected one per iteration or message (%d)" % (len(rows), ops))
+elif len(counted) != ops:
+    print("%d ops.csv rows, expected one per iteration or message (%d)" % (len(counted), ops))
+elif any(not any(r["workload"] == b for r in rows) for b in back):
+    print("a background workload has no ops.csv row")
+elif scenario["stragglers"] and not os.path.exists(out + "/stragglers.csv"):
+    print("stragglers but no stragglers.csv")
 else:
     print("ok")
 PY

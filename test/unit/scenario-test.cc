@@ -600,7 +600,7 @@ INSTANTIATE_TEST_SUITE_P(Workloads,
 TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
 {
     for (const char* type :
-         {"moe-dispatch", "kv-cache-fanout", "spec-decode", "checkpoint", "background"})
+         {"moe-dispatch", "kv-cache-fanout", "spec-decode", "checkpoint"})
     {
         json j = Minimal();
         j["workloads"][0]["type"] = type;
@@ -893,7 +893,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
             {"type": "flows", "pattern": "incast", "senders": 127, "receiver": 64, "bytes": 9,
              "start_us": 5, "label": "flows-2", "op": "write"}],
         "stragglers": [],
-        "output": {"dir": "/tmp/x", "pcap": true}
+        "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true}
     })");
     const ScenarioConfig c = ParseJson(in);
     EXPECT_EQ(c.seed, 18446744073709551615ull);
