@@ -16,6 +16,11 @@ const char* const CollectiveWorkloadSchema::REDUCESCATTER_DOC
     = "Every rank ends with the sum of one `bytes` / ranks shard of all ranks' buffers; one "
       "operation per iteration.";
 
+const char* const CollectiveWorkloadSchema::CHECKPOINT_DOC
+    = "The first rank delivers `bytes` to every other rank in messages of `chunk_bytes`, "
+      "through p2mp.mechanism (multicast) or as a copy per target (unicast); one operation "
+      "per iteration.";
+
 namespace
 {
 
@@ -56,7 +61,8 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         .Note("0 = bytes / ranks, one loop")
         .Doc("ring, multicast: bytes of one shard per loop, the buffer is sent in loops of "
              "ranks x chunk_bytes, which pipeline through the ring; tree: bytes of one chunk, "
-             "each tree's half of the buffer pipelines through it in such chunks");
+             "each tree's half of the buffer pipelines through it in such chunks; checkpoint: "
+             "bytes of each message the source sends");
     w.Integer("iterations", 1, 1000000)
         .Default(1)
         .Doc("operations, one after the other; each is one row of ops.csv");
@@ -137,6 +143,18 @@ CollectiveWorkloadSchema::DeclareReducescatter(ConfigSchemaObject& w)
     w.Enum("algorithm", {"ring"}, {"ring"})
         .Default("ring")
         .Doc("ring: N-1 steps around the ring")
+        .Bind(&WorkloadConfig::algorithm);
+    DeclareCommon(w);
+}
+
+void
+CollectiveWorkloadSchema::DeclareCheckpoint(ConfigSchemaObject& w)
+{
+    w.Enum("algorithm", {"multicast", "unicast"})
+        .Default("multicast")
+        .Doc("multicast: each message once from the source, through p2mp.mechanism; unicast: "
+             "a copy of each message to every target over RDMA WRITEs, whatever the mechanism; "
+             "the source is the first rank")
         .Bind(&WorkloadConfig::algorithm);
     DeclareCommon(w);
 }

@@ -20,10 +20,12 @@ public:
     static const char* const ALLREDUCE_DOC;
     static const char* const ALLGATHER_DOC;
     static const char* const REDUCESCATTER_DOC;
+    static const char* const CHECKPOINT_DOC;
 
     static void DeclareAllreduce(ConfigSchemaObject& w);
     static void DeclareAllgather(ConfigSchemaObject& w);
     static void DeclareReducescatter(ConfigSchemaObject& w);
+    static void DeclareCheckpoint(ConfigSchemaObject& w);
 
     /// P2MP channels take one group QPN each from a workload's range of 4096.
     static constexpr uint32_t MAX_MULTICAST_RANKS = 4096;

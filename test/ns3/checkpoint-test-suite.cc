@@ -1,0 +1,105 @@
+/*
+ * The checkpoint workload against its closed forms (docs/workloads.md#checkpoint), 4 MiB from
+ * host 0 to 15 others on one leaf: through bier or new-protocol one copy leaves the source,
+ * S·w/B plus one hop's latency; as unicast copies (or multicast under the unicast mechanism)
+ * N-1 copies share the source's link, (N-1)·S·w/B.
+ */
+#include "ns3/test.h"
+#include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
+#include "test-fabric.h"
+
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::test;
+
+namespace
+{
+
+constexpr uint64_t BYTES = 4u << 20;
+constexpr uint32_t TARGETS = 15;
+
+double
+RunCheckpoint(const std::string& mechanism, const std::string& algorithm)
+{
+    std::ostringstream s;
+    s << R"({"name": "checkpoint",
+      "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 16,
+                   "host_link": {"rate_gbps": 100, "delay_us": 1},
+                   "fabric_link": {"rate_gbps": 400, "delay_us": 1}},
+      "nic": {"mtu_bytes": 1024, "ack_every": 1},
+      "switch": {"buffer_mb": 32, "latency_ns": 500},
+      "p2mp": {"mechanism": ")"
+      << mechanism << R"("},
+      "workloads": [{"type": "checkpoint", "algorithm": ")"
+      << algorithm << R"(", "bytes": 4194304, "chunk_bytes": 262144}]})";
+    ScenarioConfig c = Scenario::Parse(s.str(), "c.json", {});
+    ScenarioRunner::UsePicoseconds();
+    ScenarioRunner runner(c);
+    runner.Build();
+    if (!runner.Run())
+    {
+        return -1;
+    }
+    const Metrics::OpRecord& op = runner.GetMetrics()->GetOps().at(0);
+    return (op.end - op.start).GetPicoSeconds() / 1e6;
+}
+
+/// The source's uplink time for one copy of the checkpoint: data frames only (its ACKs come
+/// back on the downlink), plus the last frame's hop to a target.
+double
+OneCopyUs()
+{
+    const uint64_t packets = BYTES / 1024;
+    double wire = BYTES + packets * (ROCE_HEADER_BYTES + FRAMING_BYTES);
+    return wire * 8 / 100e9 * 1e6;
+}
+
+double
+HopUs()
+{
+    return (2 * 1e-6 + 500e-9 + WireSeconds(1024 + ROCE_HEADER_BYTES, 100)) * 1e6;
+}
+
+class CheckpointTestCase : public TestCase
+{
+public:
+    CheckpointTestCase()
+        : TestCase("checkpoint of 4 MiB to 15 hosts: one copy by multicast, 15 by unicast")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const double one = OneCopyUs() + HopUs();
+        const double copies = TARGETS * OneCopyUs() + HopUs();
+        for (const char* mechanism : {"bier", "new-protocol"})
+        {
+            double t = RunCheckpoint(mechanism, "multicast");
+            NS_TEST_ASSERT_MSG_EQ_TOL(t, one, 0.1 * one, mechanism << ": S·w/B + a hop");
+        }
+        double unicast = RunCheckpoint("bier", "unicast");
+        NS_TEST_ASSERT_MSG_EQ_TOL(unicast, copies, 0.1 * copies, "(N-1)·S·w/B by copies");
+        double degenerate = RunCheckpoint("unicast", "multicast");
+        NS_TEST_ASSERT_MSG_EQ_TOL(degenerate,
+                                  copies,
+                                  0.1 * copies,
+                                  "multicast under the unicast mechanism is N-1 copies");
+    }
+};
+
+class CheckpointTestSuite : public TestSuite
+{
+public:
+    CheckpointTestSuite()
+        : TestSuite("mcast4ai-checkpoint", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new CheckpointTestCase());
+    }
+};
+
+CheckpointTestSuite g_checkpointTestSuite;
+
+} // namespace
