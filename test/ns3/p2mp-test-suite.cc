@@ -3,11 +3,14 @@
  * new protocol one (plus the path); BIER sends one copy per set identifier with RFC 8296
  * header sizes; ACKs implode without aggregation (N per PSN) and arrive once per advance of
  * the minimum with it; a lost packet is repaired through the aggregator; random small
- * receiver sets favour the XPU-ID list and churn the new protocol's group tables.
+ * receiver sets favour the XPU-ID list and churn the new protocol's group tables; a
+ * multicast AllGather leaves one group responder per (receiver, sender) and no queue pair.
  */
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
 #include "test-fabric.h"
 
 using namespace ns3;
@@ -527,6 +530,72 @@ private:
     }
 };
 
+class GroupRespondersTestCase : public TestCase
+{
+public:
+    GroupRespondersTestCase()
+        : TestCase("multicast AllGather over 24 of 32 hosts: one group responder per receiver "
+                   "and sender, no queue pair for it, none at the other hosts")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // 24 ranks (hosts 0..23) of 5000-byte shards: 5 packets of 1024 bytes per message.
+        const uint32_t ranks = 24;
+        const uint32_t hosts = 32;
+        const uint64_t packets = 5;
+        ScenarioConfig c = Scenario::Parse(
+            R"({"name": "p2mp-group-responders", "stop_time_ms": 100,
+                "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2,
+                             "hosts_per_leaf": 16},
+                "nic": {"mtu_bytes": 1024, "ack_every": 1, "dcqcn": {"enabled": true}},
+                "p2mp": {"mechanism": "new-protocol", "ack_aggregation": "source-tor"},
+                "workloads": [{"type": "allgather", "algorithm": "multicast",
+                               "ranks": 24, "bytes": 120000}],
+                "output": {"dir": "/tmp/mcast4ai-test-group-responders"}})",
+            "p2mp-group-responders.json",
+            {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        // The workload's channel of rank r answers to group QPN 0x800000 + r.
+        const uint32_t groupBase = 0x800000;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            Ptr<RdmaNic> nic = runner.GetFabric().GetNic(h);
+            if (h >= ranks)
+            {
+                NS_TEST_ASSERT_MSG_EQ(nic->GetNGroupResponders(), 0, "no responder off the ranks");
+                NS_TEST_ASSERT_MSG_EQ(nic->GetNQps(), 0, "no queue pair off the ranks");
+                continue;
+            }
+            NS_TEST_ASSERT_MSG_EQ(nic->GetNGroupResponders(),
+                                  ranks - 1,
+                                  "host " << h << ": one responder per other sender");
+            // The rank's own P2MP requester is its only queue pair. Responders take QPNs as
+            // queue pairs did: the channels of ranks 0 .. h-1 were set up before h's own.
+            NS_TEST_ASSERT_MSG_EQ(nic->GetNQps(), 1, "host " << h << ": only its requester");
+            NS_TEST_ASSERT_MSG_EQ(
+                nic->GetQpByIndex(0)->GetQpn(), 0x100 + h, "host " << h << ": the requester's QPN");
+            NS_TEST_ASSERT_MSG_EQ(nic->GetGroupReceivedPackets(groupBase + h),
+                                  0,
+                                  "host " << h << ": no responder for its own group");
+            for (uint32_t s = 0; s < ranks; ++s)
+            {
+                if (s != h)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(nic->GetGroupReceivedPackets(groupBase + s),
+                                          packets,
+                                          "host " << h << " has the shard of rank " << s);
+                }
+            }
+        }
+    }
+};
+
 class P2mpTestSuite : public TestSuite
 {
 public:
@@ -547,6 +616,7 @@ public:
         AddTestCase(new ConcurrentFanOutTestCase());
         AddTestCase(new HopByHopChangingTreesTestCase());
         AddTestCase(new NoOvertakingTestCase());
+        AddTestCase(new GroupRespondersTestCase());
         AddTestCase(new EcnOnP2mpTestCase("bier"));
         AddTestCase(new EcnOnP2mpTestCase("bier-xpu-list"));
         AddTestCase(new EcnOnP2mpTestCase("new-protocol"));

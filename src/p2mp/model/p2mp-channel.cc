@@ -30,7 +30,7 @@ P2mpChannel::DoDispose()
     m_delivery = nullptr;
     m_controller = nullptr;
     m_mcastQp = nullptr;
-    m_uniQp.clear();
+    m_uni.clear();
     m_entropy = Callback<uint16_t>();
     m_done = DoneCallback();
     m_delivered = DeliveredCallback();
@@ -49,9 +49,6 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     m_entropy = entropy;
     const std::vector<Ptr<RdmaNic>>& nics = delivery->GetNics();
     m_mtu = nics[root]->GetMtu();
-    m_uniQp.resize(nics.size());
-    m_uniSent.resize(nics.size());
-    m_uniReceived.resize(nics.size());
     m_multicast = delivery->IsMulticast();
     m_controller = delivery->GetGroupController();
     if (!m_multicast)
@@ -70,11 +67,12 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     m_mcastQp->SetAggregateCnps(delivery->GetAckAggregation()
                                 == P2mpDelivery::AGGREGATE_SENDER_NIC);
     uint32_t ackEvery = delivery->GetResponderAckEvery();
+    // One callback shared by every receiver's responder.
+    RdmaNic::GroupReceiveCallback received = MakeCallback(&P2mpChannel::MulticastReceived, this);
     for (uint32_t r : ranks)
     {
-        Ptr<QueuePair> qp = nics[r]->CreateGroupResponder(
-            m_groupQpn, root, m_groupQpn, m_entropy(), ackEvery, m_ackFree);
-        qp->SetReceiveCallback(MakeCallback(&P2mpChannel::MulticastReceived, this));
+        nics[r]->CreateGroupResponder(
+            m_groupQpn, root, m_groupQpn, m_entropy(), ackEvery, m_ackFree, received);
     }
 }
 
@@ -145,10 +143,11 @@ P2mpChannel::SendMulticast(uint64_t tag)
     m_mcastQp->PostMulticast(msg.bytes, target);
 }
 
-Ptr<QueuePair>
-P2mpChannel::UnicastQp(uint32_t receiver)
+P2mpChannel::Unicast&
+P2mpChannel::UnicastTo(uint32_t receiver)
 {
-    if (!m_uniQp[receiver])
+    Unicast& u = m_uni[receiver];
+    if (!u.qp)
     {
         const std::vector<Ptr<RdmaNic>>& nics = m_delivery->GetNics();
         Ptr<QueuePair> a = nics[m_root]->CreateQp(receiver, m_entropy());
@@ -156,9 +155,9 @@ P2mpChannel::UnicastQp(uint32_t receiver)
         RdmaNic::Connect(a, b);
         a->SetCompletionCallback(MakeCallback(&P2mpChannel::UnicastDone, this, receiver));
         b->SetReceiveCallback(MakeCallback(&P2mpChannel::UnicastReceived, this, receiver));
-        m_uniQp[receiver] = a;
+        u.qp = a;
     }
-    return m_uniQp[receiver];
+    return u;
 }
 
 void
@@ -168,10 +167,10 @@ P2mpChannel::SendUnicast(uint64_t tag)
     msg.unicastPending = msg.receivers->size();
     for (uint32_t r : *msg.receivers)
     {
-        Ptr<QueuePair> qp = UnicastQp(r);
-        m_uniSent[r].push_back(tag);
-        m_uniReceived[r].push_back(tag);
-        qp->Post(QueuePair::WRITE, msg.bytes);
+        Unicast& u = UnicastTo(r);
+        u.sent.push_back(tag);
+        u.received.push_back(tag);
+        u.qp->Post(QueuePair::WRITE, msg.bytes);
     }
 }
 
@@ -191,8 +190,9 @@ P2mpChannel::MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done)
 void
 P2mpChannel::UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::Message& done)
 {
-    uint64_t tag = m_uniSent[receiver].front();
-    m_uniSent[receiver].pop_front();
+    std::deque<uint64_t>& sent = m_uni.at(receiver).sent;
+    uint64_t tag = sent.front();
+    sent.pop_front();
     if (--m_msgs.at(tag).unicastPending == 0)
     {
         Finish(tag);
@@ -200,7 +200,7 @@ P2mpChannel::UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::
 }
 
 void
-P2mpChannel::MulticastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
 {
     auto it = m_byLastPsn.find(lastPsn);
     if (it == m_byLastPsn.end())
@@ -211,7 +211,7 @@ P2mpChannel::MulticastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, 
     Message& msg = m_msgs.at(tag); // a message is done only once every receiver has it
     if (!m_delivered.IsNull())
     {
-        m_delivered(tag, qp->GetNic()->GetHost());
+        m_delivered(tag, receiver);
     }
     if (m_ackFree && ++msg.delivered == msg.receivers->size())
     {
@@ -223,8 +223,9 @@ void
 P2mpChannel::UnicastReceived(
     uint32_t receiver, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
 {
-    uint64_t tag = m_uniReceived[receiver].front();
-    m_uniReceived[receiver].pop_front();
+    std::deque<uint64_t>& received = m_uni.at(receiver).received;
+    uint64_t tag = received.front();
+    received.pop_front();
     if (!m_delivered.IsNull())
     {
         m_delivered(tag, receiver);

@@ -84,10 +84,18 @@ private:
     void Finish(uint64_t tag);
     void MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done);
     void UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::Message& done);
-    void MulticastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
+    void MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
     void UnicastReceived(
         uint32_t receiver, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
-    Ptr<QueuePair> UnicastQp(uint32_t receiver);
+    /// The unicast connection to a receiver, created at its first message.
+    struct Unicast
+    {
+        Ptr<QueuePair> qp;
+        std::deque<uint64_t> sent;     // messages posted, not yet acknowledged
+        std::deque<uint64_t> received; // messages posted, not yet delivered
+    };
+
+    Unicast& UnicastTo(uint32_t receiver);
 
     Ptr<P2mpDelivery> m_delivery;
     Ptr<GroupController> m_controller;
@@ -106,9 +114,9 @@ private:
     std::deque<uint64_t> m_mcastOrder;                  // messages on the P2MP QP, in order
     std::unordered_map<uint64_t, uint64_t> m_byLastPsn; // receiver side: last PSN -> message
 
-    std::vector<Ptr<QueuePair>> m_uniQp; // by receiver host, created on first use
-    std::vector<std::deque<uint64_t>> m_uniSent;
-    std::vector<std::deque<uint64_t>> m_uniReceived;
+    // By receiver host, only those sent to by unicast: a channel of a multicast mechanism keeps
+    // no state per receiver unless a message falls back.
+    std::unordered_map<uint32_t, Unicast> m_uni;
 
     double m_copies{0};
     uint64_t m_viaUnicast{0};

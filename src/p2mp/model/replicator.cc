@@ -1,5 +1,6 @@
 #include "p2mp/model/replicator.h"
 
+#include "ns3/abort.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "topology/model/topology-graph.h"
@@ -56,6 +57,10 @@ Replicator::Replicate(FabricFrame& frame,
 {
     const FrameInfo& fi = frame.info;
     Ptr<Packet> p = frame.GetPacket();
+    if (fi.p2mp == FrameInfo::P2MP_SHIM)
+    {
+        return ReplicateShim(frame, inPort, out, receivers);
+    }
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     if (fi.p2mp == FrameInfo::P2MP_BIER)
@@ -116,12 +121,30 @@ Replicator::Replicate(FabricFrame& frame,
         }
         return m_lookupPerId * static_cast<int64_t>(ids.size());
     }
-    // The new protocol: the controller installed this switch's ports for the group.
-    GroupShimHeader hdr;
-    p->RemoveHeader(hdr);
-    const GroupTable::Entry* e = m_groups->Lookup(hdr.GetGroupId());
+    NS_ABORT_MSG("unknown P2MP header kind " << int(fi.p2mp));
+    return Seconds(0);
+}
+
+Time
+Replicator::ReplicateShim(FabricFrame& frame,
+                          uint32_t inPort,
+                          std::vector<Copy>& out,
+                          std::vector<uint32_t>* receivers)
+{
+    // The new protocol: the controller installed this switch's ports for the group. The shim
+    // (its group ID is in the frame's fields) is the same in every copy, so the copies are the
+    // arrived frame as it is: they share its bytes (ns-3 copies them on write) instead of each
+    // holding its own.
+    const FrameInfo& fi = frame.info;
+    Ptr<Packet> p = frame.GetPacket();
+    const GroupTable::Entry* e = m_groups->Lookup(fi.groupId);
     if (!e)
     {
+        // Dropped as the switch got it before: without its Ethernet header and shim.
+        EthernetHeader eth(false);
+        GroupShimHeader hdr;
+        p->RemoveHeader(eth);
+        p->RemoveHeader(hdr);
         ++m_drops;
         return Seconds(0);
     }
@@ -141,8 +164,6 @@ Replicator::Replicate(FabricFrame& frame,
             continue;
         }
         Ptr<Packet> c = (--n > 0) ? p->Copy() : p;
-        c->AddHeader(hdr);
-        c->AddHeader(eth);
         out.push_back({port, {c, fi}});
     }
     return Seconds(0);

@@ -52,6 +52,12 @@ public:
     uint64_t GetDrops() const;
 
 private:
+    /// Replicate for the new protocol's group shim: the copies share the frame's bytes.
+    Time ReplicateShim(FabricFrame& frame,
+                       uint32_t inPort,
+                       std::vector<Copy>& out,
+                       std::vector<uint32_t>* receivers);
+
     const TopologyGraph* m_graph{nullptr};
     uint32_t m_node{0};
     uint32_t m_bsl{0};

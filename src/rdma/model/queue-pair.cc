@@ -67,7 +67,7 @@ QueuePair::Setup(Ptr<RdmaNic> nic, uint32_t qpn, uint32_t remoteHost, uint16_t s
     m_remoteHost = remoteHost;
     m_srcPort = srcPort;
     m_mtu = nic->GetMtu();
-    m_ackEvery = nic->GetAckEvery();
+    m_rx.SetAckEvery(nic->GetAckEvery());
     m_rto = nic->GetRto();
 }
 
@@ -219,10 +219,7 @@ QueuePair::LastBuiltWasFirst() const
 void
 QueuePair::SetMulticastResponder(uint32_t ackEvery, bool ackFree)
 {
-    m_multicastResponder = true;
-    // 0: only the last packet of each message (it carries AckReq) is acknowledged.
-    m_ackEvery = ackEvery == 0 ? UINT32_MAX : ackEvery;
-    m_silentResponder = ackFree;
+    m_rx.SetMulticast(ackEvery, ackFree);
 }
 
 bool
@@ -463,76 +460,88 @@ QueuePair::TimerExpired()
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
 }
 
+RcResponder::Peer
+QueuePair::GetPeer() const
+{
+    RcResponder::Peer peer;
+    peer.host = m_remoteHost;
+    peer.qpn = m_remoteQpn;
+    peer.srcPort = m_srcPort;
+    return peer;
+}
+
 void
 QueuePair::ReceiveData(const FrameInfo& fi)
 {
+    m_rx.Receive(PeekPointer(m_nic),
+                 GetPeer(),
+                 m_qpn,
+                 fi,
+                 [this](uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+                 {
+                     if (!m_receive.IsNull())
+                     {
+                         m_receive(this, msn, bytes, lastPsn);
+                     }
+                 });
+}
+
+void
+RcResponder::SetAckEvery(uint32_t ackEvery)
+{
+    m_ackEvery = ackEvery;
+}
+
+void
+RcResponder::SetMulticast(uint32_t ackEvery, bool silent)
+{
+    m_multicast = true;
+    // 0: only the last packet of each message (it carries AckReq) is acknowledged.
+    m_ackEvery = ackEvery == 0 ? UINT32_MAX : ackEvery;
+    m_silent = silent;
+}
+
+void
+RcResponder::CongestionExperienced(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
+{
     // Notification point: a CE mark asks the requester to slow down, at most once per
-    // CNP interval per QP.
-    if (fi.ecn == 0x3 && m_nic->IsNotificationPoint())
+    // CNP interval per flow.
+    if (!nic->IsNotificationPoint())
     {
-        Time now = Simulator::Now();
-        if (!m_cnpSent || now - m_lastCnp >= m_nic->GetCnpInterval())
-        {
-            m_cnpSent = true;
-            m_lastCnp = now;
-            NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": CE, CNP sent");
-            m_nic->SendCnp(this);
-        }
+        return;
     }
-    uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_expected);
-    if (m_multicastResponder && psn > m_expected && BthHeader::IsFirst(fi.opcode))
+    Time now = Simulator::Now();
+    if (!m_cnpSent || now - m_lastCnp >= nic->GetCnpInterval())
     {
-        // Messages in between went to other receivers of this P2MP flow.
-        m_expected = psn;
-    }
-    if (psn == m_expected)
-    {
-        ++m_expected;
-        m_nakSent = false;
-        m_msgBytes += fi.PayloadBytes();
-        bool last = BthHeader::IsLast(fi.opcode);
-        if (last)
-        {
-            uint64_t msn = m_msn++;
-            if (!m_receive.IsNull())
-            {
-                m_receive(this, msn, m_msgBytes, psn);
-            }
-            m_msgBytes = 0;
-        }
-        if (++m_sinceAck >= m_ackEvery || fi.ackRequest || last)
-        {
-            m_sinceAck = 0;
-            SendAck(m_expected - 1, false);
-        }
-    }
-    else if (psn > m_expected)
-    {
-        // A gap: ask once for go-back-N from the first missing PSN.
-        if (!m_nakSent)
-        {
-            NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": gap at PSN "
-                               << m_expected << ", NAK");
-            m_nakSent = true;
-            SendAck(m_expected, true);
-        }
-    }
-    else
-    {
-        // Duplicate after a retransmission: re-acknowledge so the requester moves on.
-        SendAck(m_expected - 1, false);
+        m_cnpSent = true;
+        m_lastCnp = now;
+        NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": CE, CNP sent");
+        nic->SendCnp(peer);
     }
 }
 
 void
-QueuePair::SendAck(uint64_t psn, bool nak)
+RcResponder::Gap(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
 {
-    if (m_silentResponder)
+    // Ask once for go-back-N from the first missing PSN.
+    if (!m_nakSent)
+    {
+        NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": gap at PSN "
+                           << m_expected << ", NAK");
+        m_nakSent = true;
+        SendAck(nic, peer, m_expected, true);
+    }
+}
+
+void
+RcResponder::SendAck(RdmaNic* nic, const Peer& peer, uint64_t psn, bool nak) const
+{
+    if (m_silent)
     {
         return;
     }
-    m_nic->SendAck(
-        this, static_cast<uint32_t>(psn & BthHeader::PSN_MASK), nak, static_cast<uint32_t>(m_msn));
+    nic->SendAck(
+        peer, static_cast<uint32_t>(psn & BthHeader::PSN_MASK), nak, static_cast<uint32_t>(m_msn));
 }
 
 uint64_t
@@ -562,7 +571,7 @@ QueuePair::GetPacketsSent() const
 uint64_t
 QueuePair::GetReceivedPackets() const
 {
-    return m_expected;
+    return m_rx.GetExpected();
 }
 
 } // namespace ns3

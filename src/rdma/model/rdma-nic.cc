@@ -23,6 +23,8 @@ namespace
 {
 /// QPN 0 and 1 are the special QPs; connected QPs are numbered from here.
 constexpr uint32_t FIRST_QPN = 0x100;
+/// In RdmaNic::m_groups: the group QPN is a P2MP requester's (the rest is its m_qps index).
+constexpr uint32_t REQUESTER = 0x80000000;
 } // namespace
 
 TypeId
@@ -131,7 +133,7 @@ RdmaNic::GetCnpInterval() const
 Ptr<QueuePair>
 RdmaNic::GetQpByIndex(uint32_t index) const
 {
-    return m_qps[index];
+    return m_qps[m_created[index]];
 }
 
 void
@@ -139,12 +141,17 @@ RdmaNic::DoDispose()
 {
     for (auto& qp : m_qps)
     {
-        qp->Dispose();
+        if (qp)
+        {
+            qp->Dispose();
+        }
     }
     m_qps.clear();
+    m_created.clear();
     m_control.clear();
     m_copies.clear();
-    m_groupResponders.clear();
+    m_groups.clear();
+    m_groupRx.clear();
     m_wakeup.Cancel();
     if (m_device)
     {
@@ -203,6 +210,7 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
         cc->SetLineRate(m_device->GetDataRate());
         qp->SetCongestionControl(cc);
     }
+    m_created.push_back(m_qps.size());
     m_qps.push_back(qp);
     m_isActive.push_back(false);
     return qp;
@@ -220,23 +228,51 @@ RdmaNic::CreateMulticastQp(uint32_t groupQpn,
     qp->SetRemoteQpn(groupQpn);
     // Receivers acknowledge to the group QPN: one number names the flow at every hop, so an
     // aggregating switch keys data and ACKs alike by (sender, group QPN).
-    m_groupResponders[groupQpn] = qp;
+    m_groups[groupQpn] = REQUESTER | (qp->GetQpn() - FIRST_QPN);
     return qp;
 }
 
-Ptr<QueuePair>
+uint32_t
 RdmaNic::CreateGroupResponder(uint32_t groupQpn,
                               uint32_t senderHost,
                               uint32_t senderQpn,
                               uint16_t srcPort,
                               uint32_t ackEvery,
-                              bool ackFree)
+                              bool ackFree,
+                              GroupReceiveCallback receive)
 {
-    Ptr<QueuePair> qp = CreateQp(senderHost, srcPort);
-    qp->SetRemoteQpn(senderQpn);
-    qp->SetMulticastResponder(ackEvery, ackFree);
-    m_groupResponders[groupQpn] = qp;
-    return qp;
+    // The QPN a queue pair would have taken, so that the queue pairs created after it are
+    // numbered as they would be if every responder were one.
+    uint32_t qpn = FIRST_QPN + m_qps.size();
+    m_qps.push_back(nullptr);
+    m_isActive.push_back(false);
+    GroupResponder& g = m_groupRx.emplace_back();
+    g.rx.SetAckEvery(m_ackEvery);
+    g.rx.SetMulticast(ackEvery, ackFree);
+    g.peer.host = senderHost;
+    g.peer.qpn = senderQpn;
+    g.peer.srcPort = srcPort;
+    g.qpn = qpn;
+    g.receive = receive;
+    m_groups[groupQpn] = m_groupRx.size() - 1;
+    return qpn;
+}
+
+uint32_t
+RdmaNic::GetNGroupResponders() const
+{
+    return m_groupRx.size();
+}
+
+uint64_t
+RdmaNic::GetGroupReceivedPackets(uint32_t groupQpn) const
+{
+    auto it = m_groups.find(groupQpn);
+    if (it == m_groups.end() || (it->second & REQUESTER))
+    {
+        return 0;
+    }
+    return m_groupRx[it->second].rx.GetExpected();
 }
 
 uint32_t
@@ -262,7 +298,7 @@ RdmaNic::GetQp(uint32_t qpn) const
 uint32_t
 RdmaNic::GetNQps() const
 {
-    return m_qps.size();
+    return m_created.size();
 }
 
 void
@@ -429,13 +465,12 @@ RdmaNic::Encapsulate(
 }
 
 void
-RdmaNic::SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn)
+RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn)
 {
     // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read.
-    uint32_t dstHost = qp->GetRemoteHost();
     QueueControl(m_ackFrames.Make(
-        MakeAddressing(HostAddress(dstHost).Get(), qp->GetSourcePort(), m_ctrlPriority, false),
-        qp->GetRemoteQpn(),
+        MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false),
+        to.qpn,
         psn24,
         nak,
         msn));
@@ -455,12 +490,12 @@ RdmaNic::GetComputeIcrc() const
 }
 
 void
-RdmaNic::SendCnp(Ptr<QueuePair> qp)
+RdmaNic::SendCnp(const RcResponder::Peer& to)
 {
-    Ptr<Packet> p = RocePacketBuilder::Cnp(qp->GetRemoteQpn());
-    Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_ctrlPriority, false);
+    Ptr<Packet> p = RocePacketBuilder::Cnp(to.qpn);
+    Encapsulate(p, to.host, to.srcPort, m_ctrlPriority, false);
     ++m_cnpsSent;
-    m_cnpSentTrace(qp->GetRemoteQpn());
+    m_cnpSentTrace(to.qpn);
     QueueControl(FabricFrame::From(p));
 }
 
@@ -482,13 +517,18 @@ RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
     Ptr<QueuePair> qp = GetQp(fi.destQp);
     if (!qp)
     {
-        auto it = m_groupResponders.find(fi.destQp);
-        qp = it == m_groupResponders.end() ? nullptr : it->second;
-    }
-    if (!qp)
-    {
-        NS_LOG_WARN("frame for unknown QP " << fi.destQp << " at host " << m_host);
-        return;
+        auto it = m_groups.find(fi.destQp);
+        if (it == m_groups.end())
+        {
+            NS_LOG_WARN("frame for unknown QP " << fi.destQp << " at host " << m_host);
+            return;
+        }
+        if (!(it->second & REQUESTER))
+        {
+            ReceiveGroupFrame(m_groupRx[it->second], fi);
+            return;
+        }
+        qp = m_qps[it->second & ~REQUESTER];
     }
     if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
     {
@@ -504,6 +544,36 @@ RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
         ++m_cnpsReceived;
         m_cnpReceivedTrace(fi.destQp);
         qp->ReceiveCnp();
+    }
+}
+
+void
+RdmaNic::ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi)
+{
+    if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
+    {
+        // A responder has nothing outstanding: an ACK or NAK for it changes nothing.
+        ++m_acksReceived;
+    }
+    else if (BthHeader::IsData(fi.opcode))
+    {
+        g.rx.Receive(this,
+                     g.peer,
+                     g.qpn,
+                     fi,
+                     [this, &g](uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+                     {
+                         if (!g.receive.IsNull())
+                         {
+                             g.receive(m_host, msn, bytes, lastPsn);
+                         }
+                     });
+    }
+    else if (fi.opcode == BthHeader::CNP)
+    {
+        // Nothing is sent from a responder: there is no rate to cut.
+        ++m_cnpsReceived;
+        m_cnpReceivedTrace(fi.destQp);
     }
 }
 
@@ -577,9 +647,9 @@ uint64_t
 RdmaNic::GetRetransmissions() const
 {
     uint64_t n = 0;
-    for (const auto& qp : m_qps)
+    for (uint32_t index : m_created)
     {
-        n += qp->GetRetransmissions();
+        n += m_qps[index]->GetRetransmissions();
     }
     return n;
 }

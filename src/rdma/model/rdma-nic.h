@@ -50,6 +50,7 @@ public:
     /// Wire two QPs of different NICs to each other (exchange of QPNs).
     static void Connect(Ptr<QueuePair> a, Ptr<QueuePair> b);
     Ptr<QueuePair> GetQp(uint32_t qpn) const;
+    /// Queue pairs of this NIC (group responders are not queue pairs).
     uint32_t GetNQps() const;
 
     /// A P2MP requester whose packets carry groupQpn (see QueuePair::SetMulticast).
@@ -58,23 +59,38 @@ public:
                                      Ptr<AckAggregator> localAgg,
                                      bool ackFree,
                                      uint16_t srcPort);
-    /// This host's responder for a P2MP flow: packets to groupQpn land here, and ACKs go to
-    /// the sender's QP.
-    Ptr<QueuePair> CreateGroupResponder(uint32_t groupQpn,
-                                        uint32_t senderHost,
-                                        uint32_t senderQpn,
-                                        uint16_t srcPort,
-                                        uint32_t ackEvery,
-                                        bool ackFree);
+    /// A group responder has a whole message (receiver host, msn, bytes, the message's last
+    /// PSN).
+    typedef Callback<void, uint32_t, uint64_t, uint64_t, uint64_t> GroupReceiveCallback;
+    /**
+     * This host's responder for a P2MP flow: packets to groupQpn land here, and ACKs go to
+     * the sender's QP. It is the responder half of a queue pair only (RcResponder): no
+     * requester, no rate controller, no QueuePair object, so a receiver of many groups holds
+     * a few dozen bytes per group. It still takes the next QPN, as a queue pair would; that
+     * number is not a QueuePair's (GetQp returns null for it) and nothing is addressed to it.
+     * Returns that QPN.
+     */
+    uint32_t CreateGroupResponder(uint32_t groupQpn,
+                                  uint32_t senderHost,
+                                  uint32_t senderQpn,
+                                  uint16_t srcPort,
+                                  uint32_t ackEvery,
+                                  bool ackFree,
+                                  GroupReceiveCallback receive);
+    /// Group responders created at this NIC.
+    uint32_t GetNGroupResponders() const;
+    /// Packets the responder of groupQpn received in order (its next expected PSN); 0 if this
+    /// NIC has no responder for it.
+    uint64_t GetGroupReceivedPackets(uint32_t groupQpn) const;
     /// IPv4 destination of a P2MP flow's packets (239.0.0.0/8, from the group QPN).
     static uint32_t GroupAddress(uint32_t groupQpn);
 
     /// A QP has packets to send (new message or go-back-N).
     void NotifyReady(Ptr<QueuePair> qp);
-    /// Queue an ACK (or NAK) for a QP's peer, ahead of all data.
-    void SendAck(Ptr<QueuePair> qp, uint32_t psn24, bool nak, uint32_t msn);
-    /// Queue a CNP (BTH opcode 0x81) for a QP's peer, ahead of all data.
-    void SendCnp(Ptr<QueuePair> qp);
+    /// Queue an ACK (or NAK) for a responder's peer, ahead of all data.
+    void SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn);
+    /// Queue a CNP (BTH opcode 0x81) for a responder's peer, ahead of all data.
+    void SendCnp(const RcResponder::Peer& to);
 
     /// The rate controller every QP created from now on gets (a child of RdmaCongestionControl).
     void SetCongestionControlType(TypeId tid);
@@ -82,7 +98,7 @@ public:
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     bool IsNotificationPoint() const;
     Time GetCnpInterval() const;
-    /// QP by creation order (0 .. GetNQps() - 1).
+    /// QP by creation order (0 .. GetNQps() - 1; group responders left out).
     Ptr<QueuePair> GetQpByIndex(uint32_t index) const;
 
     uint32_t GetMtu() const;
@@ -134,14 +150,31 @@ private:
     uint32_t m_host{0};
     Ipv4Address m_address;
     Mac48Address m_mac;
-    std::vector<Ptr<QueuePair>> m_qps; // index = qpn - FIRST_QPN
-    std::deque<uint32_t> m_active;     // round-robin ring of QP indices with data to send
+    /// The receiving end of one P2MP flow at this host.
+    struct GroupResponder
+    {
+        RcResponder rx;
+        RcResponder::Peer peer; ///< the sender's P2MP QP
+        uint32_t qpn{0};        ///< the QPN it took (logs)
+        GroupReceiveCallback receive;
+    };
+
+    /// Dispatch a frame for group responder g.
+    void ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi);
+
+    // index = qpn - FIRST_QPN; null where the QPN went to a group responder
+    std::vector<Ptr<QueuePair>> m_qps;
+    std::vector<uint32_t> m_created; // indices of m_qps's queue pairs, in creation order
+    std::deque<uint32_t> m_active;   // round-robin ring of QP indices with data to send
     std::vector<bool> m_isActive;
     // Frames are parsed as they are built: a paused port may hold ACKs for long.
     RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
     AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs, bytes built when read
     RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
-    std::unordered_map<uint32_t, Ptr<QueuePair>> m_groupResponders; // by group QPN
+    // By group QPN: a P2MP requester (REQUESTER | index in m_qps) or a group responder (index
+    // in m_groupRx). A deque: responders keep their address while more are created.
+    std::unordered_map<uint32_t, uint32_t> m_groups;
+    std::deque<GroupResponder> m_groupRx;
     std::vector<Ptr<Packet>> m_frames; // scratch: frames of one P2MP packet
 
     uint32_t m_mtu;
