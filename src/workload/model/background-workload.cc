@@ -184,21 +184,7 @@ BackgroundWorkload::Declare(ConfigSchemaObject& w)
         .Unit("µs")
         .Note("none: until the run ends")
         .Doc("no message starts after it; those in flight finish");
-    w.Rule(
-        "end_us",
-        {"start_us", "end_us"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
-        {
-            const json* start = v.Get("start_us");
-            const json* end = v.Get("end_us");
-            if (!start || !end || end->get<double>() > start->get<double>())
-            {
-                return std::nullopt;
-            }
-            return "must be after " + v.Path("start_us") + " (" + start->dump() + "), got "
-                   + end->dump();
-        },
-        "end_us > start_us");
+    WorkloadSchemaKeys::EndAfterStart(w);
 }
 
 void

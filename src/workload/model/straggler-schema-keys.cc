@@ -64,21 +64,7 @@ StragglerSchemaKeys::Window(ConfigSchemaObject& s, const std::string& what)
         .Unit("µs")
         .Note("none: until the run ends")
         .Doc("when " + what + " ends");
-    s.Rule(
-        "end_us",
-        {"start_us", "end_us"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
-        {
-            const json* start = v.Get("start_us");
-            const json* end = v.Get("end_us");
-            if (!start || !end || end->get<double>() > start->get<double>())
-            {
-                return std::nullopt;
-            }
-            return "must be after " + v.Path("start_us") + " (" + start->dump() + "), got "
-                   + end->dump();
-        },
-        "end_us > start_us");
+    WorkloadSchemaKeys::EndAfterStart(s);
 }
 
 ConfigSchemaKey&

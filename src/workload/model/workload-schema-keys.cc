@@ -32,4 +32,25 @@ WorkloadSchemaKeys::Ranks(ConfigSchemaObject& w)
         .Distinct();
 }
 
+void
+WorkloadSchemaKeys::EndAfterStart(ConfigSchemaObject& w)
+{
+    using json = nlohmann::json;
+    w.Rule(
+        "end_us",
+        {"start_us", "end_us"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* start = v.Get("start_us");
+            const json* end = v.Get("end_us");
+            if (!start || !end || end->get<double>() > start->get<double>())
+            {
+                return std::nullopt;
+            }
+            return "must be after " + v.Path("start_us") + " (" + start->dump() + "), got "
+                   + end->dump();
+        },
+        "end_us > start_us");
+}
+
 } // namespace ns3

@@ -19,6 +19,8 @@ public:
     /// `ranks`: distinct host indices, every host by default. The caller adds its meaning,
     /// its binding and any further constraint.
     static ConfigSchemaKey& Ranks(ConfigSchemaObject& w);
+    /// The rule end_us > start_us, for objects that declare both (end_us optional).
+    static void EndAfterStart(ConfigSchemaObject& w);
 };
 
 } // namespace ns3
