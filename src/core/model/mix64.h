@@ -6,6 +6,7 @@
 #ifndef MCAST4AI_MIX64_H
 #define MCAST4AI_MIX64_H
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ns3
@@ -19,6 +20,19 @@ Mix64(uint64_t x)
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
     return x ^ (x >> 31);
 }
+
+/**
+ * A hasher for unordered containers whose keys pack fields into bit ranges (host << 24 | QPN):
+ * with the library's identity hash such keys can share one bucket (2^24 + 1 = 97 * 257 * 673,
+ * and 257 is a bucket count).
+ */
+struct Mix64Hash
+{
+    std::size_t operator()(uint64_t x) const
+    {
+        return static_cast<std::size_t>(Mix64(x));
+    }
+};
 
 } // namespace ns3
 

@@ -6,6 +6,7 @@
 #ifndef MCAST4AI_P2MP_SWITCH_STAGE_H
 #define MCAST4AI_P2MP_SWITCH_STAGE_H
 
+#include "core/model/mix64.h"
 #include "fabric/model/frame-copy.h"
 #include "fabric/model/switch-stage.h"
 #include "ns3/nstime.h"
@@ -79,7 +80,7 @@ private:
     /// live as long as this stage).
     std::vector<std::unique_ptr<AckFrameBuilder>> m_ackFrames;
     /// flow -> every port its data came in on (one per tree; few, at most the uplinks)
-    std::unordered_map<uint64_t, std::vector<uint32_t>> m_upstream;
+    std::unordered_map<uint64_t, std::vector<uint32_t>, Mix64Hash> m_upstream;
     std::vector<uint32_t> m_parents;  // scratch
     std::vector<FrameCopy> m_copies;  // scratch
     std::vector<uint32_t> m_children; // scratch

@@ -9,6 +9,7 @@
 #ifndef MCAST4AI_ACK_AGGREGATOR_H
 #define MCAST4AI_ACK_AGGREGATOR_H
 
+#include "core/model/mix64.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -102,7 +103,7 @@ private:
     static uint64_t Aggregate(const Flow& f);
     static void Owe(Flow& f, const Child& c, int delta);
 
-    std::unordered_map<uint64_t, Flow> m_flows;
+    std::unordered_map<uint64_t, Flow, Mix64Hash> m_flows; // keys are FlowKey()s
     uint64_t m_entries{0};
     uint64_t m_peakEntries{0};
     uint64_t m_acksIn{0};
