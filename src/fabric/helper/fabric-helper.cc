@@ -125,6 +125,7 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
 {
     NS_ASSERT_MSG(graph.HasRoutes(), "FabricHelper::Install needs the graph's routes");
     Fabric f;
+    f.ledger = CreateObject<TrafficLedger>();
     uint32_t hosts = graph.HostCount();
     uint32_t nodes = graph.NodeCount();
     f.nodes.Create(nodes);
@@ -145,6 +146,7 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
             {
                 dev->SetAttribute("RxLatency", TimeValue(m_switchLatency));
             }
+            dev->SetTrafficLedger(f.ledger);
             f.nodes.Get(n)->AddDevice(dev);
             ports[n].push_back(dev);
         }
@@ -179,6 +181,7 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
         choice.Set("Seed", UintegerValue(static_cast<uint32_t>(m_seed * 0x9E3779B1u + n)));
         s->SetPathChoice(choice.Create<PathChoice>());
         s->SetNode(f.nodes.Get(n));
+        s->SetTrafficLedger(f.ledger);
         for (uint32_t p = 0; p < ports[n].size(); ++p)
         {
             ports[n][p]->SetAddress(SwitchPortMac(n, p));

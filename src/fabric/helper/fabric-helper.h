@@ -34,6 +34,7 @@ public:
         NodeContainer nodes;                         ///< node i is graph node i
         std::vector<Ptr<FabricNetDevice>> hostPorts; ///< by host index
         std::vector<Ptr<FabricSwitch>> switches;     ///< switch i is graph node HostCount() + i
+        Ptr<TrafficLedger> ledger;                   ///< every port's and switch's counters
     };
 
     FabricHelper();

@@ -170,6 +170,10 @@ FabricNetDevice::TryTransmit()
     }
     m_txBytes += bytes;
     ++m_txFrames;
+    if (m_ledger)
+    {
+        m_ledger->LinkSent(frame.info);
+    }
     m_busyTime += txTime;
     m_lastTxEnd = now + txTime;
     if (!m_txTrace.IsEmpty())
@@ -385,6 +389,18 @@ uint64_t
 FabricNetDevice::GetTxFrames() const
 {
     return m_txFrames;
+}
+
+void
+FabricNetDevice::SetTrafficLedger(Ptr<TrafficLedger> ledger)
+{
+    m_ledger = ledger;
+}
+
+Ptr<TrafficLedger>
+FabricNetDevice::GetTrafficLedger() const
+{
+    return m_ledger;
 }
 
 uint64_t

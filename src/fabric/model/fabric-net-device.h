@@ -10,6 +10,7 @@
 #include "core/model/ring-queue.h"
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-port-owner.h"
+#include "fabric/model/traffic-ledger.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
@@ -94,6 +95,9 @@ public:
     // Plain counters, read by the metrics at the end of a run.
     uint64_t GetTxBytes() const;
     uint64_t GetTxFrames() const;
+    /// The fabric's per-owner counters this port adds its frames to (none: not counted).
+    void SetTrafficLedger(Ptr<TrafficLedger> ledger);
+    Ptr<TrafficLedger> GetTrafficLedger() const;
     /// PFC pause frames (non-zero pause time) sent and received; resumes are not counted.
     uint64_t GetPfcSent() const;
     uint64_t GetPfcReceived() const;
@@ -169,6 +173,7 @@ private:
     Ptr<FabricChannel::Direction> m_tx; ///< the cable direction this port sends into
     Ptr<TransmitDoneEvent> m_txComplete;
     Ptr<PcapFileWrapper> m_pcap;
+    Ptr<TrafficLedger> m_ledger;
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;
     bool m_busy{false};

@@ -130,6 +130,18 @@ FabricSwitch::GetMmu() const
 }
 
 void
+FabricSwitch::SetTrafficLedger(Ptr<TrafficLedger> ledger)
+{
+    m_ledger = ledger;
+}
+
+Ptr<TrafficLedger>
+FabricSwitch::GetTrafficLedger() const
+{
+    return m_ledger;
+}
+
+void
 FabricSwitch::SetNode(Ptr<Node> node)
 {
     m_node = node;
@@ -273,6 +285,10 @@ FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, bool injected)
                            << (injected ? " (injected)" : ""));
     m_injectedDrops += injected;
     ++m_drops;
+    if (m_ledger)
+    {
+        ++m_ledger->Row(frame.info.owner).drops;
+    }
     if (!m_dropTrace.IsEmpty())
     {
         m_dropTrace(frame.GetPacket(), inPort);
@@ -426,6 +442,10 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(queued.frame))
     {
         ++m_ecnMarks;
+        if (m_ledger)
+        {
+            ++m_ledger->Row(queued.frame.info.owner).ecnMarks;
+        }
         NS_LOG_LOGIC("switch " << this << " port " << portIndex << " prio " << int(prio)
                                << ": CE marked (p " << markP << ")");
         if (!m_ecnTrace.IsEmpty())

@@ -47,6 +47,9 @@ public:
     Ptr<FabricNetDevice> GetPort(uint32_t index) const;
     uint32_t GetNPorts() const;
     Ptr<SwitchMmu> GetMmu() const;
+    /// The fabric's per-owner counters this switch adds its marks and drops to.
+    void SetTrafficLedger(Ptr<TrafficLedger> ledger);
+    Ptr<TrafficLedger> GetTrafficLedger() const;
     void SetNode(Ptr<Node> node);
     Ptr<Node> GetNode() const;
 
@@ -156,6 +159,7 @@ private:
 
     Ptr<Node> m_node;
     Ptr<SwitchMmu> m_mmu;
+    Ptr<TrafficLedger> m_ledger;
     std::vector<PortState> m_ports;
     std::vector<const std::vector<uint16_t>*> m_routes;
     std::vector<EventId> m_pauseRefresh; // [port * 8 + prio]

@@ -42,11 +42,13 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
                    uint32_t root,
                    const std::vector<uint32_t>& ranks,
                    uint32_t groupQpn,
-                   Callback<uint16_t> entropy)
+                   Callback<uint16_t> entropy,
+                   uint8_t owner)
 {
     m_delivery = delivery;
     m_root = root;
     m_entropy = entropy;
+    m_owner = owner;
     const std::vector<Ptr<RdmaNic>>& nics = delivery->GetNics();
     m_mtu = nics[root]->GetMtu();
     m_multicast = delivery->IsMulticast();
@@ -62,7 +64,8 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     Ptr<AckAggregator> local
         = (m_ackFree || delivery->AggregatesInNetwork()) ? nullptr : CreateObject<AckAggregator>();
     m_groupQpn = groupQpn;
-    m_mcastQp = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy());
+    m_mcastQp = nics[root]->CreateMulticastQp(
+        m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
     m_mcastQp->SetCompletionCallback(MakeCallback(&P2mpChannel::MulticastDone, this));
     m_mcastQp->SetAggregateCnps(delivery->GetAckAggregation()
                                 == P2mpDelivery::AGGREGATE_SENDER_NIC);
@@ -72,7 +75,7 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     for (uint32_t r : ranks)
     {
         nics[r]->CreateGroupResponder(
-            m_groupQpn, root, m_groupQpn, m_entropy(), ackEvery, m_ackFree, received);
+            m_groupQpn, root, m_groupQpn, m_entropy(), ackEvery, m_ackFree, received, m_owner);
     }
 }
 
@@ -150,8 +153,8 @@ P2mpChannel::UnicastTo(uint32_t receiver)
     if (!u.qp)
     {
         const std::vector<Ptr<RdmaNic>>& nics = m_delivery->GetNics();
-        Ptr<QueuePair> a = nics[m_root]->CreateQp(receiver, m_entropy());
-        Ptr<QueuePair> b = nics[receiver]->CreateQp(m_root, m_entropy());
+        Ptr<QueuePair> a = nics[m_root]->CreateQp(receiver, m_entropy(), m_owner);
+        Ptr<QueuePair> b = nics[receiver]->CreateQp(m_root, m_entropy(), m_owner);
         RdmaNic::Connect(a, b);
         a->SetCompletionCallback(MakeCallback(&P2mpChannel::UnicastDone, this, receiver));
         b->SetReceiveCallback(MakeCallback(&P2mpChannel::UnicastReceived, this, receiver));

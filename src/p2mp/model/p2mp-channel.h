@@ -43,7 +43,8 @@ public:
                uint32_t root,
                const std::vector<uint32_t>& ranks,
                uint32_t groupQpn,
-               Callback<uint16_t> entropy);
+               Callback<uint16_t> entropy,
+               uint8_t owner);
     void SetDoneCallback(DoneCallback cb);
     void SetDeliveredCallback(DeliveredCallback cb);
 
@@ -104,6 +105,7 @@ private:
     bool m_multicast{false};
     bool m_ackFree{false};
     Callback<uint16_t> m_entropy;
+    uint8_t m_owner{0}; // whose traffic its frames are (FrameInfo::owner)
     DoneCallback m_done;
     DeliveredCallback m_delivered;
 

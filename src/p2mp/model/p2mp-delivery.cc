@@ -115,10 +115,11 @@ Ptr<P2mpChannel>
 P2mpDelivery::CreateChannel(uint32_t root,
                             const std::vector<uint32_t>& ranks,
                             uint32_t groupQpn,
-                            Callback<uint16_t> entropy)
+                            Callback<uint16_t> entropy,
+                            uint8_t owner)
 {
     Ptr<P2mpChannel> channel = CreateObject<P2mpChannel>();
-    channel->Setup(this, root, ranks, groupQpn, entropy);
+    channel->Setup(this, root, ranks, groupQpn, entropy, owner);
     return channel;
 }
 

@@ -224,7 +224,12 @@ P2mpSwitchStage::InterceptAck(uint32_t inPort, FabricFrame& frame)
                                                  static_cast<uint32_t>(a.psn & 0xFFFFFF),
                                                  a.kind == AckAggregator::Action::NAK,
                                                  0);
+        ack.info.owner = fi.owner; // the flow's: an aggregate is still its ACK
         ++m_aggregatedSent;
+        if (Ptr<TrafficLedger> ledger = m_switch->GetTrafficLedger())
+        {
+            ++ledger->Row(fi.owner).aggregatedAcks;
+        }
         m_switch->Forward(inPort, out, prio, std::move(ack));
     }
     return true;

@@ -125,6 +125,18 @@ QueuePair::SetSourcePort(uint16_t port)
     m_srcPort = port;
 }
 
+void
+QueuePair::SetOwner(uint8_t owner)
+{
+    m_owner = owner;
+}
+
+uint8_t
+QueuePair::GetOwner() const
+{
+    return m_owner;
+}
+
 uint64_t
 QueuePair::Post(Operation op, uint64_t bytes)
 {
@@ -467,6 +479,7 @@ QueuePair::GetPeer() const
     peer.host = m_remoteHost;
     peer.qpn = m_remoteQpn;
     peer.srcPort = m_srcPort;
+    peer.owner = m_owner;
     return peer;
 }
 

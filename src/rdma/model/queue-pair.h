@@ -69,6 +69,9 @@ public:
     uint32_t GetRemoteHost() const;
     uint16_t GetSourcePort() const;
     void SetSourcePort(uint16_t port);
+    /// Whose traffic this QP's frames are (FrameInfo::owner, TrafficLedger); 0 for none.
+    void SetOwner(uint8_t owner);
+    uint8_t GetOwner() const;
 
     /// Post a message; returns its id. The NIC is told there is something to send.
     uint64_t Post(Operation op, uint64_t bytes);
@@ -145,6 +148,7 @@ private:
     uint32_t m_remoteQpn{0};
     uint32_t m_remoteHost{0};
     uint16_t m_srcPort{0};
+    uint8_t m_owner{0};
     uint32_t m_mtu{1024};
     Time m_rto;
 

@@ -36,6 +36,7 @@ public:
         uint32_t host{0};
         uint32_t qpn{0};
         uint16_t srcPort{0}; ///< UDP source port (ECMP entropy) of what the responder sends
+        uint8_t owner{0};    ///< whose traffic its ACKs and CNPs are (FrameInfo::owner)
     };
 
     void SetAckEvery(uint32_t ackEvery);

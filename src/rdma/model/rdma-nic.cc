@@ -185,6 +185,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_ackFrames.SetSource(m_mac);
     device->SetAddress(m_mac);
     device->SetOwner(this);
+    m_ledger = device->GetTrafficLedger();
 }
 
 Ptr<FabricNetDevice>
@@ -200,10 +201,11 @@ RdmaNic::GetHost() const
 }
 
 Ptr<QueuePair>
-RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort)
+RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
 {
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
+    qp->SetOwner(owner);
     if (m_ccEnabled)
     {
         Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
@@ -221,9 +223,10 @@ RdmaNic::CreateMulticastQp(uint32_t groupQpn,
                            Ptr<P2mpEncapsulator> sender,
                            Ptr<AckAggregator> localAgg,
                            bool ackFree,
-                           uint16_t srcPort)
+                           uint16_t srcPort,
+                           uint8_t owner)
 {
-    Ptr<QueuePair> qp = CreateQp(m_host, srcPort);
+    Ptr<QueuePair> qp = CreateQp(m_host, srcPort, owner);
     qp->SetMulticast(sender, groupQpn, localAgg, ackFree);
     qp->SetRemoteQpn(groupQpn);
     // Receivers acknowledge to the group QPN: one number names the flow at every hop, so an
@@ -239,7 +242,8 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
                               uint16_t srcPort,
                               uint32_t ackEvery,
                               bool ackFree,
-                              GroupReceiveCallback receive)
+                              GroupReceiveCallback receive,
+                              uint8_t owner)
 {
     // The QPN a queue pair would have taken, so that the queue pairs created after it are
     // numbered as they would be if every responder were one.
@@ -252,6 +256,7 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
     g.peer.host = senderHost;
     g.peer.qpn = senderQpn;
     g.peer.srcPort = srcPort;
+    g.peer.owner = owner;
     g.qpn = qpn;
     g.receive = receive;
     m_groups[groupQpn] = m_groupRx.size() - 1;
@@ -336,11 +341,11 @@ RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
         m_copies.pop_front();
         return f;
     }
-    return FabricFrame::From(NextDataPacket());
+    return NextDataFrame();
 }
 
-Ptr<Packet>
-RdmaNic::NextDataPacket()
+FabricFrame
+RdmaNic::NextDataFrame()
 {
     // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
     Time now = Simulator::Now();
@@ -375,6 +380,13 @@ RdmaNic::NextDataPacket()
             ++m_dataPackets;
             m_dataBytes += payload;
             m_headerBytes += p->GetSize() - payload;
+            if (m_ledger)
+            {
+                TrafficLedger::Counters& row = m_ledger->Row(qp->GetOwner());
+                ++row.dataPackets;
+                row.dataBytes += payload;
+                row.headerBytes += p->GetSize() - payload;
+            }
         }
         if (qp->HasPacketToSend())
         {
@@ -384,13 +396,15 @@ RdmaNic::NextDataPacket()
         {
             m_isActive[index] = false;
         }
-        return p;
+        FabricFrame frame = FabricFrame::From(p);
+        frame.info.owner = qp->GetOwner();
+        return frame;
     }
     if (earliest != Time::Max())
     {
         WakeAt(earliest);
     }
-    return nullptr;
+    return FabricFrame();
 }
 
 RocePacketBuilder::Addressing
@@ -426,10 +440,24 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
     }
     ++m_mcastPackets;
     m_mcastCopies += m_frames.size();
+    if (m_ledger)
+    {
+        TrafficLedger::Counters& row = m_ledger->Row(qp->GetOwner());
+        for (const auto& f : m_frames)
+        {
+            ++row.dataPackets;
+            row.dataBytes += payload;
+            row.headerBytes += f->GetSize() - payload;
+        }
+        ++row.p2mpPackets;
+        row.p2mpCopies += m_frames.size();
+    }
     qp->PacketSent(wire);
     for (std::size_t i = 1; i < m_frames.size(); ++i)
     {
-        m_copies.push_back(FabricFrame::From(m_frames[i]));
+        FabricFrame copy = FabricFrame::From(m_frames[i]);
+        copy.info.owner = qp->GetOwner();
+        m_copies.push_back(std::move(copy));
     }
     return m_frames[0];
 }
@@ -468,12 +496,14 @@ void
 RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn)
 {
     // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read.
-    QueueControl(m_ackFrames.Make(
+    FabricFrame ack = m_ackFrames.Make(
         MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false),
         to.qpn,
         psn24,
         nak,
-        msn));
+        msn);
+    ack.info.owner = to.owner;
+    QueueControl(std::move(ack));
 }
 
 void
@@ -496,7 +526,13 @@ RdmaNic::SendCnp(const RcResponder::Peer& to)
     Encapsulate(p, to.host, to.srcPort, m_ctrlPriority, false);
     ++m_cnpsSent;
     m_cnpSentTrace(to.qpn);
-    QueueControl(FabricFrame::From(p));
+    FabricFrame cnp = FabricFrame::From(p);
+    cnp.info.owner = to.owner;
+    if (m_ledger)
+    {
+        ++m_ledger->Row(to.owner).cnps;
+    }
+    QueueControl(std::move(cnp));
 }
 
 void
@@ -533,6 +569,10 @@ RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
     if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
     {
         ++m_acksReceived;
+        if (m_ledger)
+        {
+            ++m_ledger->Row(fi.owner).acksAtSenders;
+        }
         qp->ReceiveAck(fi);
     }
     else if (BthHeader::IsData(fi.opcode))
@@ -554,6 +594,10 @@ RdmaNic::ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi)
     {
         // A responder has nothing outstanding: an ACK or NAK for it changes nothing.
         ++m_acksReceived;
+        if (m_ledger)
+        {
+            ++m_ledger->Row(fi.owner).acksAtSenders;
+        }
     }
     else if (BthHeader::IsData(fi.opcode))
     {

@@ -45,8 +45,9 @@ public:
     Ptr<FabricNetDevice> GetDevice() const;
     uint32_t GetHost() const;
 
-    /// Create a QP toward a remote host; connect it with Connect() before posting.
-    Ptr<QueuePair> CreateQp(uint32_t remoteHost, uint16_t srcPort);
+    /// Create a QP toward a remote host; connect it with Connect() before posting. owner
+    /// names whose traffic its frames are (FrameInfo::owner): a workload's, or none.
+    Ptr<QueuePair> CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner = 0);
     /// Wire two QPs of different NICs to each other (exchange of QPNs).
     static void Connect(Ptr<QueuePair> a, Ptr<QueuePair> b);
     Ptr<QueuePair> GetQp(uint32_t qpn) const;
@@ -58,7 +59,8 @@ public:
                                      Ptr<P2mpEncapsulator> sender,
                                      Ptr<AckAggregator> localAgg,
                                      bool ackFree,
-                                     uint16_t srcPort);
+                                     uint16_t srcPort,
+                                     uint8_t owner = 0);
     /// A group responder has a whole message (receiver host, msn, bytes, the message's last
     /// PSN).
     typedef Callback<void, uint32_t, uint64_t, uint64_t, uint64_t> GroupReceiveCallback;
@@ -76,7 +78,8 @@ public:
                                   uint16_t srcPort,
                                   uint32_t ackEvery,
                                   bool ackFree,
-                                  GroupReceiveCallback receive);
+                                  GroupReceiveCallback receive,
+                                  uint8_t owner = 0);
     /// Group responders created at this NIC.
     uint32_t GetNGroupResponders() const;
     /// Packets the responder of groupQpn received in order (its next expected PSN); 0 if this
@@ -123,8 +126,8 @@ protected:
 private:
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
     /// The next frame to send: control first, then P2MP copies, then data round robin.
-    /// A data packet of the next QP in turn, or none.
-    Ptr<Packet> NextDataPacket();
+    /// A data frame of the next QP in turn, or none.
+    FabricFrame NextDataFrame();
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
@@ -147,6 +150,7 @@ private:
 
     Ptr<Node> m_node;
     Ptr<FabricNetDevice> m_device;
+    Ptr<TrafficLedger> m_ledger; // the device's: per-owner counters, or none
     uint32_t m_host{0};
     Ipv4Address m_address;
     Mac48Address m_mac;

@@ -136,6 +136,7 @@ ScenarioRunner::Build()
         ObjectFactory factory(type->tid.GetName());
         Ptr<Straggler> straggler = factory.Create<Straggler>();
         sc.index = i;
+        sc.owner = OwnerOf(m_config.workloads.size() + i);
         straggler->Install(s, sc);
         m_stragglers.push_back(straggler);
     }
@@ -159,6 +160,7 @@ ScenarioRunner::Build()
         ObjectFactory factory(type->tid.GetName());
         Ptr<Workload> wl = factory.Create<Workload>();
         context.index = i;
+        context.owner = OwnerOf(i);
         wl->Install(w, context);
         m_workloads.push_back(wl);
     }
@@ -298,7 +300,7 @@ ScenarioRunner::NetworkSummary() const
             Ptr<Replicator> r = stage->GetReplicator();
             bift += r->GetBiftEntries();
             groupPeak += r->GetGroupTable()->GetPeakSize();
-            drops += r->GetDrops();
+            // A replicator's drops are the switch's too (it drops what gets no copy).
             if (Ptr<AckAggregator> a = stage->GetAckAggregator())
             {
                 aggPeak += a->GetPeakEntryCount();
@@ -362,6 +364,53 @@ ScenarioRunner::NetworkSummary() const
             {"packet_hops", hops}};
 }
 
+uint8_t
+ScenarioRunner::OwnerOf(std::size_t k)
+{
+    // Workloads, then stragglers, take owners 1, 2, ...; past the one-byte range a source is
+    // left unattributed (its summary entry has "network": null).
+    return k + 1 < TrafficLedger::MAX_OWNERS ? static_cast<uint8_t>(k + 1)
+                                             : TrafficLedger::NO_OWNER;
+}
+
+nlohmann::json
+ScenarioRunner::OwnerNetworkSummary(std::size_t k) const
+{
+    uint8_t owner = OwnerOf(k);
+    if (owner == TrafficLedger::NO_OWNER)
+    {
+        return nullptr;
+    }
+    const TrafficLedger::Counters& c = m_fabric->GetTrafficLedger()->Get(owner);
+    uint64_t retx = 0;
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        {
+            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
+            if (qp->GetOwner() == owner)
+            {
+                retx += qp->GetRetransmissions();
+            }
+        }
+    }
+    // As the scenario's acks_per_data_packet: copies made at the NIC are one logical packet.
+    uint64_t logical = c.dataPackets - (c.p2mpCopies - c.p2mpPackets);
+    return {{"link_bytes", c.linkBytes},
+            {"packet_hops", c.packetHops},
+            {"sender_nic_bytes", c.dataBytes + c.headerBytes},
+            {"header_bytes", c.headerBytes},
+            {"data_packets", c.dataPackets},
+            {"retransmissions", retx},
+            {"acks_at_senders", c.acksAtSenders},
+            {"acks_per_data_packet", logical ? double(c.acksAtSenders) / logical : 0.0},
+            {"aggregated_acks", c.aggregatedAcks},
+            {"cnps", c.cnps},
+            {"ecn_marks", c.ecnMarks},
+            {"drops", c.drops}};
+}
+
 nlohmann::json
 ScenarioRunner::Summary() const
 {
@@ -417,12 +466,14 @@ ScenarioRunner::Summary() const
         {
             w[key] = value;
         }
+        w["network"] = OwnerNetworkSummary(i);
         s["workloads"].push_back(w);
     }
     s["network"] = net;
     // Only when there are any: the key is new, and runs without stragglers keep their bytes.
-    for (const Ptr<Straggler>& st : m_stragglers)
+    for (std::size_t i = 0; i < m_stragglers.size(); ++i)
     {
+        const Ptr<Straggler>& st = m_stragglers[i];
         nlohmann::json e = {{"type", st->GetConfig().type}, {"events", st->GetEventCount()}};
         std::map<std::string, double> figures;
         st->Report(figures);
@@ -430,6 +481,8 @@ ScenarioRunner::Summary() const
         {
             e[key] = value;
         }
+        // Its own traffic (a congested receiver's incast); zeros for the others.
+        e["network"] = OwnerNetworkSummary(infos.size() + i);
         s["stragglers"].push_back(e);
     }
     return s;

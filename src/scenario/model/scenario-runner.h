@@ -66,6 +66,10 @@ public:
 private:
     void Progress();
     nlohmann::json NetworkSummary() const;
+    /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
+    static uint8_t OwnerOf(std::size_t k);
+    /// The network counters of owner OwnerOf(k)'s frames; null if it has none.
+    nlohmann::json OwnerNetworkSummary(std::size_t k) const;
 
     ScenarioConfig m_config;
     Options m_options;

@@ -96,6 +96,7 @@ TopologyBuilder::Build()
     }
     m_nodes = built.nodes;
     m_switches = built.switches;
+    m_ledger = built.ledger;
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(nic.mtuBytes));
@@ -161,6 +162,12 @@ Ptr<P2mpDelivery>
 TopologyBuilder::GetDelivery() const
 {
     return m_delivery;
+}
+
+Ptr<TrafficLedger>
+TopologyBuilder::GetTrafficLedger() const
+{
+    return m_ledger;
 }
 
 Ptr<P2mpSwitchStage>

@@ -51,6 +51,8 @@ public:
     Ptr<GroupController> GetGroupController() const;
     /// The scenario's P2MP mechanism (p2mp.mechanism), installed in the switches.
     Ptr<P2mpDelivery> GetDelivery() const;
+    /// The fabric's counters by owner (FrameInfo::owner): whose frames did what.
+    Ptr<TrafficLedger> GetTrafficLedger() const;
 
 private:
     void SetUpP2mp();
@@ -61,6 +63,7 @@ private:
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<FabricSwitch>> m_switches;
     Ptr<P2mpDelivery> m_delivery;
+    Ptr<TrafficLedger> m_ledger;
 };
 
 } // namespace ns3

@@ -78,6 +78,9 @@ public:
     uint8_t padCount{0};
     bool ackRequest{false};
     uint8_t syndrome{0}; // AETH, for ACK/NAK
+    /// Not on the wire: the workload (or straggler) whose traffic this is, for per-workload
+    /// counters (TrafficLedger); 0 for none. Parse() leaves it and operator== ignores it.
+    uint8_t owner{0};
 
     /// Every field equal (a frame's carried fields against a fresh parse).
     bool operator==(const FrameInfo& o) const;

@@ -73,7 +73,11 @@ BroadcastWorkload::DoInstall()
     // The channel draws its queue pairs' entropy from this workload's stream, interleaved
     // with the receiver sets, as one sender's choices would be.
     m_channel = m_context.delivery->CreateChannel(
-        w.root, m_others, GroupQpnBase(), MakeCallback(&BroadcastWorkload::Entropy, this));
+        w.root,
+        m_others,
+        GroupQpnBase(),
+        MakeCallback(&BroadcastWorkload::Entropy, this),
+        m_context.owner);
     m_channel->SetDoneCallback(MakeCallback(&BroadcastWorkload::Done, this));
     m_channel->SetDeliveredCallback(MakeCallback(&BroadcastWorkload::Delivered, this));
 

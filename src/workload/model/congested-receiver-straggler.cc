@@ -132,8 +132,8 @@ CongestedReceiverStraggler::DoInstall()
         {
             return static_cast<uint16_t>(49152 + static_cast<uint32_t>(Draw(i, 1, k) * 16384));
         };
-        Ptr<QueuePair> a = m_context.nics[s]->CreateQp(m_host, port(0));
-        Ptr<QueuePair> b = m_context.nics[m_host]->CreateQp(s, port(1));
+        Ptr<QueuePair> a = m_context.nics[s]->CreateQp(m_host, port(0), m_context.owner);
+        Ptr<QueuePair> b = m_context.nics[m_host]->CreateQp(s, port(1), m_context.owner);
         RdmaNic::Connect(a, b);
         a->SetCompletionCallback(MakeCallback(&CongestedReceiverStraggler::Completed, this));
         b->SetReceiveCallback(MakeCallback(&CongestedReceiverStraggler::Received, this));

@@ -91,8 +91,8 @@ FlowWorkload::DoInstall()
         {
             return EntropyPort(entropy());
         };
-        Ptr<QueuePair> a = srcNic->CreateQp(spec.dst, port());
-        Ptr<QueuePair> b = dstNic->CreateQp(spec.src, port());
+        Ptr<QueuePair> a = srcNic->CreateQp(spec.dst, port(), m_context.owner);
+        Ptr<QueuePair> b = dstNic->CreateQp(spec.src, port(), m_context.owner);
         RdmaNic::Connect(a, b);
         a->SetCompletionCallback(MakeCallback(&FlowWorkload::FlowComplete, this, f));
         m_qps.push_back(a);

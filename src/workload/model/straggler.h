@@ -47,6 +47,8 @@ public:
         Ptr<StragglerLog> log;
         uint32_t index{0}; ///< position in the scenario's stragglers[]
         uint64_t seed{1};  ///< the scenario's seed
+        /// Whose traffic the frames it sends are (FrameInfo::owner); 0 for none.
+        uint8_t owner{0};
     };
 
     void Install(const StragglerConfig& config, const Context& context);

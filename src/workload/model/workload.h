@@ -45,6 +45,9 @@ public:
         Ptr<Metrics> metrics;
         uint32_t index{0}; ///< position in the scenario's workloads[]
         uint64_t seed{1};  ///< the scenario's seed
+        /// Whose traffic its queue pairs' and channels' frames are (FrameInfo::owner): the
+        /// scenario gives workload i owner i + 1; 0 leaves them unattributed.
+        uint8_t owner{0};
         /// The scenario's stragglers, in stragglers[] order (they may change compute times).
         std::vector<Ptr<Straggler>> stragglers;
     };

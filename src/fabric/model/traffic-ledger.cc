@@ -1,0 +1,22 @@
+#include "fabric/model/traffic-ledger.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(TrafficLedger);
+
+TypeId
+TrafficLedger::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::TrafficLedger")
+                            .SetParent<Object>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<TrafficLedger>();
+    return tid;
+}
+
+TrafficLedger::TrafficLedger()
+{
+}
+
+} // namespace ns3

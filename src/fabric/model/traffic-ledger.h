@@ -1,0 +1,76 @@
+/*
+ * Counters of the fabric's frames by the traffic they belong to (a workload, a straggler),
+ * so that a scenario mixing several can tell whose bytes, ACKs and CNPs are whose.
+ */
+#ifndef MCAST4AI_TRAFFIC_LEDGER_H
+#define MCAST4AI_TRAFFIC_LEDGER_H
+
+#include "ns3/object.h"
+#include "wire/model/frame-info.h"
+
+#include <array>
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \brief Per-owner counters of what the ports, NICs and switches did with each frame.
+ *
+ * Every frame carries an owner (FrameInfo::owner): its NIC stamps it from the queue pair or
+ * group responder that made it, a switch's copies and aggregated ACKs inherit it, and frames
+ * nothing owns (PFC pauses) keep 0. One ledger serves the whole fabric; each port, NIC and
+ * switch adds to the row of the frame's owner, so the rows of all owners sum to the fabric's
+ * totals. A row is a few adds per frame in a 256-row table that stays in cache.
+ */
+class TrafficLedger : public Object
+{
+public:
+    static TypeId GetTypeId();
+    TrafficLedger();
+
+    /// Owners a frame can name: FrameInfo::owner is one byte, and 0 is "nobody".
+    static constexpr uint32_t MAX_OWNERS = 256;
+    static constexpr uint8_t NO_OWNER = 0;
+
+    struct Counters
+    {
+        uint64_t linkBytes{0};      ///< bytes sent on every link (each hop counted)
+        uint64_t packetHops{0};     ///< frames sent on every link
+        uint64_t dataPackets{0};    ///< RoCEv2 data frames that left a NIC (copies included)
+        uint64_t dataBytes{0};      ///< their RDMA payload bytes
+        uint64_t headerBytes{0};    ///< their other bytes
+        uint64_t p2mpPackets{0};    ///< P2MP packets that left a NIC ...
+        uint64_t p2mpCopies{0};     ///< ... and the frames they took there
+        uint64_t acksAtSenders{0};  ///< ACKs and NAKs a NIC received
+        uint64_t cnps{0};           ///< CNPs a NIC sent
+        uint64_t ecnMarks{0};       ///< frames a switch marked CE
+        uint64_t drops{0};          ///< frames a switch dropped
+        uint64_t aggregatedAcks{0}; ///< ACKs a switch's aggregation point sent
+    };
+
+    Counters& Row(uint8_t owner)
+    {
+        return m_rows[owner];
+    }
+
+    const Counters& Get(uint8_t owner) const
+    {
+        return m_rows[owner];
+    }
+
+    /// A port put a frame on its link.
+    void LinkSent(const FrameInfo& fi)
+    {
+        Counters& c = m_rows[fi.owner];
+        c.linkBytes += fi.size;
+        ++c.packetHops;
+    }
+
+private:
+    std::array<Counters, MAX_OWNERS> m_rows;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_TRAFFIC_LEDGER_H */
