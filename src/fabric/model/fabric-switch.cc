@@ -9,9 +9,6 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "wire/model/bier-header.h"
-#include "wire/model/group-shim-header.h"
-#include "wire/model/xpu-list-header.h"
 
 namespace ns3
 {
@@ -491,61 +488,16 @@ FabricSwitch::RefreshPause(uint32_t inPort, uint8_t prio)
         = Simulator::Schedule(pause / 2, &FabricSwitch::RefreshPause, this, inPort, prio);
 }
 
-namespace
-{
-/// Set CE in the IPv4 header at the front of p, keeping everything else.
-void
-SetCe(Ptr<Packet> p)
-{
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-}
-
-/// Take header H off the front, mark the IPv4 header behind it, put H back.
-template<typename H>
-void
-SetCeBehind(Ptr<Packet> p)
-{
-    H h;
-    p->RemoveHeader(h);
-    SetCe(p);
-    p->AddHeader(h);
-}
-} // namespace
-
 bool
 FabricSwitch::MarkCe(FabricFrame& frame)
 {
-    // Headers come off and go back on in place (no fragments: concatenating packets would
-    // teach ns-3's buffer allocator a larger size for every later packet).
-    FrameInfo& fi = frame.info;
+    const FrameInfo& fi = frame.info;
     if (fi.ecn == Ipv4Header::ECN_NotECT
         || (fi.etherType != FrameInfo::ETHERTYPE_IPV4 && fi.p2mp == FrameInfo::P2MP_NONE))
     {
         return false;
     }
-    Ptr<Packet> p = frame.GetPacket();
-    EthernetHeader eth(false);
-    p->RemoveHeader(eth);
-    switch (fi.p2mp)
-    {
-        case FrameInfo::P2MP_BIER:
-            SetCeBehind<BierHeader>(p);
-            break;
-        case FrameInfo::P2MP_XPU_LIST:
-            SetCeBehind<XpuListHeader>(p);
-            break;
-        case FrameInfo::P2MP_SHIM:
-            SetCeBehind<GroupShimHeader>(p);
-            break;
-        default:
-            SetCe(p);
-    }
-    p->AddHeader(eth);
-    fi.ecn = Ipv4Header::ECN_CE;
+    frame.MarkCe();
     return true;
 }
 

@@ -56,11 +56,12 @@ Replicator::Replicate(FabricFrame& frame,
                       std::vector<uint32_t>* receivers)
 {
     const FrameInfo& fi = frame.info;
-    Ptr<Packet> p = frame.GetPacket();
     if (fi.p2mp == FrameInfo::P2MP_SHIM)
     {
         return ReplicateShim(frame, inPort, out, receivers);
     }
+    // BIER and the XPU list rewrite the header of every copy.
+    Ptr<Packet> p = frame.GetWritablePacket();
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     if (fi.p2mp == FrameInfo::P2MP_BIER)
@@ -133,14 +134,15 @@ Replicator::ReplicateShim(FabricFrame& frame,
 {
     // The new protocol: the controller installed this switch's ports for the group. The shim
     // (its group ID is in the frame's fields) is the same in every copy, so the copies are the
-    // arrived frame as it is: they share its bytes (ns-3 copies them on write) instead of each
-    // holding its own.
+    // arrived frame as it is: they share its packet instead of each holding its own, and
+    // whatever changes a copy's bytes later (a CE mark, a replicator) copies it first
+    // (FabricFrame::GetWritablePacket).
     const FrameInfo& fi = frame.info;
-    Ptr<Packet> p = frame.GetPacket();
     const GroupTable::Entry* e = m_groups->Lookup(fi.groupId);
     if (!e)
     {
         // Dropped as the switch got it before: without its Ethernet header and shim.
+        Ptr<Packet> p = frame.GetWritablePacket();
         EthernetHeader eth(false);
         GroupShimHeader hdr;
         p->RemoveHeader(eth);
@@ -152,19 +154,13 @@ Replicator::ReplicateShim(FabricFrame& frame,
     {
         receivers->insert(receivers->end(), e->receivers.begin(), e->receivers.end());
     }
-    std::size_t n = 0;
+    Ptr<Packet> p = frame.GetPacket();
     for (uint16_t port : e->ports)
     {
-        n += port != inPort;
-    }
-    for (uint16_t port : e->ports)
-    {
-        if (port == inPort)
+        if (port != inPort)
         {
-            continue;
+            out.push_back({port, {p, fi}});
         }
-        Ptr<Packet> c = (--n > 0) ? p->Copy() : p;
-        out.push_back({port, {c, fi}});
     }
     return Seconds(0);
 }

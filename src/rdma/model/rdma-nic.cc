@@ -183,6 +183,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_address = HostAddress(host);
     m_mac = HostMac(host);
     m_ackFrames.SetSource(m_mac);
+    m_cnpFrames.SetSource(m_mac);
     device->SetAddress(m_mac);
     device->SetOwner(this);
     m_ledger = device->GetTrafficLedger();
@@ -511,6 +512,7 @@ RdmaNic::SetComputeIcrc(bool computeIcrc)
 {
     m_computeIcrc = computeIcrc;
     m_ackFrames.SetComputeIcrc(computeIcrc);
+    m_cnpFrames.SetComputeIcrc(computeIcrc);
 }
 
 bool
@@ -522,11 +524,11 @@ RdmaNic::GetComputeIcrc() const
 void
 RdmaNic::SendCnp(const RcResponder::Peer& to)
 {
-    Ptr<Packet> p = RocePacketBuilder::Cnp(to.qpn);
-    Encapsulate(p, to.host, to.srcPort, m_ctrlPriority, false);
+    // Deferred, as ACKs: under a large incast CNPs are a good part of the frames.
+    FabricFrame cnp = m_cnpFrames.Make(
+        MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false), to.qpn);
     ++m_cnpsSent;
     m_cnpSentTrace(to.qpn);
-    FabricFrame cnp = FabricFrame::From(p);
     cnp.info.owner = to.owner;
     if (m_ledger)
     {

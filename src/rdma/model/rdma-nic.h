@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 #include "rdma/model/queue-pair.h"
 #include "wire/model/ack-frame-builder.h"
+#include "wire/model/cnp-frame-builder.h"
 #include "wire/model/frame-info.h"
 #include "wire/model/roce-packet-builder.h"
 
@@ -174,6 +175,7 @@ private:
     // Frames are parsed as they are built: a paused port may hold ACKs for long.
     RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
     AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs, bytes built when read
+    CnpFrameBuilder m_cnpFrames;      // and its CNPs
     RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
     // By group QPN: a P2MP requester (REQUESTER | index in m_qps) or a group responder (index
     // in m_groupRx). A deque: responders keep their address while more are created.

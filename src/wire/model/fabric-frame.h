@@ -4,7 +4,9 @@
 #ifndef MCAST4AI_FABRIC_FRAME_H
 #define MCAST4AI_FABRIC_FRAME_H
 
+#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
+#include "wire/model/ecn-rewrite.h"
 #include "wire/model/frame-builder.h"
 #include "wire/model/frame-info.h"
 
@@ -88,7 +90,8 @@ public:
         }
         else
         {
-            Hold(reinterpret_cast<Packet*>(o.m_ref));
+            Hold(o.PacketPointer());
+            m_ref |= o.m_ref & CE_PENDING;
         }
     }
 
@@ -114,11 +117,47 @@ public:
     {
         if (m_ref & DEFERRED)
         {
-            const auto* builder = reinterpret_cast<const FrameBuilder*>(m_ref & ~DEFERRED);
+            // Built from the fields, a pending CE mark included.
+            const auto* builder = reinterpret_cast<const FrameBuilder*>(m_ref & ~TAGS);
             m_ref = 0;
             Hold(PeekPointer(builder->BuildFrame(info)));
         }
-        return Ptr<Packet>(reinterpret_cast<Packet*>(m_ref));
+        else if (m_ref & CE_PENDING)
+        {
+            ApplyCe();
+        }
+        return Ptr<Packet>(PacketPointer());
+    }
+
+    /**
+     * The packet, for code that changes its bytes in place: a packet other frames share
+     * (the copies of a replicated frame) is copied first, so that they keep theirs.
+     */
+    Ptr<Packet> GetWritablePacket()
+    {
+        GetPacket();
+        Packet* p = PacketPointer();
+        if (p && p->GetReferenceCount() > 1)
+        {
+            Ptr<Packet> own = p->Copy();
+            Release();
+            Hold(PeekPointer(own));
+        }
+        return Ptr<Packet>(PacketPointer());
+    }
+
+    /**
+     * Mark the frame CE. The fields say so at once; the bytes are rewritten only when
+     * something reads them (GetPacket): on a congested fabric most marked frames are never
+     * read, and rewriting a replicated frame's shared bytes would copy them.
+     */
+    void MarkCe()
+    {
+        info.ecn = Ipv4Header::ECN_CE;
+        if (m_ref && !(m_ref & DEFERRED))
+        {
+            m_ref |= CE_PENDING;
+        }
     }
 
     /// Whether there is a frame (a dequeue with nothing eligible returns none).
@@ -133,11 +172,43 @@ public:
         return m_ref != 0 && !(m_ref & DEFERRED);
     }
 
+    /// Whether a CE mark is in the fields but not yet in the bytes.
+    bool HasPendingCe() const
+    {
+        return m_ref & CE_PENDING;
+    }
+
     FrameInfo info; ///< the fields of the packet, as FrameInfo::Parse reads them
 
 private:
     /// Tag of m_ref when it holds a FrameBuilder rather than a Packet (both are aligned).
     static constexpr uintptr_t DEFERRED = 1;
+    /// Tag of a packet whose bytes still lack the CE mark its fields have.
+    static constexpr uintptr_t CE_PENDING = 2;
+    static constexpr uintptr_t TAGS = DEFERRED | CE_PENDING;
+
+    Packet* PacketPointer() const
+    {
+        return reinterpret_cast<Packet*>(m_ref & ~TAGS);
+    }
+
+    /// Write the pending CE mark into bytes of this frame's own (another frame may share the
+    /// packet: it keeps its bytes).
+    void ApplyCe()
+    {
+        Packet* p = PacketPointer();
+        if (p->GetReferenceCount() > 1)
+        {
+            Ptr<Packet> own = p->Copy();
+            Release();
+            Hold(PeekPointer(own));
+        }
+        else
+        {
+            m_ref &= ~CE_PENDING;
+        }
+        RewriteCe(Ptr<Packet>(PacketPointer()), info.p2mp);
+    }
 
     void Hold(Packet* p)
     {
@@ -152,12 +223,13 @@ private:
     {
         if (m_ref && !(m_ref & DEFERRED))
         {
-            reinterpret_cast<Packet*>(m_ref)->Unref();
+            PacketPointer()->Unref();
         }
         m_ref = 0;
     }
 
-    uintptr_t m_ref{0}; ///< a Packet* holding one reference, or a FrameBuilder* | DEFERRED
+    /// A Packet* holding one reference (| CE_PENDING), or a FrameBuilder* | DEFERRED.
+    uintptr_t m_ref{0};
 };
 
 } // namespace ns3
