@@ -55,11 +55,8 @@ Scenario(uint32_t leaves, const std::string& mechanism, const std::string& workl
 double
 RingStepSeconds(uint64_t shard)
 {
-    uint64_t packets = (shard + MTU - 1) / MTU;
-    double uplinkBytes = shard + packets * (ROCE_HEADER_BYTES + FRAMING_BYTES) + RETH_BYTES
-                         + packets * (ACK_FRAME_BYTES + FRAMING_BYTES);
-    double latency = 2 * CABLE_S + SWITCH_S + WireSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS);
-    return uplinkBytes * 8 / (RATE_GBPS * 1e9) + latency;
+    return MessageDataSeconds(shard, MTU, RATE_GBPS) + MessageAckSeconds(shard, MTU, RATE_GBPS)
+           + LeafHopSeconds(MTU, RATE_GBPS, CABLE_S, SWITCH_S);
 }
 
 struct Outcome

@@ -75,32 +75,25 @@ RunEntry(uint32_t leaves, const std::string& workload)
     return o;
 }
 
-uint64_t
-Packets(uint64_t bytes)
-{
-    return (bytes + MTU - 1) / MTU;
-}
-
-/// Seconds a link spends on a message's data frames: headers, framing, one RETH.
+/// Seconds a host link spends on a message's data frames.
 double
 DataSeconds(uint64_t bytes)
 {
-    return (bytes + Packets(bytes) * (ROCE_HEADER_BYTES + FRAMING_BYTES) + RETH_BYTES) * 8
-           / (RATE_GBPS * 1e9);
+    return MessageDataSeconds(bytes, MTU, RATE_GBPS);
 }
 
-/// Seconds a link spends on the ACKs of a message (one per packet).
+/// Seconds a host link spends on the ACKs of a message (one per packet).
 double
 AckSeconds(uint64_t bytes)
 {
-    return Packets(bytes) * (ACK_FRAME_BYTES + FRAMING_BYTES) * 8 / (RATE_GBPS * 1e9);
+    return MessageAckSeconds(bytes, MTU, RATE_GBPS);
 }
 
-/// Two cables, the switch pipeline and the last frame serialised again: a hop within a leaf.
+/// A hop within a leaf.
 double
 HopSeconds()
 {
-    return 2 * CABLE_S + SWITCH_S + WireSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS);
+    return LeafHopSeconds(MTU, RATE_GBPS, CABLE_S, SWITCH_S);
 }
 
 /// What crossing the spines adds to a hop: two cables, two switches, two 400G serialisations.

@@ -108,10 +108,7 @@ Percentile(std::vector<double> v, double p)
 double
 ShardUplinkSeconds(uint64_t shard, double rateGbps)
 {
-    uint64_t packets = (shard + MTU - 1) / MTU;
-    double bytes = shard + packets * (ROCE_HEADER_BYTES + FRAMING_BYTES) + RETH_BYTES
-                   + packets * (ACK_FRAME_BYTES + FRAMING_BYTES);
-    return bytes * 8 / (rateGbps * 1e9);
+    return MessageDataSeconds(shard, MTU, rateGbps) + MessageAckSeconds(shard, MTU, rateGbps);
 }
 
 class SlowNodeTestCase : public TestCase
@@ -201,8 +198,7 @@ private:
             Scenario(bytes, 1, 0, R"({"type": "slow-link", "host": 3, "factor": 0.5})"));
         NS_TEST_ASSERT_MSG_EQ(base.complete && slow.complete, true, "both runs complete");
         const double shard = ShardUplinkSeconds(bytes / RANKS, RATE_GBPS);
-        const double latency
-            = 2 * CABLE_S + SWITCH_S + WireSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS);
+        const double latency = LeafHopSeconds(MTU, RATE_GBPS, CABLE_S, SWITCH_S);
         // Idle: 2(N-1) steps of shard time plus step latency. Slowed: host 3's uplink (and
         // downlink) carries each of its 2(N-1) steps at f·B back to back, the other ranks
         // being ahead, so the step latency hides behind it but for the first and last step.

@@ -31,6 +31,36 @@ WireSeconds(uint32_t frameBytes, double rateGbps)
     return (frameBytes + FRAMING_BYTES) * 8.0 / (rateGbps * 1e9);
 }
 
+/// Packets of a message of this many bytes.
+inline uint64_t
+PacketsOf(uint64_t bytes, uint32_t mtu)
+{
+    return (bytes + mtu - 1) / mtu;
+}
+
+/// Seconds a link spends on a WRITE's data frames: payload, headers and framing, one RETH.
+inline double
+MessageDataSeconds(uint64_t bytes, uint32_t mtu, double rateGbps)
+{
+    return (bytes + PacketsOf(bytes, mtu) * (ROCE_HEADER_BYTES + FRAMING_BYTES) + RETH_BYTES) * 8
+           / (rateGbps * 1e9);
+}
+
+/// Seconds a link spends on the ACKs of such a message, one per packet.
+inline double
+MessageAckSeconds(uint64_t bytes, uint32_t mtu, double rateGbps)
+{
+    return PacketsOf(bytes, mtu) * (ACK_FRAME_BYTES + FRAMING_BYTES) * 8 / (rateGbps * 1e9);
+}
+
+/// The latency of a hop within one leaf after the last frame has left the sender: two
+/// cables, the switch pipeline, and the frame serialised again on the downlink.
+inline double
+LeafHopSeconds(uint32_t mtu, double rateGbps, double cableS, double switchS)
+{
+    return 2 * cableS + switchS + WireSeconds(mtu + ROCE_HEADER_BYTES, rateGbps);
+}
+
 inline ScenarioConfig
 LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, const std::string& name)
 {
