@@ -11,6 +11,21 @@
 namespace ns3
 {
 
+namespace
+{
+/// A result file, or an error naming it.
+std::ofstream
+Create(const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    return out;
+}
+} // namespace
+
 void
 ResultWriter::MakeDirectory(const std::string& dir)
 {
@@ -25,11 +40,7 @@ ResultWriter::MakeDirectory(const std::string& dir)
 void
 ResultWriter::WriteJson(const nlohmann::json& j, const std::string& path)
 {
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    std::ofstream out = Create(path);
     out << j.dump(2) << "\n";
 }
 
@@ -57,11 +68,7 @@ Micros(std::string& line, double us)
 void
 ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool receivers)
 {
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    std::ofstream out = Create(path);
     out << "workload,op,iteration,rank,request,start_us,end_us,duration_us,bytes,receivers,src,"
            "dst"
         << (receivers ? ",kind\n" : "\n");
@@ -123,11 +130,7 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool 
 void
 ResultWriter::WriteStepsCsv(const Metrics& metrics, const std::string& path)
 {
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    std::ofstream out = Create(path);
     out << "workload,op,iteration,step,transfers,start_us,end_us,duration_us,last_src,last_dst\n";
     const auto& workloads = metrics.GetWorkloads();
     for (const Metrics::StepRecord& s : metrics.GetSteps())
@@ -152,11 +155,7 @@ ResultWriter::WriteStragglersCsv(const StragglerLog& log,
                                  const std::vector<std::string>& workloads,
                                  const std::string& path)
 {
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    std::ofstream out = Create(path);
     out << "time_us,straggler,type,event,workload,host,iteration,link,factor,delay_us\n";
     for (const StragglerLog::Event& e : log.GetEvents())
     {
