@@ -66,8 +66,11 @@ NormalizedDefault(const ConfigSchemaKey& key, const json& value)
     std::optional<json> v = key.Validate(value, key.GetName(), scratch);
     if (!v)
     {
-        throw std::logic_error("ConfigSchema: default of " + key.GetName()
-                               + " is invalid: " + scratch.GetIssues().front().reason);
+        // A default that needs the document's context (a host count) cannot be checked here.
+        throw std::logic_error("ConfigSchema: default of " + key.GetName() + " is invalid: "
+                               + (scratch.GetIssues().empty()
+                                      ? "it needs a derived variable"
+                                      : scratch.GetIssues().front().reason));
     }
     return *v;
 }
