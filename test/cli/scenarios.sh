@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every shipped example scenario of the collective, broadcast, straggler and background
+# Every shipped example scenario of the collective, broadcast, straggler, background and inference
 # workloads runs to completion: exit 0 and "complete": true in summary.json, one ops.csv row
 # per iteration (per message for a broadcast) of the foreground workloads, at least one row
 # per background workload, and stragglers.csv when there are stragglers.
@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
-for scenario in "$src"/scenarios/{collectives,stragglers,background}/*.json; do
+for scenario in "$src"/scenarios/{collectives,stragglers,background,inference}/*.json; do
     name=$(basename "$scenario" .json)
     out=$tmp/$name
     if ! "$runner" "$scenario" --quiet --out "$out" > "$tmp/$name.log" 2>&1; then

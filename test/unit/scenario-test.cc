@@ -599,7 +599,7 @@ INSTANTIATE_TEST_SUITE_P(Workloads,
 
 TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
 {
-    for (const char* type : {"moe-dispatch", "kv-cache-fanout", "spec-decode"})
+    for (const char* type : {"moe-dispatch", "kv-cache-fanout"})
     {
         json j = Minimal();
         j["workloads"][0]["type"] = type;
@@ -1100,7 +1100,7 @@ TEST(ScenarioMessages, OneBadKeyDoesNotCascade)
 
     // An unimplemented type: its keys are not reported as unknown.
     j = Minimal();
-    j["workloads"][0] = {{"type", "spec-decode"}, {"bytes", 1}, {"whatever", 2}};
+    j["workloads"][0] = {{"type", "kv-cache-fanout"}, {"bytes", 1}, {"whatever", 2}};
     EXPECT_EQ(ErrorOf(j).GetErrors().size(), 1u);
 }
 
@@ -1300,13 +1300,13 @@ TEST_F(ScenarioWorkloadRegistry, UnregisteredTypeIsUnknown)
 TEST(ScenarioWorkloadRegistryReserved, RegisteringAReservedNameImplementsIt)
 {
     json j = Minimal();
-    j["workloads"][0] = {{"type", "spec-decode"}};
+    j["workloads"][0] = {{"type", "kv-cache-fanout"}};
     EXPECT_NE(ErrorOf(j).GetReason().find("not implemented yet"), std::string::npos);
     Scenario::RegisterWorkloadType(
-        "spec-decode", [](ns3::ConfigSchemaObject&) {}, "test");
-    EXPECT_EQ(ParseJson(j).workloads[0].type, "spec-decode");
-    EXPECT_TRUE(Scenario::UnregisterWorkloadType("spec-decode"));
-    EXPECT_FALSE(Scenario::UnregisterWorkloadType("spec-decode"));
+        "kv-cache-fanout", [](ns3::ConfigSchemaObject&) {}, "test");
+    EXPECT_EQ(ParseJson(j).workloads[0].type, "kv-cache-fanout");
+    EXPECT_TRUE(Scenario::UnregisterWorkloadType("kv-cache-fanout"));
+    EXPECT_FALSE(Scenario::UnregisterWorkloadType("kv-cache-fanout"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -466,6 +466,12 @@ ScenarioRunner::Summary() const
         {
             w[key] = value;
         }
+        std::map<std::string, std::vector<double>> samples;
+        m_workloads[i]->ReportSamples(samples);
+        for (const auto& [key, values] : samples)
+        {
+            w[key] = DistributionJson(Metrics::Summarize(values));
+        }
         w["network"] = OwnerNetworkSummary(i);
         s["workloads"].push_back(w);
     }

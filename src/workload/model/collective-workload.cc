@@ -201,6 +201,7 @@ CollectiveWorkload::DoInstall()
         rec.iteration = i;
         rec.bytes = m_bytes;
         rec.receivers = n;
+        DescribeOp(rec);
         m_handles.push_back(AddOp(rec));
     }
     Time start = Time::FromDouble(m_config.startUs, Time::US);
@@ -384,6 +385,11 @@ CollectiveWorkload::MaybeRankDone(uint32_t i, uint32_t rank)
         Simulator::Schedule(
             ComputeTime(rank, i + 1), &CollectiveWorkload::StartRank, this, rank, i + 1);
     }
+}
+
+void
+CollectiveWorkload::DescribeOp(Metrics::OpRecord& record) const
+{
 }
 
 void

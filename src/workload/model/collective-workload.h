@@ -48,6 +48,9 @@ protected:
     void DoInstall() override;
     void DoDispose() override;
     /// The algorithm: one iteration's transfers over ranks 0..N-1.
+    /// Fill in what an algorithm knows of its operations beyond the engine's defaults (bytes,
+    /// receivers = every rank): a one-to-many type names its source. Nothing by default.
+    virtual void DescribeOp(Metrics::OpRecord& record) const;
     virtual CollectiveSchedule BuildSchedule(uint32_t ranks,
                                              uint64_t bytes,
                                              uint64_t chunkBytes) const = 0;

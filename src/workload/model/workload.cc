@@ -45,6 +45,11 @@ Workload::Report(std::map<std::string, double>& figures) const
 {
 }
 
+void
+Workload::ReportSamples(std::map<std::string, std::vector<double>>& samples) const
+{
+}
+
 const WorkloadConfig&
 Workload::GetConfig() const
 {

@@ -55,6 +55,9 @@ public:
     void Install(const WorkloadConfig& config, const Context& context);
     /// Figures of this workload for its summary.json entry (beyond ops and durations).
     virtual void Report(std::map<std::string, double>& figures) const;
+    /// Sample series (µs) whose percentiles its summary.json entry gives, as duration_us's:
+    /// key -> values, e.g. a token latency per step. None by default.
+    virtual void ReportSamples(std::map<std::string, std::vector<double>>& samples) const;
 
     const WorkloadConfig& GetConfig() const;
     uint32_t GetHostCount() const;

@@ -1,0 +1,177 @@
+#include "workload/model/spec-decode-workload.h"
+
+#include "core/model/config-schema-object.h"
+#include "ns3/log.h"
+#include "workload/model/workload-schema-keys.h"
+#include "workload/model/workload-type-registry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SpecDecodeWorkload");
+NS_OBJECT_ENSURE_REGISTERED(SpecDecodeWorkload);
+MCAST4AI_REGISTER_WORKLOAD("spec-decode",
+                           SpecDecodeWorkload,
+                           &SpecDecodeWorkload::Declare,
+                           "Speculative decoding: the first rank (the draft) sends `tokens` "
+                           "proposed tokens to the other ranks (the verifiers) as one P2MP "
+                           "message and waits for every verdict; one step per iteration.");
+
+TypeId
+SpecDecodeWorkload::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::SpecDecodeWorkload")
+                            .SetParent<CollectiveWorkload>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<SpecDecodeWorkload>();
+    return tid;
+}
+
+void
+SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
+{
+    WorkloadSchemaKeys::Ranks(w)
+        .MinItems(2)
+        .AllOrCount()
+        .DefaultFrom(
+            [](const ConfigSchemaView& v) -> std::optional<nlohmann::json>
+            {
+                const ConfigSchemaDerived* hosts = v.Variable(WorkloadSchemaKeys::HOSTS);
+                if (!hosts)
+                {
+                    return std::nullopt;
+                }
+                nlohmann::json first = nlohmann::json::array();
+                for (uint64_t h = 0; h < std::min<uint64_t>(5, hosts->value.get<uint64_t>()); ++h)
+                {
+                    first.push_back(h);
+                }
+                return first;
+            },
+            "hosts 0 to 4 (fewer if the fabric has fewer)")
+        .Doc("the draft host first, then the verifiers; \"all\" or a count n, the first n hosts "
+             "(the default: a draft and 4 verifiers)")
+        .Bind(&WorkloadConfig::ranks);
+    w.Enum("algorithm", {"multicast", "unicast"})
+        .Default("multicast")
+        .Doc("multicast: each proposal once from the draft, through p2mp.mechanism; unicast: a "
+             "copy per verifier over RDMA WRITEs, whatever the mechanism")
+        .Bind(&WorkloadConfig::algorithm);
+    w.Integer("tokens", 1, 4096).Default(64).Doc("k: tokens the draft proposes per step");
+    w.Integer("token_bytes", 1, 1u << 20)
+        .Default(4)
+        .Unit("bytes")
+        .Doc("bytes per proposed token on the wire (4: a 32-bit token id)");
+    w.Integer("verdict_bytes", 1, 1u << 20)
+        .Default(8)
+        .Unit("bytes")
+        .Doc("bytes of each verifier's reply (the accepted count and the corrected token)");
+    w.Number("acceptance", ConfigSchemaBounds::Between(0, 1))
+        .Default(0.8)
+        .Doc("a: the probability that the target model accepts a proposed token; a step then "
+             "yields (1 - a^(k+1)) / (1 - a) tokens on average, which turns step latency into "
+             "token latency");
+    w.Integer("iterations", 1, 1000000).Default(100).Doc("decoding steps, one after the other");
+    w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("draft and verification compute between one step and the next");
+    w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("when the first step starts")
+        .Bind(&WorkloadConfig::startUs);
+}
+
+double
+SpecDecodeWorkload::ExpectedTokensPerStep(uint32_t k, double a)
+{
+    if (a >= 1)
+    {
+        return k + 1.0; // every proposal accepted, plus the target's own next token
+    }
+    return (1 - std::pow(a, k + 1.0)) / (1 - a);
+}
+
+void
+SpecDecodeWorkload::DoInstall()
+{
+    m_config.bytes = m_config.spec.at("tokens").get<uint64_t>()
+                     * m_config.spec.at("token_bytes").get<uint64_t>();
+    CollectiveWorkload::DoInstall();
+}
+
+void
+SpecDecodeWorkload::DescribeOp(Metrics::OpRecord& record) const
+{
+    const std::vector<uint32_t>& ranks = GetRanks();
+    record.rank = ranks.front();
+    record.src = ranks.front();
+    record.receivers = ranks.size() - 1;
+}
+
+CollectiveSchedule
+SpecDecodeWorkload::BuildSchedule(uint32_t ranks, uint64_t /* bytes */, uint64_t /* chunk */) const
+{
+    const nlohmann::json& spec = m_config.spec;
+    uint64_t proposal = spec.at("tokens").get<uint64_t>() * spec.at("token_bytes").get<uint64_t>();
+    uint64_t verdict = spec.at("verdict_bytes").get<uint64_t>();
+    NS_LOG_FUNCTION(this << ranks << proposal << verdict << m_config.algorithm);
+    CollectiveSchedule schedule(ranks);
+    std::vector<uint32_t> verifiers;
+    for (uint32_t r = 1; r < ranks; ++r)
+    {
+        verifiers.push_back(r);
+    }
+    std::vector<uint32_t> sent(ranks, 0); // the proposal's transfer into each verifier
+    if (m_config.algorithm == "multicast")
+    {
+        uint32_t t = schedule.AddMulticast(
+            0, std::make_shared<const std::vector<uint32_t>>(verifiers), proposal, 0);
+        for (uint32_t r : verifiers)
+        {
+            sent[r] = t;
+        }
+    }
+    else
+    {
+        for (uint32_t r : verifiers)
+        {
+            sent[r] = schedule.AddUnicast(0, r, proposal, 0);
+        }
+    }
+    for (uint32_t r : verifiers)
+    {
+        schedule.AddDependency(schedule.AddUnicast(r, 0, verdict, 1), sent[r]);
+    }
+    return schedule;
+}
+
+void
+SpecDecodeWorkload::Report(std::map<std::string, double>& figures) const
+{
+    CollectiveWorkload::Report(figures);
+    const nlohmann::json& spec = m_config.spec;
+    figures["tokens_per_step"] = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
+                                                       spec.at("acceptance").get<double>());
+}
+
+void
+SpecDecodeWorkload::ReportSamples(std::map<std::string, std::vector<double>>& samples) const
+{
+    const nlohmann::json& spec = m_config.spec;
+    double e = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
+                                     spec.at("acceptance").get<double>());
+    std::vector<double>& tokens = samples["token_us"];
+    for (double stepUs : m_context.metrics->Durations(m_context.index))
+    {
+        tokens.push_back(stepUs / e);
+    }
+}
+
+} // namespace ns3
