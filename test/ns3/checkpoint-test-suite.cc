@@ -21,7 +21,9 @@ constexpr uint64_t BYTES = 4u << 20;
 constexpr uint32_t TARGETS = 15;
 
 double
-RunCheckpoint(const std::string& mechanism, const std::string& algorithm)
+RunCheckpoint(const std::string& mechanism,
+              const std::string& algorithm,
+              Metrics::OpRecord* row = nullptr)
 {
     std::ostringstream s;
     s << R"({"name": "checkpoint",
@@ -43,6 +45,10 @@ RunCheckpoint(const std::string& mechanism, const std::string& algorithm)
         return -1;
     }
     const Metrics::OpRecord& op = runner.GetMetrics()->GetOps().at(0);
+    if (row)
+    {
+        *row = op;
+    }
     return (op.end - op.start).GetPicoSeconds() / 1e6;
 }
 
@@ -77,8 +83,13 @@ private:
         const double copies = TARGETS * OneCopyUs() + HopUs();
         for (const char* mechanism : {"bier", "new-protocol"})
         {
-            double t = RunCheckpoint(mechanism, "multicast");
+            Metrics::OpRecord row;
+            double t = RunCheckpoint(mechanism, "multicast", &row);
             NS_TEST_ASSERT_MSG_EQ_TOL(t, one, 0.1 * one, mechanism << ": S·w/B + a hop");
+            // The row names the source (the first rank, host 0) and counts the targets.
+            NS_TEST_EXPECT_MSG_EQ(row.rank, 0, "rank: the source");
+            NS_TEST_EXPECT_MSG_EQ(row.src, 0, "src: the source");
+            NS_TEST_EXPECT_MSG_EQ(row.receivers, TARGETS, "receivers: the targets");
         }
         double unicast = RunCheckpoint("bier", "unicast");
         NS_TEST_ASSERT_MSG_EQ_TOL(unicast, copies, 0.1 * copies, "(N-1)·S·w/B by copies");

@@ -52,6 +52,7 @@ struct Outcome
     double depth{0};
     uint64_t maxDataBytesSent{0};
     bool complete{false};
+    Metrics::OpRecord first; ///< the first operation's ops.csv row
 };
 
 Outcome
@@ -67,6 +68,7 @@ RunEntry(uint32_t leaves, const std::string& workload)
     const nlohmann::json& w = s["workloads"][0];
     o.durationUs = w["duration_us"]["max"].get<double>();
     o.depth = w["dependent_steps"].get<double>();
+    o.first = runner.GetMetrics()->GetOps().at(0);
     for (uint32_t h = 0; h < HOSTS_PER_LEAF * leaves; ++h)
     {
         o.maxDataBytesSent
@@ -353,6 +355,10 @@ private:
                                  + R"(", "bytes": )" + std::to_string(m_bytes)
                                  + R"(, "chunk_bytes": )" + std::to_string(m_chunk) + "}");
         NS_TEST_ASSERT_MSG_EQ(o.complete, true, "the broadcast completes");
+        // Its rows read as a multicast broadcast's: the root (host 0) sends to the others.
+        NS_TEST_EXPECT_MSG_EQ(o.first.rank, 0, "rank: the root");
+        NS_TEST_EXPECT_MSG_EQ(o.first.src, 0, "src: the root");
+        NS_TEST_EXPECT_MSG_EQ(o.first.receivers, n - 1, "receivers: the other ranks");
         CollectiveAlgorithms::Tree tree
             = ring ? CollectiveAlgorithms::Chain(n) : CollectiveAlgorithms::BinaryTree(n);
         NS_TEST_ASSERT_MSG_EQ(o.depth, tree.Depth(), "one dependent step per level");

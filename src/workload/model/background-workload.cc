@@ -368,8 +368,10 @@ BackgroundWorkload::Post(uint32_t src, uint32_t dst)
 Ptr<QueuePair>
 BackgroundWorkload::Connect(uint32_t src, uint32_t dst)
 {
-    Ptr<QueuePair> a = m_context.nics[m_hosts[src]]->CreateQp(m_hosts[dst], EntropyPort(m_rng()), m_context.owner);
-    Ptr<QueuePair> b = m_context.nics[m_hosts[dst]]->CreateQp(m_hosts[src], EntropyPort(m_rng()), m_context.owner);
+    Ptr<QueuePair> a = m_context.nics[m_hosts[src]]->CreateQp(
+        m_hosts[dst], EntropyPort(m_rng()), m_context.owner);
+    Ptr<QueuePair> b = m_context.nics[m_hosts[dst]]->CreateQp(
+        m_hosts[src], EntropyPort(m_rng()), m_context.owner);
     RdmaNic::Connect(a, b);
     return a;
 }

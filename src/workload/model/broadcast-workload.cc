@@ -72,12 +72,11 @@ BroadcastWorkload::DoInstall()
     m_everyone = std::make_shared<const std::vector<uint32_t>>(m_others);
     // The channel draws its queue pairs' entropy from this workload's stream, interleaved
     // with the receiver sets, as one sender's choices would be.
-    m_channel = m_context.delivery->CreateChannel(
-        w.root,
-        m_others,
-        GroupQpnBase(),
-        MakeCallback(&BroadcastWorkload::Entropy, this),
-        m_context.owner);
+    m_channel = m_context.delivery->CreateChannel(w.root,
+                                                  m_others,
+                                                  GroupQpnBase(),
+                                                  MakeCallback(&BroadcastWorkload::Entropy, this),
+                                                  m_context.owner);
     m_channel->SetDoneCallback(MakeCallback(&BroadcastWorkload::Done, this));
     m_channel->SetDeliveredCallback(MakeCallback(&BroadcastWorkload::Delivered, this));
 
@@ -124,6 +123,16 @@ BroadcastWorkload::InstallRelay()
                                                 bytes,
                                                 chunkBytes);
             return schedule;
+        });
+    // Its rows look like a multicast broadcast's: the root sends, the others receive.
+    const uint32_t root = m_config.root;
+    const uint32_t receivers = static_cast<uint32_t>(c.ranks.size() - 1);
+    m_relay->SetDescriber(
+        [root, receivers](Metrics::OpRecord& record)
+        {
+            record.rank = root;
+            record.src = root;
+            record.receivers = receivers;
         });
     NS_LOG_INFO("broadcast by " << m_config.algorithm << " over " << c.ranks.size() << " ranks");
     m_relay->Install(c, m_context);

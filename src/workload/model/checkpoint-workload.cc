@@ -27,6 +27,15 @@ CheckpointWorkload::GetTypeId()
     return tid;
 }
 
+void
+CheckpointWorkload::DescribeOp(Metrics::OpRecord& record) const
+{
+    const std::vector<uint32_t>& ranks = GetRanks();
+    record.rank = ranks.front();
+    record.src = ranks.front();
+    record.receivers = static_cast<uint32_t>(ranks.size() - 1);
+}
+
 CollectiveSchedule
 CheckpointWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkBytes) const
 {

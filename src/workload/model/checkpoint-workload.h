@@ -21,6 +21,8 @@ public:
     static TypeId GetTypeId();
 
 protected:
+    /// The source is the first rank; the others receive.
+    void DescribeOp(Metrics::OpRecord& record) const override;
     CollectiveSchedule BuildSchedule(uint32_t ranks,
                                      uint64_t bytes,
                                      uint64_t chunkBytes) const override;

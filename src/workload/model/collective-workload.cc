@@ -129,10 +129,10 @@ CollectiveWorkload::DoInstall()
         {
             uint32_t index = static_cast<uint32_t>(m_pairQp.size());
             it = m_pairIndex.emplace(key, index).first;
-            Ptr<QueuePair> a
-                = m_context.nics[m_hosts[tr.src]]->CreateQp(m_hosts[tr.dst], Entropy(), m_context.owner);
-            Ptr<QueuePair> b
-                = m_context.nics[m_hosts[tr.dst]]->CreateQp(m_hosts[tr.src], Entropy(), m_context.owner);
+            Ptr<QueuePair> a = m_context.nics[m_hosts[tr.src]]->CreateQp(
+                m_hosts[tr.dst], Entropy(), m_context.owner);
+            Ptr<QueuePair> b = m_context.nics[m_hosts[tr.dst]]->CreateQp(
+                m_hosts[tr.src], Entropy(), m_context.owner);
             RdmaNic::Connect(a, b);
             b->SetReceiveCallback(MakeCallback(&CollectiveWorkload::UnicastReceived, this, index));
             m_pairQp.push_back(a);

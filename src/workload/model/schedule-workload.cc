@@ -25,6 +25,21 @@ ScheduleWorkload::SetBuilder(Builder builder)
     m_builder = std::move(builder);
 }
 
+void
+ScheduleWorkload::SetDescriber(Describer describer)
+{
+    m_describer = std::move(describer);
+}
+
+void
+ScheduleWorkload::DescribeOp(Metrics::OpRecord& record) const
+{
+    if (m_describer)
+    {
+        m_describer(record);
+    }
+}
+
 CollectiveSchedule
 ScheduleWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkBytes) const
 {

@@ -31,16 +31,23 @@ public:
 
     static TypeId GetTypeId();
 
+    /// Fills in each operation's record beyond the engine's defaults (DescribeOp).
+    using Describer = std::function<void(Metrics::OpRecord& record)>;
+
     /// Set before Install().
     void SetBuilder(Builder builder);
+    /// Optional; set before Install().
+    void SetDescriber(Describer describer);
 
 protected:
     CollectiveSchedule BuildSchedule(uint32_t ranks,
                                      uint64_t bytes,
                                      uint64_t chunkBytes) const override;
+    void DescribeOp(Metrics::OpRecord& record) const override;
 
 private:
     Builder m_builder;
+    Describer m_describer;
 };
 
 } // namespace ns3
