@@ -1,5 +1,5 @@
 /*
- * A deferred ACK travels as fields alone: the fields must be exactly what FrameInfo::Parse
+ * A deferred ACK (or CNP) travels as fields alone: the fields must be exactly what FrameInfo::Parse
  * reads from the bytes, and the bytes built on demand exactly what RocePacketBuilder writes
  * eagerly, or pcaps and forwarding would depend on who asked for the bytes first.
  */
@@ -103,4 +103,45 @@ TEST(AckFrameBuilder, SourceAndIcrcAreReadWhenTheBytesAreBuilt)
     EXPECT_EQ(bytes, CopyBytes(eager));
     // The real ICRC is not zero (the test would not tell the two settings apart otherwise).
     EXPECT_NE(bytes[58] | bytes[59] | bytes[60] | bytes[61], 0);
+}
+
+// CNPs: the same contract, for the NIC's congestion notifications.
+TEST(AckFrameBuilder, CnpFieldsAreWhatParseReadsAndBytesWhatTheEagerBuilderWrites)
+{
+    int cases = 0;
+    for (bool icrc : {false, true})
+    {
+        AckFrameBuilder builder(kSrc, icrc);
+        for (uint8_t priority : {0, 3, 7})
+        {
+            RocePacketBuilder::Addressing a = Addr(priority, false, icrc);
+            FabricFrame frame = builder.MakeCnp(a, 0x800001);
+            EXPECT_FALSE(frame.HasBytes());
+            Ptr<Packet> eager = RocePacketBuilder::Cnp(0x800001);
+            RocePacketBuilder::AddEnvelope(eager, a, kSrc, RdmaNic::HostMac(1000));
+            FrameInfo parsed;
+            ASSERT_TRUE(parsed.Parse(eager));
+            EXPECT_TRUE(frame.info == parsed) << "icrc " << icrc << " prio " << +priority;
+            EXPECT_EQ(frame.info.size, 74u); // 14 + 20 + 8 + 12 + 16 reserved + 4
+            EXPECT_EQ(frame.info.opcode, BthHeader::CNP);
+            EXPECT_EQ(frame.info.dscp, 8 * priority);
+            EXPECT_EQ(CopyBytes(frame.GetPacket()), CopyBytes(eager));
+            EXPECT_TRUE(frame.HasBytes());
+            ++cases;
+        }
+    }
+    EXPECT_EQ(cases, 6);
+}
+
+TEST(AckFrameBuilder, CnpSourceAndIcrcAreReadWhenTheBytesAreBuilt)
+{
+    AckFrameBuilder builder(Mac48Address("02:00:00:00:00:01"), false);
+    FabricFrame frame = builder.MakeCnp(Addr(3, false, true), 9);
+    builder.SetSource(kSrc);
+    builder.SetComputeIcrc(true);
+    Ptr<Packet> eager = RocePacketBuilder::Cnp(9);
+    RocePacketBuilder::AddEnvelope(eager, Addr(3, false, true), kSrc, RdmaNic::HostMac(1000));
+    mcast4ai_test::Bytes bytes = CopyBytes(frame.GetPacket());
+    EXPECT_EQ(bytes, CopyBytes(eager));
+    EXPECT_NE(bytes[70] | bytes[71] | bytes[72] | bytes[73], 0); // a real ICRC
 }

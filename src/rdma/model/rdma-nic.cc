@@ -183,7 +183,6 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_address = HostAddress(host);
     m_mac = HostMac(host);
     m_ackFrames.SetSource(m_mac);
-    m_cnpFrames.SetSource(m_mac);
     device->SetAddress(m_mac);
     device->SetOwner(this);
     m_ledger = device->GetTrafficLedger();
@@ -512,7 +511,6 @@ RdmaNic::SetComputeIcrc(bool computeIcrc)
 {
     m_computeIcrc = computeIcrc;
     m_ackFrames.SetComputeIcrc(computeIcrc);
-    m_cnpFrames.SetComputeIcrc(computeIcrc);
 }
 
 bool
@@ -525,7 +523,7 @@ void
 RdmaNic::SendCnp(const RcResponder::Peer& to)
 {
     // Deferred, as ACKs: under a large incast CNPs are a good part of the frames.
-    FabricFrame cnp = m_cnpFrames.Make(
+    FabricFrame cnp = m_ackFrames.MakeCnp(
         MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false), to.qpn);
     ++m_cnpsSent;
     m_cnpSentTrace(to.qpn);

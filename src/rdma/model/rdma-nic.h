@@ -15,7 +15,6 @@
 #include "ns3/traced-callback.h"
 #include "rdma/model/queue-pair.h"
 #include "wire/model/ack-frame-builder.h"
-#include "wire/model/cnp-frame-builder.h"
 #include "wire/model/frame-info.h"
 #include "wire/model/roce-packet-builder.h"
 
@@ -174,8 +173,7 @@ private:
     std::vector<bool> m_isActive;
     // Frames are parsed as they are built: a paused port may hold ACKs for long.
     RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
-    AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs, bytes built when read
-    CnpFrameBuilder m_cnpFrames;      // and its CNPs
+    AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs/CNPs, bytes built when read
     RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
     // By group QPN: a P2MP requester (REQUESTER | index in m_qps) or a group responder (index
     // in m_groupRx). A deque: responders keep their address while more are created.

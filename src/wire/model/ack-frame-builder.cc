@@ -3,6 +3,7 @@
 #include "ns3/ipv4-header.h"
 #include "wire/model/aeth-header.h"
 #include "wire/model/bth-header.h"
+#include "wire/model/cnp-header.h"
 #include "wire/model/fabric-address.h"
 
 namespace ns3
@@ -41,9 +42,34 @@ AckFrameBuilder::Fields(
     const RocePacketBuilder::Addressing& a, uint32_t destQp, uint32_t psn24, bool nak, uint32_t msn)
 {
     AethHeader aeth = RocePacketBuilder::AckAeth(nak, msn);
+    FrameInfo f = Envelope(a, FrameInfo::AETH_BYTES, BthHeader::RC_ACKNOWLEDGE, destQp);
+    f.psn = psn24 & 0xFFFFFF;
+    f.syndrome = aeth.GetSyndrome();
+    f.msn = aeth.GetMsn();
+    return f;
+}
+
+FabricFrame
+AckFrameBuilder::MakeCnp(const RocePacketBuilder::Addressing& a, uint32_t destQp) const
+{
+    return FabricFrame::Deferred(this, CnpFields(a, destQp));
+}
+
+FrameInfo
+AckFrameBuilder::CnpFields(const RocePacketBuilder::Addressing& a, uint32_t destQp)
+{
+    return Envelope(a, CnpHeader::SIZE, BthHeader::CNP, destQp);
+}
+
+FrameInfo
+AckFrameBuilder::Envelope(const RocePacketBuilder::Addressing& a,
+                          uint32_t size,
+                          uint8_t opcode,
+                          uint32_t destQp)
+{
     FrameInfo f;
     f.size = FrameInfo::ETH_BYTES + FrameInfo::IPV4_BYTES + FrameInfo::UDP_BYTES
-             + FrameInfo::BTH_BYTES + FrameInfo::AETH_BYTES + FrameInfo::ICRC_BYTES;
+             + FrameInfo::BTH_BYTES + size + FrameInfo::ICRC_BYTES;
     f.etherType = FrameInfo::ETHERTYPE_IPV4;
     f.dscp = static_cast<uint8_t>(a.priority << 3);
     f.ecn = a.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
@@ -53,11 +79,8 @@ AckFrameBuilder::Fields(
     f.srcPort = a.srcPort;
     f.dstPort = FrameInfo::ROCEV2_UDP_PORT;
     f.roce = true;
-    f.opcode = BthHeader::RC_ACKNOWLEDGE;
+    f.opcode = opcode;
     f.destQp = destQp & 0xFFFFFF;
-    f.psn = psn24 & 0xFFFFFF;
-    f.syndrome = aeth.GetSyndrome();
-    f.msn = aeth.GetMsn();
     return f;
 }
 
@@ -71,6 +94,12 @@ AckFrameBuilder::BuildFrame(const FrameInfo& info) const
     a.priority = static_cast<uint8_t>(info.dscp >> 3);
     a.ecnCapable = info.ecn != Ipv4Header::ECN_NotECT;
     a.computeIcrc = m_computeIcrc;
+    if (info.opcode == BthHeader::CNP)
+    {
+        Ptr<Packet> p = RocePacketBuilder::Cnp(info.destQp);
+        RocePacketBuilder::AddEnvelope(p, a, m_source, FabricAddress::HostMac(info.DstHost()));
+        return p;
+    }
     AethHeader aeth;
     aeth.SetSyndrome(info.syndrome);
     return RocePacketBuilder::AckFrame(a,

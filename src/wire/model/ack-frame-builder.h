@@ -1,5 +1,5 @@
 /*
- * RoCEv2 ACK and NAK frames that carry only their fields until their bytes are read.
+ * RoCEv2 ACK, NAK and CNP frames that carry only their fields until their bytes are read.
  */
 #ifndef MCAST4AI_ACK_FRAME_BUILDER_H
 #define MCAST4AI_ACK_FRAME_BUILDER_H
@@ -14,7 +14,7 @@ namespace ns3
 
 /**
  * \brief Makes the ACKs and NAKs of one sender (a NIC, or one port of an aggregating
- * switch) as deferred frames.
+ * switch), and a NIC's CNPs, as deferred frames.
  *
  * An ACK frame is fully described by its FrameInfo and the sender's MAC and ICRC setting:
  * the destination MAC is the destination host's, and everything else is fixed. Make()
@@ -50,9 +50,24 @@ public:
                             bool nak,
                             uint32_t msn);
 
+    /**
+     * A CNP (BTH opcode 0x81, BECN, 16 reserved bytes) to destQp, with no bytes yet: a
+     * notification point under a 1,000-way incast sends one per flow every interval, and
+     * nothing but a pcap or a trace reads them. a.computeIcrc is ignored, as for Make().
+     */
+    FabricFrame MakeCnp(const RocePacketBuilder::Addressing& a, uint32_t destQp) const;
+    /// The fields of such a frame, as FrameInfo::Parse reads them from its bytes.
+    static FrameInfo CnpFields(const RocePacketBuilder::Addressing& a, uint32_t destQp);
+
     Ptr<Packet> BuildFrame(const FrameInfo& info) const override;
 
 private:
+    /// The Ethernet/IPv4/UDP/BTH fields every such frame shares.
+    static FrameInfo Envelope(const RocePacketBuilder::Addressing& a,
+                              uint32_t size,
+                              uint8_t opcode,
+                              uint32_t destQp);
+
     Mac48Address m_source;
     bool m_computeIcrc{false};
 };

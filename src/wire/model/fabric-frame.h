@@ -136,13 +136,7 @@ public:
     Ptr<Packet> GetWritablePacket()
     {
         GetPacket();
-        Packet* p = PacketPointer();
-        if (p && p->GetReferenceCount() > 1)
-        {
-            Ptr<Packet> own = p->Copy();
-            Release();
-            Hold(PeekPointer(own));
-        }
+        Unshare();
         return Ptr<Packet>(PacketPointer());
     }
 
@@ -192,21 +186,24 @@ private:
         return reinterpret_cast<Packet*>(m_ref & ~TAGS);
     }
 
-    /// Write the pending CE mark into bytes of this frame's own (another frame may share the
-    /// packet: it keeps its bytes).
-    void ApplyCe()
+    /// Hold a packet of this frame's own: a copy if other frames share it (they keep theirs).
+    /// Clears CE_PENDING: the caller writes the bytes next.
+    void Unshare()
     {
         Packet* p = PacketPointer();
-        if (p->GetReferenceCount() > 1)
+        if (p && p->GetReferenceCount() > 1)
         {
             Ptr<Packet> own = p->Copy();
             Release();
             Hold(PeekPointer(own));
         }
-        else
-        {
-            m_ref &= ~CE_PENDING;
-        }
+        m_ref &= ~CE_PENDING;
+    }
+
+    /// Write the pending CE mark into bytes of this frame's own.
+    void ApplyCe()
+    {
+        Unshare();
         RewriteCe(Ptr<Packet>(PacketPointer()), info.p2mp);
     }
 
