@@ -124,16 +124,8 @@ BroadcastWorkload::InstallRelay()
                                                 chunkBytes);
             return schedule;
         });
-    // Its rows look like a multicast broadcast's: the root sends, the others receive.
-    const uint32_t root = m_config.root;
-    const uint32_t receivers = static_cast<uint32_t>(c.ranks.size() - 1);
-    m_relay->SetDescriber(
-        [root, receivers](Metrics::OpRecord& record)
-        {
-            record.rank = root;
-            record.src = root;
-            record.receivers = receivers;
-        });
+    // Its rows read as a multicast broadcast's: the root (rank 0) sends, the others receive.
+    m_relay->SetFirstRankIsSource(true);
     NS_LOG_INFO("broadcast by " << m_config.algorithm << " over " << c.ranks.size() << " ranks");
     m_relay->Install(c, m_context);
 }

@@ -30,10 +30,7 @@ CheckpointWorkload::GetTypeId()
 void
 CheckpointWorkload::DescribeOp(Metrics::OpRecord& record) const
 {
-    const std::vector<uint32_t>& ranks = GetRanks();
-    record.rank = ranks.front();
-    record.src = ranks.front();
-    record.receivers = static_cast<uint32_t>(ranks.size() - 1);
+    DescribeFirstRankAsSource(record);
 }
 
 CollectiveSchedule

@@ -393,6 +393,14 @@ CollectiveWorkload::DescribeOp(Metrics::OpRecord& record) const
 }
 
 void
+CollectiveWorkload::DescribeFirstRankAsSource(Metrics::OpRecord& record) const
+{
+    record.rank = m_hosts.front();
+    record.src = m_hosts.front();
+    record.receivers = static_cast<uint32_t>(m_hosts.size() - 1);
+}
+
+void
 CollectiveWorkload::Report(std::map<std::string, double>& figures) const
 {
     if (!m_schedule)

@@ -51,6 +51,8 @@ protected:
     /// Fill in what an algorithm knows of its operations beyond the engine's defaults (bytes,
     /// receivers = every rank): a one-to-many type names its source. Nothing by default.
     virtual void DescribeOp(Metrics::OpRecord& record) const;
+    /// DescribeOp of a one-to-many type: the first rank sends (rank, src), the others receive.
+    void DescribeFirstRankAsSource(Metrics::OpRecord& record) const;
     virtual CollectiveSchedule BuildSchedule(uint32_t ranks,
                                              uint64_t bytes,
                                              uint64_t chunkBytes) const = 0;

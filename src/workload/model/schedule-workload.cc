@@ -26,17 +26,17 @@ ScheduleWorkload::SetBuilder(Builder builder)
 }
 
 void
-ScheduleWorkload::SetDescriber(Describer describer)
+ScheduleWorkload::SetFirstRankIsSource(bool firstRankIsSource)
 {
-    m_describer = std::move(describer);
+    m_firstRankIsSource = firstRankIsSource;
 }
 
 void
 ScheduleWorkload::DescribeOp(Metrics::OpRecord& record) const
 {
-    if (m_describer)
+    if (m_firstRankIsSource)
     {
-        m_describer(record);
+        DescribeFirstRankAsSource(record);
     }
 }
 

@@ -31,13 +31,11 @@ public:
 
     static TypeId GetTypeId();
 
-    /// Fills in each operation's record beyond the engine's defaults (DescribeOp).
-    using Describer = std::function<void(Metrics::OpRecord& record)>;
-
     /// Set before Install().
     void SetBuilder(Builder builder);
-    /// Optional; set before Install().
-    void SetDescriber(Describer describer);
+    /// Whether the first rank is the operations' one source (a relayed broadcast's root):
+    /// their rows then name it and count the others as receivers. Set before Install().
+    void SetFirstRankIsSource(bool firstRankIsSource);
 
 protected:
     CollectiveSchedule BuildSchedule(uint32_t ranks,
@@ -47,7 +45,7 @@ protected:
 
 private:
     Builder m_builder;
-    Describer m_describer;
+    bool m_firstRankIsSource{false};
 };
 
 } // namespace ns3

@@ -101,26 +101,23 @@ SpecDecodeWorkload::ExpectedTokensPerStep(uint32_t k, double a)
 void
 SpecDecodeWorkload::DoInstall()
 {
-    m_config.bytes = m_config.spec.at("tokens").get<uint64_t>()
-                     * m_config.spec.at("token_bytes").get<uint64_t>();
+    const nlohmann::json& spec = m_config.spec;
+    m_config.bytes = spec.at("tokens").get<uint64_t>() * spec.at("token_bytes").get<uint64_t>();
+    m_tokensPerStep = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
+                                            spec.at("acceptance").get<double>());
     CollectiveWorkload::DoInstall();
 }
 
 void
 SpecDecodeWorkload::DescribeOp(Metrics::OpRecord& record) const
 {
-    const std::vector<uint32_t>& ranks = GetRanks();
-    record.rank = ranks.front();
-    record.src = ranks.front();
-    record.receivers = ranks.size() - 1;
+    DescribeFirstRankAsSource(record);
 }
 
 CollectiveSchedule
-SpecDecodeWorkload::BuildSchedule(uint32_t ranks, uint64_t /* bytes */, uint64_t /* chunk */) const
+SpecDecodeWorkload::BuildSchedule(uint32_t ranks, uint64_t proposal, uint64_t /* chunk */) const
 {
-    const nlohmann::json& spec = m_config.spec;
-    uint64_t proposal = spec.at("tokens").get<uint64_t>() * spec.at("token_bytes").get<uint64_t>();
-    uint64_t verdict = spec.at("verdict_bytes").get<uint64_t>();
+    uint64_t verdict = m_config.spec.at("verdict_bytes").get<uint64_t>();
     NS_LOG_FUNCTION(this << ranks << proposal << verdict << m_config.algorithm);
     CollectiveSchedule schedule(ranks);
     std::vector<uint32_t> verifiers;
@@ -156,21 +153,16 @@ void
 SpecDecodeWorkload::Report(std::map<std::string, double>& figures) const
 {
     CollectiveWorkload::Report(figures);
-    const nlohmann::json& spec = m_config.spec;
-    figures["tokens_per_step"] = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
-                                                       spec.at("acceptance").get<double>());
+    figures["tokens_per_step"] = m_tokensPerStep;
 }
 
 void
 SpecDecodeWorkload::ReportSamples(std::map<std::string, std::vector<double>>& samples) const
 {
-    const nlohmann::json& spec = m_config.spec;
-    double e = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
-                                     spec.at("acceptance").get<double>());
     std::vector<double>& tokens = samples["token_us"];
     for (double stepUs : m_context.metrics->Durations(m_context.index))
     {
-        tokens.push_back(stepUs / e);
+        tokens.push_back(stepUs / m_tokensPerStep);
     }
 }
 

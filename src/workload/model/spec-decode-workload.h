@@ -42,9 +42,13 @@ protected:
     void DoInstall() override;
     /// A step's source is the draft, its receivers the verifiers.
     void DescribeOp(Metrics::OpRecord& record) const override;
+    /// bytes: the proposal's (DoInstall sets them).
     CollectiveSchedule BuildSchedule(uint32_t ranks,
                                      uint64_t bytes,
                                      uint64_t chunkBytes) const override;
+
+private:
+    double m_tokensPerStep{1}; ///< E, from tokens and acceptance
 };
 
 } // namespace ns3
