@@ -63,6 +63,44 @@ Micros(std::string& line, double us)
     std::snprintf(buf, sizeof(buf), ",%.3f", us);
     line += buf;
 }
+
+/// An ops.csv row without its kind: an operation's, or with `end`, receivers and dst of one
+/// of its receivers (`end` null: not ended).
+std::string
+OpRow(const std::string& label,
+      const Metrics::OpRecord& r,
+      const Time* end,
+      uint32_t receivers,
+      int64_t dst)
+{
+    std::string line = label;
+    Column(line, r.op);
+    Column(line, r.iteration);
+    Column(line, r.rank);
+    Column(line, r.request);
+    if (r.started)
+    {
+        Micros(line, r.start.GetNanoSeconds() / 1000.0);
+    }
+    else
+    {
+        line += ',';
+    }
+    if (end)
+    {
+        Micros(line, end->GetNanoSeconds() / 1000.0);
+        Micros(line, (*end - r.start).GetNanoSeconds() / 1000.0);
+    }
+    else
+    {
+        line += ",,";
+    }
+    Column(line, r.bytes);
+    Column(line, receivers);
+    Column(line, r.src);
+    Column(line, dst);
+    return line;
+}
 } // namespace
 
 void
@@ -75,33 +113,8 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool 
     const auto& workloads = metrics.GetWorkloads();
     for (const auto& r : metrics.GetOps())
     {
-        std::string line = workloads[r.workload].label;
-        Column(line, r.op);
-        Column(line, r.iteration);
-        Column(line, r.rank);
-        Column(line, r.request);
-        if (r.started)
-        {
-            Micros(line, r.start.GetNanoSeconds() / 1000.0);
-        }
-        else
-        {
-            line += ',';
-        }
-        if (r.done)
-        {
-            Micros(line, r.end.GetNanoSeconds() / 1000.0);
-            Micros(line, (r.end - r.start).GetNanoSeconds() / 1000.0);
-        }
-        else
-        {
-            line += ",,";
-        }
-        Column(line, r.bytes);
-        Column(line, r.receivers);
-        Column(line, r.src);
-        Column(line, r.dst);
-        out << line << (receivers ? ",op\n" : "\n");
+        out << OpRow(workloads[r.workload].label, r, r.done ? &r.end : nullptr, r.receivers, r.dst)
+            << (receivers ? ",op\n" : "\n");
     }
     if (!receivers)
     {
@@ -111,19 +124,7 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool 
     for (const Metrics::ReceiverRecord& rx : metrics.GetReceiverRecords())
     {
         const Metrics::OpRecord& r = metrics.GetOps()[rx.handle];
-        std::string line = workloads[r.workload].label;
-        Column(line, r.op);
-        Column(line, r.iteration);
-        Column(line, r.rank);
-        Column(line, r.request);
-        Micros(line, r.start.GetNanoSeconds() / 1000.0);
-        Micros(line, rx.end.GetNanoSeconds() / 1000.0);
-        Micros(line, (rx.end - r.start).GetNanoSeconds() / 1000.0);
-        Column(line, r.bytes);
-        Column(line, 1);
-        Column(line, r.src);
-        Column(line, rx.host);
-        out << line << ",receiver\n";
+        out << OpRow(workloads[r.workload].label, r, &rx.end, 1, rx.host) << ",receiver\n";
     }
 }
 

@@ -373,8 +373,25 @@ ScenarioRunner::OwnerOf(std::size_t k)
                                              : TrafficLedger::NO_OWNER;
 }
 
+std::vector<uint64_t>
+ScenarioRunner::RetransmissionsByOwner() const
+{
+    // Queue pairs count their own; one pass over all of them for every owner at once.
+    std::vector<uint64_t> retx(TrafficLedger::MAX_OWNERS, 0);
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        {
+            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
+            retx[qp->GetOwner()] += qp->GetRetransmissions();
+        }
+    }
+    return retx;
+}
+
 nlohmann::json
-ScenarioRunner::OwnerNetworkSummary(std::size_t k) const
+ScenarioRunner::OwnerNetworkSummary(std::size_t k, const std::vector<uint64_t>& retxByOwner) const
 {
     uint8_t owner = OwnerOf(k);
     if (owner == TrafficLedger::NO_OWNER)
@@ -382,19 +399,7 @@ ScenarioRunner::OwnerNetworkSummary(std::size_t k) const
         return nullptr;
     }
     const TrafficLedger::Counters& c = m_fabric->GetTrafficLedger()->Get(owner);
-    uint64_t retx = 0;
-    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
-    {
-        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
-        {
-            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
-            if (qp->GetOwner() == owner)
-            {
-                retx += qp->GetRetransmissions();
-            }
-        }
-    }
+    uint64_t retx = retxByOwner[owner];
     // As the scenario's acks_per_data_packet: copies made at the NIC are one logical packet.
     uint64_t logical = c.dataPackets - (c.p2mpCopies - c.p2mpPackets);
     return {{"link_bytes", c.linkBytes},
@@ -432,6 +437,7 @@ ScenarioRunner::Summary() const
     s["packet_hops_per_s"] = m_wallSeconds > 0 ? hops / m_wallSeconds : 0.0;
     s["peak_rss_mb"] = PeakRssMb();
     s["workloads"] = nlohmann::json::array();
+    const std::vector<uint64_t> retx = RetransmissionsByOwner();
     const auto& infos = m_metrics->GetWorkloads();
     for (uint32_t i = 0; i < infos.size(); ++i)
     {
@@ -472,7 +478,7 @@ ScenarioRunner::Summary() const
         {
             w[key] = DistributionJson(Metrics::Summarize(values));
         }
-        w["network"] = OwnerNetworkSummary(i);
+        w["network"] = OwnerNetworkSummary(i, retx);
         s["workloads"].push_back(w);
     }
     s["network"] = net;
@@ -488,7 +494,7 @@ ScenarioRunner::Summary() const
             e[key] = value;
         }
         // Its own traffic (a congested receiver's incast); zeros for the others.
-        e["network"] = OwnerNetworkSummary(infos.size() + i);
+        e["network"] = OwnerNetworkSummary(infos.size() + i, retx);
         s["stragglers"].push_back(e);
     }
     return s;

@@ -68,8 +68,11 @@ private:
     nlohmann::json NetworkSummary() const;
     /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
     static uint8_t OwnerOf(std::size_t k);
+    /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).
+    std::vector<uint64_t> RetransmissionsByOwner() const;
     /// The network counters of owner OwnerOf(k)'s frames; null if it has none.
-    nlohmann::json OwnerNetworkSummary(std::size_t k) const;
+    nlohmann::json OwnerNetworkSummary(std::size_t k,
+                                       const std::vector<uint64_t>& retxByOwner) const;
 
     ScenarioConfig m_config;
     Options m_options;
