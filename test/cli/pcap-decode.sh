@@ -22,33 +22,15 @@ if [[ $# -ne 2 ]]; then
 fi
 runner=$1
 
-passed=0
-failed=0
+source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 
-pass() {
-    passed=$((passed + 1))
-    echo "ok   $1"
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $1"
-    shift
-    for detail in "$@"; do
-        echo "     $detail"
-    done
-}
-
-finish() {
+finish_hook() {
     # tshark failures happen inside command substitutions (subshells): collected in a file.
     if [[ -s ${tmp:-/nonexistent}/tshark-failures ]]; then
         while IFS= read -r line; do
             fail "$line"
         done <"$tmp/tshark-failures"
     fi
-    echo "$passed passed, $failed failed"
-    [[ $failed -eq 0 && $passed -gt 0 ]]
-    exit
 }
 
 # expect NAME ACTUAL EXPECTED

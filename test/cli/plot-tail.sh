@@ -24,28 +24,7 @@ src=$2
 python=/usr/bin/python3
 script=$src/scripts/plot_tail.py
 
-passed=0
-failed=0
-
-pass() {
-    passed=$((passed + 1))
-    echo "ok   $1"
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $1"
-    shift
-    for detail in "$@"; do
-        echo "     $detail"
-    done
-}
-
-finish() {
-    echo "$passed passed, $failed failed"
-    [[ $failed -eq 0 && $passed -gt 0 ]]
-    exit
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 
 if [[ ! -x $runner ]]; then
     fail "runner '$runner' is not an executable file"

@@ -59,33 +59,12 @@ RingStepSeconds(uint64_t shard)
            + LeafHopSeconds(MTU, RATE_GBPS, CABLE_S, SWITCH_S);
 }
 
-struct Outcome
-{
-    double durationUs{0};
-    double depth{0};
-    uint64_t maxDataBytesSent{0};
-    bool complete{false};
-};
+using Outcome = CollectiveOutcome;
 
 Outcome
 RunCollective(uint32_t leaves, const std::string& mechanism, const std::string& workload)
 {
-    ScenarioConfig c = Scenario::Parse(Scenario(leaves, mechanism, workload), "c.json", {});
-    ScenarioRunner::UsePicoseconds();
-    ScenarioRunner runner(c);
-    runner.Build();
-    Outcome o;
-    o.complete = runner.Run();
-    nlohmann::json s = runner.Summary();
-    const nlohmann::json& w = s["workloads"][0];
-    o.durationUs = w["duration_us"]["max"].get<double>();
-    o.depth = w["dependent_steps"].get<double>();
-    for (uint32_t h = 0; h < 16 * leaves; ++h)
-    {
-        o.maxDataBytesSent
-            = std::max(o.maxDataBytesSent, runner.GetFabric().GetNic(h)->GetDataBytesSent());
-    }
-    return o;
+    return RunCollectiveScenario(Scenario(leaves, mechanism, workload));
 }
 
 class RingAllreduceTestCase : public TestCase

@@ -46,35 +46,12 @@ Scenario(uint32_t leaves, const std::string& workload)
     return s.str();
 }
 
-struct Outcome
-{
-    double durationUs{0};
-    double depth{0};
-    uint64_t maxDataBytesSent{0};
-    bool complete{false};
-    Metrics::OpRecord first; ///< the first operation's ops.csv row
-};
+using Outcome = CollectiveOutcome;
 
 Outcome
 RunEntry(uint32_t leaves, const std::string& workload)
 {
-    ScenarioConfig c = Scenario::Parse(Scenario(leaves, workload), "p.json", {});
-    ScenarioRunner::UsePicoseconds();
-    ScenarioRunner runner(c);
-    runner.Build();
-    Outcome o;
-    o.complete = runner.Run();
-    nlohmann::json s = runner.Summary();
-    const nlohmann::json& w = s["workloads"][0];
-    o.durationUs = w["duration_us"]["max"].get<double>();
-    o.depth = w["dependent_steps"].get<double>();
-    o.first = runner.GetMetrics()->GetOps().at(0);
-    for (uint32_t h = 0; h < HOSTS_PER_LEAF * leaves; ++h)
-    {
-        o.maxDataBytesSent
-            = std::max(o.maxDataBytesSent, runner.GetFabric().GetNic(h)->GetDataBytesSent());
-    }
-    return o;
+    return RunCollectiveScenario(Scenario(leaves, workload));
 }
 
 /// Seconds a host link spends on a message's data frames.

@@ -5,10 +5,14 @@
 #ifndef MCAST4AI_TEST_FABRIC_H
 #define MCAST4AI_TEST_FABRIC_H
 
+#include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/scenario-runner.h"
+#include "scenario/model/scenario.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace ns3
@@ -87,6 +91,39 @@ FlowList(std::initializer_list<FlowSpec> flows)
     w.pattern = "list";
     w.flows = flows;
     return w;
+}
+
+/// What the collective suites read from a run of a scenario whose first workload is a
+/// collective (or a relayed broadcast).
+struct CollectiveOutcome
+{
+    double durationUs{0};         ///< the first workload's longest operation
+    double depth{0};              ///< its dependent_steps
+    uint64_t maxDataBytesSent{0}; ///< the most RDMA payload any one NIC sent
+    bool complete{false};
+    Metrics::OpRecord first; ///< its first operation's ops.csv row
+};
+
+inline CollectiveOutcome
+RunCollectiveScenario(const std::string& json)
+{
+    ScenarioConfig c = Scenario::Parse(json, "collective.json", {});
+    ScenarioRunner::UsePicoseconds();
+    ScenarioRunner runner(c);
+    runner.Build();
+    CollectiveOutcome o;
+    o.complete = runner.Run();
+    nlohmann::json s = runner.Summary();
+    const nlohmann::json& w = s["workloads"][0];
+    o.durationUs = w["duration_us"]["max"].get<double>();
+    o.depth = w["dependent_steps"].get<double>();
+    o.first = runner.GetMetrics()->GetOps().at(0);
+    for (uint32_t h = 0; h < runner.GetFabric().GetHostCount(); ++h)
+    {
+        o.maxDataBytesSent
+            = std::max(o.maxDataBytesSent, runner.GetFabric().GetNic(h)->GetDataBytesSent());
+    }
+    return o;
 }
 
 } // namespace test
