@@ -154,8 +154,8 @@ private:
                 bool noSetUp = lead >= -1e-6 && lead <= ackUs + 1e-6;
                 NS_TEST_EXPECT_MSG_EQ(noSetUp,
                                       true,
-                                      mechanism << ": first step " << o.stepsUs[0]
-                                                << " us, later " << o.stepsUs[1] << " us");
+                                      mechanism << ": first step " << o.stepsUs[0] << " us, later "
+                                                << o.stepsUs[1] << " us");
             }
         }
         // BIER's header (12 + 256/8 bytes) rides every proposal, serialised on the draft's

@@ -64,8 +64,8 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     Ptr<AckAggregator> local
         = (m_ackFree || delivery->AggregatesInNetwork()) ? nullptr : CreateObject<AckAggregator>();
     m_groupQpn = groupQpn;
-    m_mcastQp = nics[root]->CreateMulticastQp(
-        m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
+    m_mcastQp
+        = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
     m_mcastQp->SetCompletionCallback(MakeCallback(&P2mpChannel::MulticastDone, this));
     m_mcastQp->SetAggregateCnps(delivery->GetAckAggregation()
                                 == P2mpDelivery::AGGREGATE_SENDER_NIC);
