@@ -95,7 +95,7 @@ private:
         m_channel->Send(r, m_receivers, m_bytes);
     }
 
-    void Delivered(uint64_t round, uint32_t receiver)
+    void Delivered(uint64_t round, uint32_t receiver, uint64_t /* bytes */)
     {
         ++m_deliveries;
     }

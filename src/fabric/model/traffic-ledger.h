@@ -42,6 +42,7 @@ public:
         uint64_t headerBytes{0};    ///< their other bytes
         uint64_t p2mpPackets{0};    ///< P2MP packets that left a NIC ...
         uint64_t p2mpCopies{0};     ///< ... and the frames they took there
+        uint64_t p2mpHeaderBytes{0}; ///< the other bytes of those frames (P2MP header included)
         uint64_t acksAtSenders{0};  ///< ACKs and NAKs a NIC received
         uint64_t cnps{0};           ///< CNPs a NIC sent
         uint64_t ecnMarks{0};       ///< frames a switch marked CE

@@ -214,7 +214,7 @@ P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, 
     Message& msg = m_msgs.at(tag); // a message is done only once every receiver has it
     if (!m_delivered.IsNull())
     {
-        m_delivered(tag, receiver);
+        m_delivered(tag, receiver, bytes);
     }
     if (m_ackFree && ++msg.delivered == msg.receivers->size())
     {
@@ -231,7 +231,7 @@ P2mpChannel::UnicastReceived(
     received.pop_front();
     if (!m_delivered.IsNull())
     {
-        m_delivered(tag, receiver);
+        m_delivered(tag, receiver, bytes);
     }
 }
 

@@ -35,8 +35,9 @@ public:
     using Receivers = std::shared_ptr<const std::vector<uint32_t>>;
     /// A message is done (tag as given to Send).
     typedef Callback<void, uint64_t> DoneCallback;
-    /// A receiver has the whole message (tag, receiver host).
-    typedef Callback<void, uint64_t, uint32_t> DeliveredCallback;
+    /// A receiver has the whole message (tag, receiver host, the bytes its queue pair or group
+    /// responder received).
+    typedef Callback<void, uint64_t, uint32_t, uint64_t> DeliveredCallback;
 
     /// Called by P2mpDelivery::CreateChannel.
     void Setup(Ptr<P2mpDelivery> delivery,

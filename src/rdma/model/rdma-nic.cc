@@ -448,6 +448,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
             ++row.dataPackets;
             row.dataBytes += payload;
             row.headerBytes += f->GetSize() - payload;
+            row.p2mpHeaderBytes += f->GetSize() - payload;
         }
         ++row.p2mpPackets;
         row.p2mpCopies += m_frames.size();
@@ -685,6 +686,12 @@ uint64_t
 RdmaNic::GetCnpsReceived() const
 {
     return m_cnpsReceived;
+}
+
+Ptr<TrafficLedger>
+RdmaNic::GetTrafficLedger() const
+{
+    return m_ledger;
 }
 
 uint64_t

@@ -119,6 +119,8 @@ public:
     uint64_t GetMulticastPackets() const;
     uint64_t GetMulticastCopies() const;
     uint64_t GetCnpsReceived() const;
+    /// The per-owner counters this NIC adds to (its device's), or null.
+    Ptr<TrafficLedger> GetTrafficLedger() const;
 
 protected:
     void DoDispose() override;

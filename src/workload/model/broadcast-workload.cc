@@ -186,7 +186,7 @@ BroadcastWorkload::Begin(uint32_t m)
 }
 
 void
-BroadcastWorkload::Delivered(uint64_t m, uint32_t receiver)
+BroadcastWorkload::Delivered(uint64_t m, uint32_t receiver, uint64_t /* bytes */)
 {
     m_context.metrics->AddReceiverCompletion(m_msgs[m].handle, receiver);
 }

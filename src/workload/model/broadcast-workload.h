@@ -53,7 +53,7 @@ private:
     void StartNext();
     void Begin(uint32_t m);
     void Done(uint64_t m);
-    void Delivered(uint64_t m, uint32_t receiver);
+    void Delivered(uint64_t m, uint32_t receiver, uint64_t bytes);
     std::shared_ptr<const std::vector<uint32_t>> DrawReceivers();
     uint16_t Entropy();
 

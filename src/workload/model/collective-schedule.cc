@@ -59,6 +59,23 @@ CollectiveSchedule::AddMulticast(uint32_t src, RankSet receivers, uint64_t bytes
     return static_cast<uint32_t>(m_transfers.size() - 1);
 }
 
+uint32_t
+CollectiveSchedule::AddLocal(uint32_t rank, uint64_t delayNs, uint32_t step)
+{
+    NS_ABORT_MSG_IF(rank >= m_ranks, "bad transfer");
+    Transfer t;
+    t.src = rank;
+    t.dst = rank;
+    t.step = step;
+    t.local = true;
+    t.delayNs = delayNs;
+    m_transfers.push_back(t);
+    m_dependents.emplace_back();
+    ++m_inbound[rank];
+    ++m_outbound[rank];
+    return static_cast<uint32_t>(m_transfers.size() - 1);
+}
+
 void
 CollectiveSchedule::AddDependency(uint32_t later, uint32_t first)
 {

@@ -17,10 +17,10 @@ namespace ns3
 /**
  * \brief The dependency graph of one iteration of a collective over ranks 0..N-1.
  *
- * A transfer goes from one rank to one rank (an RDMA WRITE) or to a set of ranks (one P2MP
- * message through p2mp.mechanism). A transfer may wait for others: it starts when each of
- * them has arrived at the transfer's source rank, and, if it waits for none, when its source
- * rank starts the iteration.
+ * A transfer goes from one rank to one rank (an RDMA WRITE), to a set of ranks (one P2MP
+ * message through p2mp.mechanism) or nowhere (a rank's local work, which takes a set time). A
+ * transfer may wait for others: it starts when each of them has arrived at the transfer's source
+ * rank, and, if it waits for none, when its source rank starts the iteration.
  */
 class CollectiveSchedule
 {
@@ -35,6 +35,8 @@ public:
         uint64_t bytes{0};
         uint32_t step{0};     ///< the algorithm's step, for reports
         uint32_t waitsFor{0}; ///< transfers that must arrive at src first
+        bool local{false};    ///< no data: src's own work (dst == src), done after delayNs
+        uint64_t delayNs{0};
     };
 
     explicit CollectiveSchedule(uint32_t ranks);
@@ -43,6 +45,10 @@ public:
     /// Add a transfer; returns its index.
     uint32_t AddUnicast(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t step);
     uint32_t AddMulticast(uint32_t src, RankSet receivers, uint64_t bytes, uint32_t step);
+    /// Work a rank does itself (an expert's GEMM, a reduction): it "arrives" at the rank
+    /// delayNs after the rank posts it, so one such transfer joins many arrivals to many sends
+    /// with two edges per transfer instead of one per pair.
+    uint32_t AddLocal(uint32_t rank, uint64_t delayNs, uint32_t step);
     /// Transfer `later` starts only when transfer `first` has arrived at later's source,
     /// which must be one of first's receivers.
     void AddDependency(uint32_t later, uint32_t first);

@@ -41,7 +41,7 @@ CollectiveWorkload::DoDispose()
 const CollectiveSchedule&
 CollectiveWorkload::GetSchedule() const
 {
-    return *m_schedule;
+    return m_first->schedule;
 }
 
 const std::vector<uint32_t>&
@@ -65,6 +65,23 @@ uint16_t
 CollectiveWorkload::Entropy()
 {
     return EntropyPort(m_rng());
+}
+
+bool
+CollectiveWorkload::VariesByIteration() const
+{
+    return false;
+}
+
+CollectiveSchedule
+CollectiveWorkload::BuildIterationSchedule(uint32_t ranks, uint32_t iteration)
+{
+    NS_ABORT_MSG("BuildIterationSchedule of a workload whose iterations share one graph");
+}
+
+CollectiveWorkload::Plan::Plan(CollectiveSchedule s)
+    : schedule(std::move(s))
+{
 }
 
 void
@@ -91,26 +108,54 @@ CollectiveWorkload::DoInstall()
     m_compute = Time::FromDouble(spec.value("compute_us", 0.0), Time::US);
     m_barrier = spec.value("barrier", true);
     uint64_t chunk = spec.value("chunk_bytes", uint64_t{0});
-    m_schedule = std::make_unique<CollectiveSchedule>(BuildSchedule(n, m_bytes, chunk));
-    const CollectiveSchedule& s = *m_schedule;
-    NS_LOG_INFO("collective over " << n << " ranks: " << s.GetTransferCount()
-                                   << " transfers per iteration, depth " << s.GetDepth());
+    m_channels.assign(n, nullptr);
+    m_first = MakePlan(BuildSchedule(n, m_bytes, chunk));
+    NS_LOG_INFO("collective over " << n << " ranks: " << m_first->schedule.GetTransferCount()
+                                   << " transfers in iteration 0, depth " << m_first->steps);
 
-    // Queue pairs per (src, dst) pair the graph uses, P2MP channels per sending rank.
-    m_roots.assign(n, {});
-    m_pairOf.assign(s.GetTransferCount(), 0);
+    for (uint32_t i = 0; i < m_iterations; ++i)
+    {
+        Metrics::OpRecord rec;
+        rec.op = i;
+        rec.iteration = i;
+        rec.bytes = m_bytes;
+        rec.receivers = n;
+        DescribeOp(rec);
+        m_handles.push_back(AddOp(rec));
+    }
+    Time start = Time::FromDouble(m_config.startUs, Time::US);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        Simulator::Schedule(start, &CollectiveWorkload::StartRank, this, r, 0u);
+    }
+}
+
+std::shared_ptr<const CollectiveWorkload::Plan>
+CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
+{
+    auto plan = std::make_shared<Plan>(std::move(schedule));
+    const CollectiveSchedule& s = plan->schedule;
+    const uint32_t n = s.GetRanks();
+    // Queue pairs per (src, dst) pair the graph uses, P2MP channels per sending rank; both
+    // outlive the plan, so later iterations reuse them.
+    plan->roots.assign(n, {});
+    plan->pairOf.assign(s.GetTransferCount(), 0);
     std::vector<bool> multicastSender(n, false);
     for (uint32_t t = 0; t < s.GetTransferCount(); ++t)
     {
         const CollectiveSchedule::Transfer& tr = s.GetTransfer(t);
         if (tr.waitsFor == 0)
         {
-            m_roots[tr.src].push_back(t);
+            plan->roots[tr.src].push_back(t);
+        }
+        if (tr.local)
+        {
+            continue;
         }
         if (tr.receivers)
         {
             multicastSender[tr.src] = true;
-            auto& hosts = m_hostSets[tr.receivers.get()];
+            auto& hosts = plan->hostSets[tr.receivers.get()];
             if (!hosts)
             {
                 std::vector<uint32_t> h;
@@ -139,11 +184,11 @@ CollectiveWorkload::DoInstall()
             m_pairRemote.push_back(b);
             m_inFlight.emplace_back();
         }
-        m_pairOf[t] = it->second;
+        plan->pairOf[t] = it->second;
     }
     // A transfer's step is its depth in the graph: 0 for those that wait for nothing, else
     // one more than the deepest it waits for (Kahn's order), whatever the algorithm numbers.
-    m_stepOf.assign(s.GetTransferCount(), 0);
+    plan->stepOf.assign(s.GetTransferCount(), 0);
     std::vector<uint32_t> waiting(s.GetTransferCount());
     std::vector<uint32_t> order;
     for (uint32_t t = 0; t < s.GetTransferCount(); ++t)
@@ -157,20 +202,19 @@ CollectiveWorkload::DoInstall()
     for (std::size_t k = 0; k < order.size(); ++k)
     {
         uint32_t t = order[k];
-        m_steps = std::max(m_steps, m_stepOf[t] + 1);
+        plan->steps = std::max(plan->steps, plan->stepOf[t] + 1);
         for (uint32_t d : s.GetDependents(t))
         {
-            m_stepOf[d] = std::max(m_stepOf[d], m_stepOf[t] + 1);
+            plan->stepOf[d] = std::max(plan->stepOf[d], plan->stepOf[t] + 1);
             if (--waiting[d] == 0)
             {
                 order.push_back(d);
             }
         }
     }
-    m_channels.assign(n, nullptr);
     for (uint32_t r = 0; r < n; ++r)
     {
-        if (!multicastSender[r])
+        if (!multicastSender[r] || m_channels[r])
         {
             continue;
         }
@@ -193,22 +237,7 @@ CollectiveWorkload::DoInstall()
         m_channels[r]->SetDeliveredCallback(
             MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
     }
-
-    for (uint32_t i = 0; i < m_iterations; ++i)
-    {
-        Metrics::OpRecord rec;
-        rec.op = i;
-        rec.iteration = i;
-        rec.bytes = m_bytes;
-        rec.receivers = n;
-        DescribeOp(rec);
-        m_handles.push_back(AddOp(rec));
-    }
-    Time start = Time::FromDouble(m_config.startUs, Time::US);
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        Simulator::Schedule(start, &CollectiveWorkload::StartRank, this, r, 0u);
-    }
+    return plan;
 }
 
 CollectiveWorkload::Iteration&
@@ -219,10 +248,16 @@ CollectiveWorkload::GetIteration(uint32_t i)
     {
         return it->second;
     }
-    const CollectiveSchedule& s = *m_schedule;
+    std::shared_ptr<const Plan> plan = m_first;
+    if (i > 0 && VariesByIteration())
+    {
+        plan = MakePlan(BuildIterationSchedule(m_first->schedule.GetRanks(), i));
+    }
+    const CollectiveSchedule& s = plan->schedule;
     const uint32_t n = s.GetRanks();
     Iteration& it2 = m_active[i];
     it2.handle = m_handles[i];
+    it2.plan = plan;
     it2.waiting.resize(s.GetTransferCount());
     for (uint32_t t = 0; t < s.GetTransferCount(); ++t)
     {
@@ -237,8 +272,8 @@ CollectiveWorkload::GetIteration(uint32_t i)
     {
         it2.arrivalsLeft += s.GetInbound()[r];
     }
-    it2.steps.resize(m_steps);
-    for (uint32_t k = 0; k < m_steps; ++k)
+    it2.steps.resize(plan->steps);
+    for (uint32_t k = 0; k < plan->steps; ++k)
     {
         it2.steps[k].handle = it2.handle;
         it2.steps[k].step = k;
@@ -257,7 +292,7 @@ CollectiveWorkload::StartRank(uint32_t rank, uint32_t i)
         StartOp(it.handle);
     }
     it.rankStarted[rank] = true;
-    std::vector<uint32_t> now = m_roots[rank];
+    std::vector<uint32_t> now = it.plan->roots[rank];
     now.insert(now.end(), it.ready[rank].begin(), it.ready[rank].end());
     it.ready[rank].clear();
     for (uint32_t t : now)
@@ -265,13 +300,19 @@ CollectiveWorkload::StartRank(uint32_t rank, uint32_t i)
         Post(i, t);
     }
     MaybeRankDone(i, rank);
+    // An iteration with nothing to move (every MoE token stayed on its rank) ends as its
+    // last rank starts it.
+    if (++it.ranksStarted == it.rankStarted.size() && it.arrivalsLeft == 0)
+    {
+        Complete(i);
+    }
 }
 
 void
 CollectiveWorkload::Unblocked(uint32_t i, uint32_t t)
 {
     Iteration& it = m_active.at(i);
-    uint32_t src = m_schedule->GetTransfer(t).src;
+    uint32_t src = it.plan->schedule.GetTransfer(t).src;
     if (it.rankStarted[src])
     {
         Post(i, t);
@@ -285,23 +326,29 @@ CollectiveWorkload::Unblocked(uint32_t i, uint32_t t)
 void
 CollectiveWorkload::Post(uint32_t i, uint32_t t)
 {
-    const CollectiveSchedule::Transfer& tr = m_schedule->GetTransfer(t);
     Iteration& it = m_active.at(i);
+    const Plan& plan = *it.plan;
+    const CollectiveSchedule::Transfer& tr = plan.schedule.GetTransfer(t);
     --it.outboundLeft[tr.src];
     ++m_transfersPosted;
-    Metrics::StepRecord& step = it.steps[m_stepOf[t]];
+    Metrics::StepRecord& step = it.steps[plan.stepOf[t]];
     if (step.transfers++ == 0)
     {
         step.start = Simulator::Now();
     }
-    if (tr.receivers)
+    if (tr.local)
     {
-        uint64_t tag = static_cast<uint64_t>(i) * m_schedule->GetTransferCount() + t;
-        m_channels[tr.src]->Send(tag, m_hostSets.at(tr.receivers.get()), tr.bytes);
+        Simulator::Schedule(
+            NanoSeconds(tr.delayNs), &CollectiveWorkload::Arrived, this, i, t, tr.src);
+    }
+    else if (tr.receivers)
+    {
+        uint64_t tag = (static_cast<uint64_t>(i) << 32) | t;
+        m_channels[tr.src]->Send(tag, plan.hostSets.at(tr.receivers.get()), tr.bytes);
     }
     else
     {
-        uint32_t pair = m_pairOf[t];
+        uint32_t pair = plan.pairOf[t];
         m_inFlight[pair].emplace_back(i, t);
         m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes);
     }
@@ -315,30 +362,49 @@ CollectiveWorkload::UnicastReceived(
     NS_ABORT_MSG_IF(m_inFlight[pair].empty(), "a message nobody posted arrived");
     auto [i, t] = m_inFlight[pair].front();
     m_inFlight[pair].pop_front();
-    Arrived(i, t, m_schedule->GetTransfer(t).dst);
+    AddDelivered(i, t, bytes);
+    Arrived(i, t, m_active.at(i).plan->schedule.GetTransfer(t).dst);
 }
 
 void
-CollectiveWorkload::MulticastDelivered(uint64_t tag, uint32_t host)
+CollectiveWorkload::MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes)
 {
-    uint32_t count = m_schedule->GetTransferCount();
-    Arrived(static_cast<uint32_t>(tag / count),
-            static_cast<uint32_t>(tag % count),
+    AddDelivered(static_cast<uint32_t>(tag >> 32), static_cast<uint32_t>(tag & 0xFFFFFFFF), bytes);
+    Arrived(static_cast<uint32_t>(tag >> 32),
+            static_cast<uint32_t>(tag & 0xFFFFFFFF),
             static_cast<uint32_t>(m_rankOfHost[host]));
+}
+
+void
+CollectiveWorkload::AddDelivered(uint32_t i, uint32_t t, uint64_t bytes)
+{
+    uint32_t step = m_active.at(i).plan->stepOf[t];
+    if (m_deliveredByStep.size() <= step)
+    {
+        m_deliveredByStep.resize(step + 1, 0);
+    }
+    m_deliveredByStep[step] += bytes;
+}
+
+const std::vector<uint64_t>&
+CollectiveWorkload::GetDeliveredBytesByStep() const
+{
+    return m_deliveredByStep;
 }
 
 void
 CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank)
 {
     Iteration& it = m_active.at(i);
+    const CollectiveSchedule& s = it.plan->schedule;
     // Arrivals come in time order: the latest one so far is the step's last.
-    Metrics::StepRecord& step = it.steps[m_stepOf[t]];
+    Metrics::StepRecord& step = it.steps[it.plan->stepOf[t]];
     step.end = Simulator::Now();
-    step.lastSrc = m_hosts[m_schedule->GetTransfer(t).src];
+    step.lastSrc = m_hosts[s.GetTransfer(t).src];
     step.lastDst = m_hosts[rank];
-    for (uint32_t d : m_schedule->GetDependents(t))
+    for (uint32_t d : s.GetDependents(t))
     {
-        if (m_schedule->GetTransfer(d).src == rank && --it.waiting[d] == 0)
+        if (s.GetTransfer(d).src == rank && --it.waiting[d] == 0)
         {
             Unblocked(i, d);
         }
@@ -351,21 +417,28 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank)
     MaybeRankDone(i, rank);
     if (it.arrivalsLeft == 0)
     {
-        NS_LOG_LOGIC("iteration " << i << " complete");
-        for (const Metrics::StepRecord& step : it.steps)
+        Complete(i);
+    }
+}
+
+void
+CollectiveWorkload::Complete(uint32_t i)
+{
+    Iteration& it = m_active.at(i);
+    NS_LOG_LOGIC("iteration " << i << " complete");
+    for (const Metrics::StepRecord& step : it.steps)
+    {
+        m_context.metrics->AddStep(step);
+    }
+    CompleteOp(it.handle);
+    m_active.erase(i);
+    if (m_barrier && i + 1 < m_iterations)
+    {
+        // The training step's synchronisation point: every rank computes from here.
+        for (uint32_t r = 0; r < m_hosts.size(); ++r)
         {
-            m_context.metrics->AddStep(step);
-        }
-        CompleteOp(it.handle);
-        m_active.erase(i);
-        if (m_barrier && i + 1 < m_iterations)
-        {
-            // The training step's synchronisation point: every rank computes from here.
-            for (uint32_t r = 0; r < m_hosts.size(); ++r)
-            {
-                Simulator::Schedule(
-                    ComputeTime(r, i + 1), &CollectiveWorkload::StartRank, this, r, i + 1);
-            }
+            Simulator::Schedule(
+                ComputeTime(r, i + 1), &CollectiveWorkload::StartRank, this, r, i + 1);
         }
     }
 }
@@ -387,6 +460,28 @@ CollectiveWorkload::MaybeRankDone(uint32_t i, uint32_t rank)
     }
 }
 
+double
+CollectiveWorkload::GetP2mpCopies() const
+{
+    double copies = 0;
+    for (const Ptr<P2mpChannel>& c : m_channels)
+    {
+        copies += c ? c->GetCopies() : 0.0;
+    }
+    return copies;
+}
+
+uint64_t
+CollectiveWorkload::GetP2mpMessagesViaUnicast() const
+{
+    uint64_t n = 0;
+    for (const Ptr<P2mpChannel>& c : m_channels)
+    {
+        n += c ? c->GetMessagesViaUnicast() : 0;
+    }
+    return n;
+}
+
 void
 CollectiveWorkload::DescribeOp(Metrics::OpRecord& record) const
 {
@@ -403,16 +498,17 @@ CollectiveWorkload::DescribeFirstRankAsSource(Metrics::OpRecord& record) const
 void
 CollectiveWorkload::Report(std::map<std::string, double>& figures) const
 {
-    if (!m_schedule)
+    if (!m_first)
     {
         return;
     }
-    figures["transfers_per_iteration"] = m_schedule->GetTransferCount();
-    figures["dependent_steps"] = m_schedule->GetDepth();
+    const CollectiveSchedule& s = m_first->schedule;
+    figures["transfers_per_iteration"] = s.GetTransferCount();
+    figures["dependent_steps"] = s.GetDepth();
     uint64_t sent = 0;
-    for (uint32_t r = 0; r < m_schedule->GetRanks(); ++r)
+    for (uint32_t r = 0; r < s.GetRanks(); ++r)
     {
-        sent = std::max(sent, m_schedule->GetBytesSent(r));
+        sent = std::max(sent, s.GetBytesSent(r));
     }
     figures["max_rank_bytes_sent_per_iteration"] = static_cast<double>(sent);
 }

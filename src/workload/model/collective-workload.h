@@ -43,6 +43,9 @@ public:
     const CollectiveSchedule& GetSchedule() const;
     /// Host of each rank, in ring order.
     const std::vector<uint32_t>& GetRanks() const;
+    /// Bytes the receivers' queue pairs and group responders reported whole, by step (the
+    /// graph's depth), summed over iterations: what the fabric delivered, not what was posted.
+    const std::vector<uint64_t>& GetDeliveredBytesByStep() const;
 
 protected:
     void DoInstall() override;
@@ -56,15 +59,40 @@ protected:
     virtual CollectiveSchedule BuildSchedule(uint32_t ranks,
                                              uint64_t bytes,
                                              uint64_t chunkBytes) const = 0;
+    /// Whether each iteration has a graph of its own (drawn afresh, as an MoE layer's routing
+    /// is); false: BuildSchedule's graph serves every iteration.
+    virtual bool VariesByIteration() const;
+    /// The graph of iteration i >= 1 when VariesByIteration: built when the iteration begins
+    /// and freed when it completes, so memory holds the iterations in flight only.
+    virtual CollectiveSchedule BuildIterationSchedule(uint32_t ranks, uint32_t iteration);
+    /// Copies of their messages that left the P2MP senders, summed over the channels (per
+    /// message: its receivers if sent by unicast, else the mechanism's copies per packet).
+    double GetP2mpCopies() const;
+    /// P2MP messages that went as unicast because no group could be installed.
+    uint64_t GetP2mpMessagesViaUnicast() const;
     /// Compute time of a rank before it starts an iteration (> 0 only): compute_us, as the
     /// scenario's stragglers change it.
     virtual Time ComputeTime(uint32_t rank, uint32_t iteration) const;
 
 private:
+    /// One iteration's graph and what the engine derives from it once.
+    struct Plan
+    {
+        explicit Plan(CollectiveSchedule s);
+        CollectiveSchedule schedule;
+        std::vector<std::vector<uint32_t>> roots; ///< per rank: transfers that wait for nothing
+        std::vector<uint32_t> pairOf;             ///< unicast transfer -> pair
+        std::vector<uint32_t> stepOf;             ///< transfer -> its depth in the graph
+        uint32_t steps{0};                        ///< the graph's depth
+        /// Receiver ranks of a P2MP transfer -> the same set as hosts, ascending.
+        std::map<const std::vector<uint32_t>*, CollectiveSchedule::RankSet> hostSets;
+    };
+
     /// Progress of one iteration; at most a few are in flight at once.
     struct Iteration
     {
         uint64_t handle{0};
+        std::shared_ptr<const Plan> plan;
         bool started{false};
         std::vector<uint32_t> waiting;      ///< per transfer: awaited arrivals left
         std::vector<uint32_t> inboundLeft;  ///< per rank
@@ -73,24 +101,28 @@ private:
         std::vector<bool> rankDone;               ///< has received and posted all of this iteration
         std::vector<std::vector<uint32_t>> ready; ///< unblocked before the rank started
         uint64_t arrivalsLeft{0};
+        uint32_t ranksStarted{0};
         std::vector<Metrics::StepRecord> steps; ///< by step
     };
 
+    /// Derive a plan: queue pairs for its unicast pairs, channels for its P2MP senders.
+    std::shared_ptr<const Plan> MakePlan(CollectiveSchedule schedule);
     Iteration& GetIteration(uint32_t i);
     void StartRank(uint32_t rank, uint32_t i);
     void Unblocked(uint32_t i, uint32_t t);
     void Post(uint32_t i, uint32_t t);
     void Arrived(uint32_t i, uint32_t t, uint32_t rank);
     void MaybeRankDone(uint32_t i, uint32_t rank);
+    void Complete(uint32_t i);
+    void AddDelivered(uint32_t i, uint32_t t, uint64_t bytes);
     void UnicastReceived(
         uint32_t pair, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn);
-    void MulticastDelivered(uint64_t tag, uint32_t host);
+    void MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes);
     uint16_t Entropy();
 
-    std::vector<uint32_t> m_hosts;     ///< rank -> host
-    std::vector<int64_t> m_rankOfHost; ///< host -> rank, -1 if none
-    std::unique_ptr<CollectiveSchedule> m_schedule;
-    std::vector<std::vector<uint32_t>> m_roots; ///< per rank: transfers that wait for nothing
+    std::vector<uint32_t> m_hosts;       ///< rank -> host
+    std::vector<int64_t> m_rankOfHost;   ///< host -> rank, -1 if none
+    std::shared_ptr<const Plan> m_first; ///< iteration 0's (every iteration's, unless varying)
     uint32_t m_iterations{1};
     Time m_compute;
     bool m_barrier{true}; ///< iterations start together, when the previous one completed
@@ -98,19 +130,15 @@ private:
     std::mt19937_64 m_rng;
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_pairIndex;
-    std::vector<uint32_t> m_pairOf;                                    ///< unicast transfer -> pair
     std::vector<Ptr<QueuePair>> m_pairQp;                              ///< sender side
     std::vector<Ptr<QueuePair>> m_pairRemote;                          ///< receiver side
     std::vector<std::deque<std::pair<uint32_t, uint32_t>>> m_inFlight; ///< (iteration, transfer)
-    std::vector<Ptr<P2mpChannel>> m_channels; ///< per rank, if it sends P2MP transfers
-    /// Receiver ranks of a P2MP transfer -> the same set as hosts, ascending.
-    std::map<const std::vector<uint32_t>*, CollectiveSchedule::RankSet> m_hostSets;
+    std::vector<Ptr<P2mpChannel>> m_channels; ///< per rank, once it sends P2MP transfers
 
     std::map<uint32_t, Iteration> m_active;
     std::vector<uint64_t> m_handles;
-    std::vector<uint32_t> m_stepOf; ///< transfer -> its depth in the graph
-    uint32_t m_steps{0};            ///< steps of one iteration: the graph's depth
     uint64_t m_transfersPosted{0};
+    std::vector<uint64_t> m_deliveredByStep; ///< bytes receivers reported, by step
 };
 
 } // namespace ns3
