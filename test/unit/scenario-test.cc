@@ -599,7 +599,7 @@ INSTANTIATE_TEST_SUITE_P(Workloads,
 
 TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
 {
-    for (const char* type : {"moe-dispatch", "kv-cache-fanout"})
+    for (const char* type : {"kv-cache-fanout"})
     {
         json j = Minimal();
         j["workloads"][0]["type"] = type;
@@ -608,6 +608,29 @@ TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
         EXPECT_EQ(e.GetReason().rfind(std::string("'") + type + "' is not implemented yet", 0), 0u)
             << e.what();
     }
+}
+
+TEST(ScenarioValidation, MoeDispatchKeysThatContradictEachOther)
+{
+    auto moe = [](json extra)
+    {
+        json j = Minimal();
+        j["workloads"][0] = {{"type", "moe-dispatch"}};
+        j["workloads"][0].update(extra);
+        return ErrorOf(j);
+    };
+    ScenarioError e = moe({{"experts", 4}, {"top_k", 8}});
+    EXPECT_EQ(e.GetPath(), "workloads[0].top_k") << e.what();
+    e = moe({{"zipf_exponent", 1.2}});
+    EXPECT_EQ(e.GetPath(), "workloads[0].zipf_exponent") << e.what();
+    EXPECT_NE(e.GetReason().find("only with workloads[0].gating"), std::string::npos) << e.what();
+    e = moe({{"gating", "zipf"}});
+    EXPECT_EQ(e.GetPath(), "workloads[0].zipf_exponent") << e.what();
+    e = moe({{"dispatch_token_bytes", 7408}, {"dispatch_bytes_per_element", 1}});
+    EXPECT_EQ(e.GetPath(), "workloads[0].dispatch_token_bytes") << e.what();
+    EXPECT_NE(e.GetReason().find("not both"), std::string::npos) << e.what();
+    e = moe({{"batching", "per-layer"}});
+    EXPECT_EQ(e.GetPath(), "workloads[0].batching") << e.what();
 }
 
 TEST(ScenarioValidation, UnknownKeyListsTheKnownKeys)
