@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every shipped example scenario of the collective, broadcast, straggler, background and inference
 # workloads runs to completion: exit 0 and "complete": true in summary.json, one ops.csv row
-# per iteration (per message for a broadcast) of the foreground workloads, at least one row
+# per iteration (per message for a broadcast, per request for a KV-cache fan-out) of the
+# foreground workloads, at least one row
 # per background workload, and stragglers.csv when there are stragglers.
 #
 # Usage: bash scenarios.sh RUNNER_BINARY SOURCE_DIR
@@ -34,13 +35,13 @@ fore = [w for w in scenario["workloads"] if w["type"] != "background"]
 back = {w["label"] for w in scenario["workloads"] if w["type"] == "background"}
 # One operation per iteration of a collective, per message of a broadcast; background
 # messages are as many as their arrivals, and at least one.
-ops = sum(w.get("messages", 1) if w["type"] == "broadcast" else w.get("iterations", 1)
-          for w in fore)
+per = {"broadcast": "messages", "kv-cache-fanout": "requests"}
+ops = sum(w.get(per.get(w["type"], "iterations"), 1) for w in fore)
 counted = [r for r in rows if r["workload"] not in back]
 if not summary["complete"]:
     print("summary.json says the run did not complete")
 elif len(counted) != ops:
-    print("%d ops.csv rows, expected one per iteration or message (%d)" % (len(counted), ops))
+    print("%d ops.csv rows, expected one per iteration, message or request (%d)" % (len(counted), ops))
 elif any(not any(r["workload"] == b for r in rows) for b in back):
     print("a background workload has no ops.csv row")
 elif scenario["stragglers"] and not os.path.exists(out + "/stragglers.csv"):

@@ -597,19 +597,6 @@ INSTANTIATE_TEST_SUITE_P(Workloads,
                              return info.param.name;
                          });
 
-TEST(ScenarioValidation, EveryReservedWorkloadTypeIsNotImplementedYet)
-{
-    for (const char* type : {"kv-cache-fanout"})
-    {
-        json j = Minimal();
-        j["workloads"][0]["type"] = type;
-        const ScenarioError e = ErrorOf(j);
-        EXPECT_EQ(e.GetPath(), "workloads[0].type") << type;
-        EXPECT_EQ(e.GetReason().rfind(std::string("'") + type + "' is not implemented yet", 0), 0u)
-            << e.what();
-    }
-}
-
 TEST(ScenarioValidation, MoeDispatchKeysThatContradictEachOther)
 {
     auto moe = [](json extra)
@@ -1121,10 +1108,6 @@ TEST(ScenarioMessages, OneBadKeyDoesNotCascade)
     ASSERT_EQ(e.GetErrors().size(), 1u) << e.GetErrors().back().Text();
     EXPECT_EQ(e.GetPath(), "topology.leaves");
 
-    // An unimplemented type: its keys are not reported as unknown.
-    j = Minimal();
-    j["workloads"][0] = {{"type", "kv-cache-fanout"}, {"bytes", 1}, {"whatever", 2}};
-    EXPECT_EQ(ErrorOf(j).GetErrors().size(), 1u);
 }
 
 TEST(ScenarioMessages, HostileDocumentsAreErrorsNotCrashes)
@@ -1318,18 +1301,6 @@ TEST_F(ScenarioWorkloadRegistry, UnregisteredTypeIsUnknown)
     const ScenarioError e = ErrorOf(j);
     EXPECT_EQ(e.GetPath(), "workloads[0].type");
     EXPECT_NE(e.GetReason().find("(did you mean 'echo-test'?)"), std::string::npos) << e.what();
-}
-
-TEST(ScenarioWorkloadRegistryReserved, RegisteringAReservedNameImplementsIt)
-{
-    json j = Minimal();
-    j["workloads"][0] = {{"type", "kv-cache-fanout"}};
-    EXPECT_NE(ErrorOf(j).GetReason().find("not implemented yet"), std::string::npos);
-    Scenario::RegisterWorkloadType(
-        "kv-cache-fanout", [](ns3::ConfigSchemaObject&) {}, "test");
-    EXPECT_EQ(ParseJson(j).workloads[0].type, "kv-cache-fanout");
-    EXPECT_TRUE(Scenario::UnregisterWorkloadType("kv-cache-fanout"));
-    EXPECT_FALSE(Scenario::UnregisterWorkloadType("kv-cache-fanout"));
 }
 
 // ---------------------------------------------------------------------------------------------

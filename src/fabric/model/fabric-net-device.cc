@@ -373,6 +373,12 @@ FabricNetDevice::GetFabricChannel() const
     return m_channel;
 }
 
+uint64_t
+FabricNetDevice::GetQueuedBytes() const
+{
+    return m_owner ? m_owner->GetQueuedBytes(GetIfIndex()) : 0;
+}
+
 bool
 FabricNetDevice::IsBusy() const
 {

@@ -67,6 +67,8 @@ public:
     /// Set the receive latency (also the RxLatency attribute); the channel caches it.
     void SetRxLatency(Time latency);
     Ptr<FabricChannel> GetFabricChannel() const;
+    /// Bytes its owner holds for this port to send (a switch's egress queues; 0 for a NIC).
+    uint64_t GetQueuedBytes() const;
     bool IsBusy() const;
     /// Wire time of a frame of this size, including preamble, SFD, FCS and inter-frame gap.
     Time FrameTime(uint32_t frameBytes) const;

@@ -35,6 +35,12 @@ public:
 
     /// A frame (not PFC) arrived on port; the owner may move it away.
     virtual void ReceiveFrame(uint32_t port, FabricFrame& frame) = 0;
+    /// Bytes waiting to leave port, for what a workload may observe of the fabric (a
+    /// switch's egress queues). 0 by default: a NIC's backlog is its queue pairs'.
+    virtual uint64_t GetQueuedBytes(uint32_t port) const
+    {
+        return 0;
+    }
 };
 
 } // namespace ns3

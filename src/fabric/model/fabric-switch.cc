@@ -519,4 +519,15 @@ FabricSwitch::GetForwarded() const
     return m_forwarded;
 }
 
+uint64_t
+FabricSwitch::GetQueuedBytes(uint32_t port) const
+{
+    uint64_t bytes = 0;
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        bytes += m_mmu->GetEgressBytes(port, prio);
+    }
+    return bytes;
+}
+
 } // namespace ns3

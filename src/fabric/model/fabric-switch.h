@@ -137,6 +137,8 @@ private:
 
     void ReceiveFrame(uint32_t inPort, FabricFrame& frame) override;
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
+    /// Bytes in port's egress queues, every priority.
+    uint64_t GetQueuedBytes(uint32_t port) const override;
     /// Admit into the MMU and queue on outPort (drops are counted).
     void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
     /// Put an admitted frame on its egress queue and wake the port.

@@ -41,6 +41,13 @@ Metrics::AddOp(const OpRecord& record)
 }
 
 void
+Metrics::SetOpHosts(uint64_t handle, int64_t src, int64_t dst)
+{
+    m_ops.at(handle).src = src;
+    m_ops.at(handle).dst = dst;
+}
+
+void
 Metrics::StartOp(uint64_t handle)
 {
     OpRecord& r = m_ops[handle];

@@ -66,6 +66,9 @@ public:
     uint32_t AddWorkload(const WorkloadInfo& info);
     /// Register an operation (a background one also while the run goes); returns its handle.
     uint64_t AddOp(const OpRecord& record);
+    /// Name an operation's hosts once the run has chosen them (a request's prefill and
+    /// decode ranks); -1 leaves a column empty.
+    void SetOpHosts(uint64_t handle, int64_t src, int64_t dst);
     void StartOp(uint64_t handle);
     void CompleteOp(uint64_t handle);
 

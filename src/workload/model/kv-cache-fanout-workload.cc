@@ -1,0 +1,631 @@
+#include "workload/model/kv-cache-fanout-workload.h"
+
+#include "core/model/config-schema-object.h"
+#include "fabric/model/fabric-channel.h"
+#include "fabric/model/fabric-net-device.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/rdma-nic.h"
+#include "workload/model/workload-schema-keys.h"
+#include "workload/model/workload-type-registry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("KvCacheFanoutWorkload");
+NS_OBJECT_ENSURE_REGISTERED(KvCacheFanoutWorkload);
+MCAST4AI_REGISTER_WORKLOAD("kv-cache-fanout",
+                           KvCacheFanoutWorkload,
+                           &KvCacheFanoutWorkload::Declare,
+                           "Disaggregated prefill and decode: each request's KV cache goes from "
+                           "its prefill rank to `replicas` decode ranks as one P2MP message; "
+                           "reports TTFT and TPOT. One operation per request.");
+
+namespace
+{
+
+using json = nlohmann::json;
+
+/// Half of the hosts, [from, to) of them, as the default of a rank list.
+ConfigSchemaDefaultFunction
+HalfOfTheHosts(bool second)
+{
+    return [second](const ConfigSchemaView& v) -> std::optional<json>
+    {
+        const ConfigSchemaDerived* hosts = v.Variable(WorkloadSchemaKeys::HOSTS);
+        if (!hosts)
+        {
+            return std::nullopt;
+        }
+        uint64_t n = hosts->value.get<uint64_t>();
+        json list = json::array();
+        for (uint64_t h = second ? n / 2 : 0; h < (second ? n : n / 2); ++h)
+        {
+            list.push_back(h);
+        }
+        return list;
+    };
+}
+
+bool
+Overlap(const json& a, const json& b)
+{
+    for (const json& x : a)
+    {
+        if (std::find(b.begin(), b.end(), x) != b.end())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+TypeId
+KvCacheFanoutWorkload::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::KvCacheFanoutWorkload")
+                            .SetParent<Workload>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<KvCacheFanoutWorkload>();
+    return tid;
+}
+
+void
+KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
+{
+    w.IntegerArray("prefill_ranks", "host indices")
+        .MinItems(1)
+        .DefaultFrom(HalfOfTheHosts(false), "the first half of the hosts")
+        .Doc("the hosts that run prefill");
+    w.IntegerArray("decode_ranks", "host indices")
+        .MinItems(1)
+        .DefaultFrom(HalfOfTheHosts(true), "the second half of the hosts")
+        .Doc("the hosts that decode");
+    w.Rule(
+        "decode_ranks",
+        {"prefill_ranks", "decode_ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* p = v.Get("prefill_ranks");
+            const json* d = v.Get("decode_ranks");
+            if (p && d && Overlap(*p, *d))
+            {
+                return "must not share a host with " + v.Path("prefill_ranks");
+            }
+            return std::nullopt;
+        },
+        "a host prefills or decodes, not both");
+    w.Integer("requests", 1, 1000000).Default(100).Doc("requests, one operation each");
+    ConfigSchemaObject& arrival
+        = w.Object("arrival").Doc("when the requests arrive (from start_us)").Fields();
+    arrival.Discriminator("type").Default("poisson").Doc("poisson, or a list of times");
+    arrival.Variant("poisson", "exponential gaps at `rate_per_s`")
+        .Number("rate_per_s", ConfigSchemaBounds::Above(0))
+        .Default(100.0)
+        .Doc("mean arrivals per second");
+    arrival.Variant("list", "the times in `times_us`, one per request")
+        .IntegerArray("times_us", "times in µs")
+        .Required()
+        .MinItems(1)
+        .Doc("arrival times after start_us, µs, as many as `requests`");
+    w.Rule(
+        "requests",
+        {"requests", "arrival"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* n = v.Get("requests");
+            const json* a = v.Get("arrival");
+            if (!n || !a || a->value("type", "") != "list" || !a->contains("times_us"))
+            {
+                return std::nullopt;
+            }
+            if (a->at("times_us").size() != n->get<uint64_t>())
+            {
+                return "is " + n->dump() + " but " + v.Path("arrival") + ".times_us lists "
+                       + std::to_string(a->at("times_us").size()) + " times";
+            }
+            return std::nullopt;
+        },
+        "a listed arrival per request");
+    ConfigSchemaObject& prompt
+        = w.Object("prompt_tokens").Doc("each request's prompt length, in tokens").Fields();
+    prompt.Discriminator("type").Default("fixed").Doc("fixed, uniform, or a CDF");
+    prompt.Variant("fixed", "every prompt `tokens` long")
+        .Integer("tokens", 1, 1u << 24)
+        .Default(1024)
+        .Doc("tokens of every prompt");
+    ConfigSchemaObject& uni = prompt.Variant("uniform", "uniform in [`min`, `max`]");
+    uni.Integer("min", 1, 1u << 24).Required().Doc("fewest tokens");
+    uni.Integer("max", 1, 1u << 24).Required().Doc("most tokens");
+    uni.LessOrEqual("min", "max");
+    ConfigSchemaObject& cdf
+        = prompt.Variant("cdf", "a piecewise-linear CDF of prompt lengths in `points`");
+    ConfigSchemaObject& pt = cdf.ObjectArray("points", "{tokens, p} objects")
+                                 .Required()
+                                 .MinItems(1)
+                                 .Doc("(tokens, P(length <= tokens)) points, tokens ascending, p "
+                                      "not decreasing, the last with p = 1")
+                                 .Fields();
+    pt.Integer("tokens", 1, 1u << 24).Required().Doc("a length");
+    pt.Number("p", ConfigSchemaBounds::Between(0, 1)).Required().Doc("P(length <= tokens)");
+    cdf.Rule(
+        "points",
+        {"points"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* points = v.Get("points");
+            if (!points)
+            {
+                return std::nullopt;
+            }
+            for (std::size_t i = 1; i < points->size(); ++i)
+            {
+                const json& a = (*points)[i - 1];
+                const json& b = (*points)[i];
+                if (b["tokens"] <= a["tokens"] || b["p"].get<double>() < a["p"].get<double>())
+                {
+                    return "point " + std::to_string(i)
+                           + ": tokens must increase and p must not decrease";
+                }
+            }
+            if (points->back()["p"].get<double>() != 1.0)
+            {
+                return std::string("the last point's p must be 1");
+            }
+            return std::nullopt;
+        },
+        "a valid CDF");
+    w.Enum("model", {"llama-3-8b", "llama-3-70b"})
+        .Default("llama-3-8b")
+        .Doc("a public grouped-query-attention model whose shape sets the defaults of layers, "
+             "kv_heads, head_dim and bytes_per_element (Meta's Llama 3 configurations: 8B has "
+             "32 layers, 70B 80, both 8 KV heads of 128 in BF16)");
+    w.Preset("model",
+             "llama-3-70b",
+             {{"layers", 80}},
+             "Llama 3 70B: 80 layers, 8 KV heads of 128, BF16 (327,680 bytes per token)");
+    w.Integer("layers", 1, 1024).Default(32).Doc("transformer layers");
+    w.Integer("kv_heads", 1, 1024).Default(8).Doc("key/value heads (GQA)");
+    w.Integer("head_dim", 1, 65536).Default(128).Doc("dimension of a head");
+    w.Integer("bytes_per_element", 1, 8).Default(2).Doc("bytes per KV element (2: BF16)");
+    w.Integer("replicas", 1, 4096)
+        .Default(1)
+        .Doc("decode ranks that receive each request's KV as one P2MP message; the first "
+             "decodes");
+    w.Rule(
+        "replicas",
+        {"replicas", "decode_ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* r = v.Get("replicas");
+            const json* d = v.Get("decode_ranks");
+            if (r && d && r->get<uint64_t>() > d->size())
+            {
+                return "must be at most the " + std::to_string(d->size()) + " hosts of "
+                       + v.Path("decode_ranks") + ", got " + r->dump();
+            }
+            return std::nullopt;
+        },
+        "replicas <= decode ranks");
+    w.Enum("placement", {"gpu-only", "network-aware"})
+        .Default("gpu-only")
+        .Doc("gpu-only: the least-loaded decode ranks; network-aware: the lowest estimated KV "
+             "transfer time from the prefill rank (bytes queued toward the rank and on their "
+             "way to it, the rate of the last transfer into it)");
+    w.Number("prefill_us_per_token", ConfigSchemaBounds::AtLeast(0))
+        .Default(20.0)
+        .Unit("µs")
+        .Doc("prefill compute per prompt token (20: an 8B model's 16 GFLOP per token at 800 "
+             "TFLOP/s)");
+    w.Number("decode_step_us", ConfigSchemaBounds::Above(0))
+        .Default(10000.0)
+        .Unit("µs")
+        .Doc("a decode step of a batch of one (10 ms: a typical time per output token)");
+    w.Number("decode_us_per_sequence", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("what each further sequence in a decode rank's batch adds to its step");
+    w.Integer("output_tokens", 1, 1u << 20).Default(16).Doc("tokens each request generates");
+    w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("when arrivals begin")
+        .Bind(&WorkloadConfig::startUs);
+}
+
+uint64_t
+KvCacheFanoutWorkload::KvBytesPerToken(uint64_t layers,
+                                       uint64_t kvHeads,
+                                       uint64_t headDim,
+                                       uint64_t bytesPerElement)
+{
+    return layers * 2 * kvHeads * headDim * bytesPerElement;
+}
+
+const std::vector<KvCacheFanoutWorkload::Request>&
+KvCacheFanoutWorkload::GetRequests() const
+{
+    return m_requests;
+}
+
+uint64_t
+KvCacheFanoutWorkload::GetKvBytesPerToken() const
+{
+    return m_kvBytesPerToken;
+}
+
+void
+KvCacheFanoutWorkload::DoDispose()
+{
+    for (Ptr<P2mpChannel>& c : m_channels)
+    {
+        c->Dispose();
+    }
+    m_channels.clear();
+    Workload::DoDispose();
+}
+
+uint32_t
+KvCacheFanoutWorkload::DrawPrompt()
+{
+    const json& p = m_config.spec.at("prompt_tokens");
+    const std::string type = p.at("type");
+    double u = static_cast<double>(m_rng() >> 11) * 0x1.0p-53;
+    if (type == "fixed")
+    {
+        return p.at("tokens").get<uint32_t>();
+    }
+    if (type == "uniform")
+    {
+        uint64_t lo = p.at("min").get<uint64_t>();
+        uint64_t hi = p.at("max").get<uint64_t>();
+        return static_cast<uint32_t>(lo + m_rng() % (hi - lo + 1));
+    }
+    // Piecewise linear between points; below the first point's p, its length.
+    const json& pts = p.at("points");
+    double prevTokens = pts[0]["tokens"].get<double>();
+    double prevP = 0;
+    for (const json& pt : pts)
+    {
+        double t = pt["tokens"].get<double>();
+        double q = pt["p"].get<double>();
+        if (u <= q)
+        {
+            double f = q > prevP ? (u - prevP) / (q - prevP) : 1.0;
+            return static_cast<uint32_t>(std::llround(prevTokens + f * (t - prevTokens)));
+        }
+        prevTokens = t;
+        prevP = q;
+    }
+    return static_cast<uint32_t>(prevTokens);
+}
+
+void
+KvCacheFanoutWorkload::DoInstall()
+{
+    const json& spec = m_config.spec;
+    m_rng.seed(WorkloadSeed());
+    m_prefillHosts = spec.at("prefill_ranks").get<std::vector<uint32_t>>();
+    std::vector<uint32_t> decodeHosts = spec.at("decode_ranks").get<std::vector<uint32_t>>();
+    m_kvBytesPerToken = KvBytesPerToken(spec.at("layers").get<uint64_t>(),
+                                        spec.at("kv_heads").get<uint64_t>(),
+                                        spec.at("head_dim").get<uint64_t>(),
+                                        spec.at("bytes_per_element").get<uint64_t>());
+    m_replicas = spec.at("replicas").get<uint32_t>();
+    m_networkAware = spec.at("placement") == "network-aware";
+    m_prefillPerToken = Time::FromDouble(spec.at("prefill_us_per_token").get<double>(), Time::US);
+    m_decodeStep = Time::FromDouble(spec.at("decode_step_us").get<double>(), Time::US);
+    m_decodePerSequence
+        = Time::FromDouble(spec.at("decode_us_per_sequence").get<double>(), Time::US);
+    m_outputTokens = spec.at("output_tokens").get<uint32_t>();
+
+    m_decodeOfHost.assign(GetHostCount(), -1);
+    std::sort(decodeHosts.begin(), decodeHosts.end());
+    for (uint32_t h : decodeHosts)
+    {
+        DecodeRank d;
+        d.host = h;
+        DataRate rate = m_context.nics[h]->GetDevice()->GetDataRate();
+        d.secondsPerByte = 8.0 / static_cast<double>(rate.GetBitRate());
+        m_decodeOfHost[h] = static_cast<int64_t>(m_decode.size());
+        m_decode.push_back(d);
+    }
+    const uint32_t np = static_cast<uint32_t>(m_prefillHosts.size());
+    m_prefillQueue.assign(np, {});
+    m_prefillBusy.assign(np, false);
+    m_prefillFree.assign(np, Time(0));
+    for (uint32_t p = 0; p < np; ++p)
+    {
+        Ptr<P2mpChannel> c
+            = m_context.delivery->CreateChannel(m_prefillHosts[p],
+                                                decodeHosts,
+                                                GroupQpnBase() + p,
+                                                MakeCallback(&KvCacheFanoutWorkload::Entropy, this),
+                                                m_context.owner);
+        c->SetDeliveredCallback(MakeCallback(&KvCacheFanoutWorkload::KvDelivered, this, p));
+        m_channels.push_back(c);
+    }
+
+    const uint32_t n = spec.at("requests").get<uint32_t>();
+    const json& arrival = spec.at("arrival");
+    const bool poisson = arrival.at("type") == "poisson";
+    const double rate = poisson ? arrival.at("rate_per_s").get<double>() : 0.0;
+    Time start = Time::FromDouble(m_config.startUs, Time::US);
+    double t = 0;
+    m_requests.resize(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        Request& req = m_requests[r];
+        if (poisson)
+        {
+            double u = (static_cast<double>(m_rng() >> 11) + 0.5) * 0x1.0p-53;
+            t += -std::log(u) / rate;
+            req.arrival = start + Seconds(t);
+        }
+        else
+        {
+            req.arrival = start + MicroSeconds(arrival.at("times_us")[r].get<int64_t>());
+        }
+        req.prompt = DrawPrompt();
+        req.kvBytes = uint64_t{req.prompt} * m_kvBytesPerToken;
+        req.tokensLeft = m_outputTokens;
+        Metrics::OpRecord rec;
+        rec.op = r;
+        rec.request = r;
+        rec.bytes = req.kvBytes;
+        rec.receivers = m_replicas;
+        req.handle = AddOp(rec);
+        Simulator::Schedule(req.arrival, &KvCacheFanoutWorkload::Arrive, this, r);
+    }
+    NS_LOG_INFO(n << " requests, " << m_kvBytesPerToken << " KV bytes per token, " << np
+                  << " prefill and " << m_decode.size() << " decode ranks");
+}
+
+uint16_t
+KvCacheFanoutWorkload::Entropy()
+{
+    return EntropyPort(m_rng());
+}
+
+void
+KvCacheFanoutWorkload::Arrive(uint32_t r)
+{
+    Request& req = m_requests[r];
+    StartOp(req.handle);
+    // The prefill rank that frees up first takes it; it queues there in arrival order.
+    uint32_t best = 0;
+    for (uint32_t p = 1; p < m_prefillHosts.size(); ++p)
+    {
+        if (m_prefillFree[p] < m_prefillFree[best])
+        {
+            best = p;
+        }
+    }
+    req.prefill = best;
+    Time now = Simulator::Now();
+    m_prefillFree[best] = std::max(m_prefillFree[best], now) + m_prefillPerToken * req.prompt;
+    m_prefillQueue[best].push_back(r);
+    NS_LOG_LOGIC("request " << r << " (" << req.prompt << " tokens) to prefill rank " << best);
+    if (!m_prefillBusy[best])
+    {
+        StartPrefill(best);
+    }
+}
+
+void
+KvCacheFanoutWorkload::StartPrefill(uint32_t p)
+{
+    if (m_prefillQueue[p].empty())
+    {
+        m_prefillBusy[p] = false;
+        return;
+    }
+    uint32_t r = m_prefillQueue[p].front();
+    m_prefillQueue[p].pop_front();
+    m_prefillBusy[p] = true;
+    Request& req = m_requests[r];
+    req.prefillStart = Simulator::Now();
+    Simulator::Schedule(
+        m_prefillPerToken * req.prompt, &KvCacheFanoutWorkload::PrefillDone, this, p, r);
+}
+
+double
+KvCacheFanoutWorkload::NetworkCost(uint32_t d, uint64_t bytes) const
+{
+    // The fabric's view: what already waits at the switch port toward the rank, what is on
+    // its way there, and how fast the last transfer into it went.
+    Ptr<FabricNetDevice> dev = m_context.nics[m_decode[d].host]->GetDevice();
+    Ptr<FabricNetDevice> tor = dev->GetFabricChannel()->GetPeer(dev);
+    double rate = static_cast<double>(dev->GetDataRate().GetBitRate());
+    return (tor->GetQueuedBytes() + m_decode[d].inFlight) * 8.0 / rate
+           + bytes * m_decode[d].secondsPerByte;
+}
+
+std::vector<uint32_t>
+KvCacheFanoutWorkload::Place(const Request& req)
+{
+    std::vector<uint32_t> order(m_decode.size());
+    std::vector<double> cost(m_decode.size(), 0.0);
+    for (uint32_t d = 0; d < m_decode.size(); ++d)
+    {
+        order[d] = d;
+        if (m_networkAware)
+        {
+            cost[d] = NetworkCost(d, req.kvBytes);
+        }
+    }
+    std::stable_sort(order.begin(),
+                     order.end(),
+                     [&](uint32_t a, uint32_t b)
+                     {
+                         if (cost[a] != cost[b])
+                         {
+                             return cost[a] < cost[b];
+                         }
+                         return m_decode[a].load < m_decode[b].load;
+                     });
+    order.resize(m_replicas);
+    return order;
+}
+
+void
+KvCacheFanoutWorkload::PrefillDone(uint32_t p, uint32_t r)
+{
+    Request& req = m_requests[r];
+    req.prefillEnd = Simulator::Now();
+    req.decode = Place(req);
+    req.copiesLeft = m_replicas;
+    std::vector<uint32_t> hosts;
+    for (uint32_t d : req.decode)
+    {
+        ++m_decode[d].load;
+        m_decode[d].inFlight += req.kvBytes;
+        hosts.push_back(m_decode[d].host);
+    }
+    m_context.metrics->SetOpHosts(req.handle, m_prefillHosts[p], m_decode[req.decode[0]].host);
+    NS_LOG_LOGIC("request " << r << ": " << req.kvBytes << " KV bytes from host "
+                            << m_prefillHosts[p] << " to decode host "
+                            << m_decode[req.decode[0]].host);
+    std::sort(hosts.begin(), hosts.end());
+    m_channels[p]->Send(r, std::make_shared<const std::vector<uint32_t>>(hosts), req.kvBytes);
+    StartPrefill(p);
+}
+
+void
+KvCacheFanoutWorkload::KvDelivered(uint32_t p, uint64_t tag, uint32_t host, uint64_t bytes)
+{
+    uint32_t r = static_cast<uint32_t>(tag);
+    Request& req = m_requests[r];
+    uint32_t d = static_cast<uint32_t>(m_decodeOfHost.at(host));
+    Time took = Simulator::Now() - req.prefillEnd;
+    if (bytes > 0)
+    {
+        m_decode[d].secondsPerByte = took.GetSeconds() / static_cast<double>(bytes);
+    }
+    m_decode[d].inFlight -= req.kvBytes;
+    --req.copiesLeft;
+    m_context.metrics->AddReceiverCompletion(req.handle, host);
+    if (d == req.decode[0])
+    {
+        req.kvArrival = Simulator::Now();
+        Join(d, r);
+    }
+    MaybeFinish(r);
+}
+
+void
+KvCacheFanoutWorkload::Join(uint32_t d, uint32_t r)
+{
+    DecodeRank& rank = m_decode[d];
+    rank.joining.push_back(r);
+    if (!rank.stepping)
+    {
+        Step(d);
+    }
+}
+
+void
+KvCacheFanoutWorkload::Step(uint32_t d)
+{
+    DecodeRank& rank = m_decode[d];
+    rank.batch.insert(rank.batch.end(), rank.joining.begin(), rank.joining.end());
+    rank.joining.clear();
+    if (rank.batch.empty())
+    {
+        rank.stepping = false;
+        return;
+    }
+    rank.stepping = true;
+    Time step = m_decodeStep + m_decodePerSequence * (rank.batch.size() - 1);
+    Simulator::Schedule(step, &KvCacheFanoutWorkload::StepDone, this, d);
+}
+
+void
+KvCacheFanoutWorkload::StepDone(uint32_t d)
+{
+    DecodeRank& rank = m_decode[d];
+    Time now = Simulator::Now();
+    std::vector<uint32_t> still;
+    for (uint32_t r : rank.batch)
+    {
+        Request& req = m_requests[r];
+        if (req.tokensLeft == m_outputTokens)
+        {
+            req.firstToken = now;
+        }
+        req.lastToken = now;
+        if (--req.tokensLeft > 0)
+        {
+            still.push_back(r);
+            continue;
+        }
+        req.decoded = true;
+        MaybeFinish(r);
+    }
+    rank.batch = std::move(still);
+    Step(d);
+}
+
+void
+KvCacheFanoutWorkload::MaybeFinish(uint32_t r)
+{
+    Request& req = m_requests[r];
+    if (!req.decoded || req.copiesLeft > 0)
+    {
+        return;
+    }
+    for (uint32_t d : req.decode)
+    {
+        --m_decode[d].load;
+    }
+    CompleteOp(req.handle);
+}
+
+void
+KvCacheFanoutWorkload::Report(std::map<std::string, double>& figures) const
+{
+    figures["kv_bytes_per_token"] = static_cast<double>(m_kvBytesPerToken);
+    double prompt = 0;
+    for (const Request& req : m_requests)
+    {
+        prompt += req.prompt;
+    }
+    figures["mean_prompt_tokens"] = m_requests.empty() ? 0.0 : prompt / m_requests.size();
+}
+
+void
+KvCacheFanoutWorkload::ReportSamples(std::map<std::string, std::vector<double>>& samples) const
+{
+    std::vector<double>& ttft = samples["ttft_us"];
+    std::vector<double>& tpot = samples["tpot_us"];
+    std::vector<double>& queue = samples["queue_us"];
+    std::vector<double>& transfer = samples["kv_transfer_us"];
+    auto us = [](Time t)
+    {
+        return t.GetNanoSeconds() / 1e3;
+    };
+    for (const Request& req : m_requests)
+    {
+        if (!req.decoded)
+        {
+            continue;
+        }
+        ttft.push_back(us(req.firstToken - req.arrival));
+        queue.push_back(us(req.prefillStart - req.arrival));
+        transfer.push_back(us(req.kvArrival - req.prefillEnd));
+        if (m_outputTokens > 1)
+        {
+            tpot.push_back(us(req.lastToken - req.firstToken) / (m_outputTokens - 1));
+        }
+    }
+}
+
+} // namespace ns3
