@@ -597,6 +597,20 @@ INSTANTIATE_TEST_SUITE_P(Workloads,
                              return info.param.name;
                          });
 
+TEST(ScenarioValidation, AWorkloadPriorityIsADataClass)
+{
+    json j = Minimal();
+    j["workloads"][0]["priority"] = 6; // nic.ctrl_priority's default
+    ScenarioError e = ErrorOf(j);
+    EXPECT_EQ(e.GetPath(), "workloads[0].priority") << e.what();
+    EXPECT_NE(e.GetReason().find("nic.ctrl_priority"), std::string::npos) << e.what();
+    j["workloads"][0]["priority"] = 8;
+    EXPECT_EQ(ErrorOf(j).GetPath(), "workloads[0].priority");
+    j["workloads"][0]["priority"] = 5;
+    j["switch"] = {{"scheduling", "dwrr"}, {"dwrr", {{"weights", {1, 1, 1}}}}};
+    EXPECT_EQ(ErrorOf(j).GetPath(), "switch.dwrr.weights");
+}
+
 TEST(ScenarioValidation, MoeDispatchKeysThatContradictEachOther)
 {
     auto moe = [](json extra)
@@ -886,7 +900,9 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                 "initial_alpha": 0.5, "clamp_target_rate": true, "rate_trace": true}},
         "switch": {"buffer_mb": 12.5, "latency_ns": 0, "reserve_kb": 0.1, "alpha": 0.125,
                    "pfc": {"enabled": false, "headroom_kb": 97.3, "hysteresis_kb": 0},
-                   "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1}},
+                   "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1},
+                   "scheduling": "dwrr",
+                   "dwrr": {"weights": [2, 1, 1, 1, 5, 1, 0, 0], "quantum_bytes": 4096}},
         "load_balancing": {"mode": "ecmp"},
         "p2mp": {"mechanism": "new-protocol", "ack_aggregation": "hop-by-hop",
                  "ack_mode": "every-n", "ack_every": 4, "address_mapping": "per-receiver-list",
@@ -1107,7 +1123,6 @@ TEST(ScenarioMessages, OneBadKeyDoesNotCascade)
     const ScenarioError e = ErrorOf(j);
     ASSERT_EQ(e.GetErrors().size(), 1u) << e.GetErrors().back().Text();
     EXPECT_EQ(e.GetPath(), "topology.leaves");
-
 }
 
 TEST(ScenarioMessages, HostileDocumentsAreErrorsNotCrashes)

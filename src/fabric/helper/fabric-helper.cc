@@ -2,6 +2,7 @@
 
 #include "fabric/model/ecmp-path-choice.h"
 #include "fabric/model/fabric-channel.h"
+#include "fabric/model/strict-priority-scheduler.h"
 #include "fabric/model/switch-mmu.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
@@ -50,6 +51,19 @@ FabricHelper::FabricHelper()
     m_switchFactory.SetTypeId(FabricSwitch::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_pathChoiceFactory.SetTypeId(EcmpPathChoice::GetTypeId());
+    m_schedulerFactory.SetTypeId(StrictPriorityScheduler::GetTypeId());
+}
+
+void
+FabricHelper::SetEgressScheduler(const std::string& typeName)
+{
+    m_schedulerFactory.SetTypeId(typeName);
+}
+
+void
+FabricHelper::SetEgressSchedulerAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_schedulerFactory.Set(name, value);
 }
 
 void
@@ -180,6 +194,8 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
         ObjectFactory choice = m_pathChoiceFactory;
         choice.Set("Seed", UintegerValue(static_cast<uint32_t>(m_seed * 0x9E3779B1u + n)));
         s->SetPathChoice(choice.Create<PathChoice>());
+        s->SetAttribute("EgressScheduler",
+                        PointerValue(m_schedulerFactory.Create<EgressScheduler>()));
         s->SetNode(f.nodes.Get(n));
         s->SetTrafficLedger(f.ledger);
         for (uint32_t p = 0; p < ports[n].size(); ++p)

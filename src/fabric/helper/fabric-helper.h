@@ -47,6 +47,9 @@ public:
     /// The PathChoice every switch gets, by TypeId name (ns3::EcmpPathChoice by default).
     void SetPathChoice(const std::string& typeName);
     void SetPathChoiceAttribute(const std::string& name, const AttributeValue& value);
+    /// The EgressScheduler every switch gets, by TypeId name (strict priority by default).
+    void SetEgressScheduler(const std::string& typeName);
+    void SetEgressSchedulerAttribute(const std::string& name, const AttributeValue& value);
     /// Switch pipeline latency (the RxLatency of every switch port).
     void SetSwitchLatency(Time latency);
     /// The largest frame on the wire (framing included), for the headroom closed form.
@@ -76,6 +79,7 @@ private:
     ObjectFactory m_switchFactory;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_pathChoiceFactory;
+    ObjectFactory m_schedulerFactory;
     Time m_switchLatency;
     uint32_t m_maxFrameBytes{1024 + 58 + 16 + 24};
     std::optional<uint64_t> m_headroomBytes;

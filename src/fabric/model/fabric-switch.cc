@@ -1,6 +1,7 @@
 #include "fabric/model/fabric-switch.h"
 
 #include "fabric/model/ecmp-path-choice.h"
+#include "fabric/model/strict-priority-scheduler.h"
 #include "ns3/boolean.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -30,6 +31,12 @@ FabricSwitch::GetTypeId()
                   PointerValue(),
                   MakePointerAccessor(&FabricSwitch::SetPathChoice, &FabricSwitch::GetPathChoice),
                   MakePointerChecker<PathChoice>())
+              .AddAttribute("EgressScheduler",
+                            "How a port picks the class it sends next (strict priority unless "
+                            "set)",
+                            PointerValue(),
+                            MakePointerAccessor(&FabricSwitch::m_scheduler),
+                            MakePointerChecker<EgressScheduler>())
               .AddAttribute("PauseQuanta",
                             "Pause time carried in XOFF frames, in quanta of 512 bit times",
                             UintegerValue(0xFFFF),
@@ -70,6 +77,7 @@ FabricSwitch::FabricSwitch()
     m_mmu = CreateObject<SwitchMmu>();
     m_uniform = CreateObject<UniformRandomVariable>();
     SetPathChoice(CreateObject<EcmpPathChoice>());
+    m_scheduler = CreateObject<StrictPriorityScheduler>();
 }
 
 void
@@ -160,6 +168,7 @@ void
 FabricSwitch::Start()
 {
     m_mmu->Setup(m_ports.size());
+    m_scheduler->SetPorts(m_ports.size());
     m_pauseRefresh.assign(m_ports.size() * 8, EventId());
     for (uint32_t i = 0; i < m_ports.size(); ++i)
     {
@@ -423,8 +432,7 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     {
         return {};
     }
-    // Strict priority: the highest class first (control traffic rides the top classes).
-    uint8_t prio = static_cast<uint8_t>(31 - __builtin_clz(eligible));
+    uint8_t prio = m_scheduler->Pick(portIndex, eligible);
     RingQueue<QueuedFrame>& q = port.queues[prio];
     QueuedFrame queued = std::move(q.front());
     q.pop_front();
@@ -451,6 +459,7 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
         }
     }
     uint32_t bytes = queued.frame.info.size;
+    m_scheduler->Sent(portIndex, prio, bytes);
     if (queued.replica != NO_REPLICA)
     {
         m_mmu->ReleaseEgress(portIndex, prio, bytes);

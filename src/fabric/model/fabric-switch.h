@@ -8,6 +8,7 @@
 #define MCAST4AI_FABRIC_SWITCH_H
 
 #include "core/model/ring-queue.h"
+#include "fabric/model/egress-scheduler.h"
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/frame-copy.h"
 #include "fabric/model/path-choice.h"
@@ -167,6 +168,7 @@ private:
     std::vector<EventId> m_pauseRefresh; // [port * 8 + prio]
     Ptr<UniformRandomVariable> m_uniform;
     Ptr<PathChoice> m_pathChoice;
+    Ptr<EgressScheduler> m_scheduler;
     std::vector<Ptr<SwitchStage>> m_stages;
     uint16_t m_pauseQuanta;
     bool m_ecnEnabled;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -27,8 +28,16 @@ struct EcnConfig
     double pmax{0.2};
 };
 
+struct DwrrConfig
+{
+    std::vector<uint32_t> weights{1, 1, 1, 1, 1, 1, 0, 0}; // per class; 0: strict above the rest
+    uint32_t quantumBytes{9216};
+};
+
 struct SwitchConfig
 {
+    std::string scheduling{"strict"}; // how an egress port picks its next class
+    DwrrConfig dwrr;
     double bufferMb{32};
     double latencyNs{500};
     double reserveKb{4}; // guaranteed per ingress (port, priority)

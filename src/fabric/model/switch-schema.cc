@@ -1,5 +1,6 @@
 #include "fabric/model/switch-schema.h"
 
+#include "fabric/model/egress-scheduler.h"
 #include "fabric/model/switch-config.h"
 #include "ns3/log.h"
 
@@ -46,6 +47,30 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
         .Default(1.0)
         .Doc("dynamic threshold: a queue may use alpha x the free shared buffer")
         .Bind(&SwitchConfig::alpha);
+
+    const NamedTypeRegistry& schedulers = EgressScheduler::Registry();
+    sw.Enum("scheduling", schedulers.NamesAfter({"strict", "dwrr"}), schedulers.Names())
+        .Default("strict")
+        .Doc("how an egress port picks the class it sends next: strict, the highest non-empty "
+             "class; dwrr, deficit weighted round robin by dwrr.weights")
+        .Bind(&SwitchConfig::scheduling);
+    ConfigSchemaObject& dwrr = sw.Object("dwrr")
+                                   .Doc("the weights of scheduling dwrr")
+                                   .Bind(&SwitchConfig::dwrr)
+                                   .Fields();
+    dwrr.IntegerArray("weights", "weights", 0, 1000)
+        .MinItems(8)
+        .MaxItems(8, "one per priority class 0..7")
+        .Default(nlohmann::json::array({1, 1, 1, 1, 1, 1, 0, 0}))
+        .Doc("weight of each priority class 0..7: a busy class gets weight / (sum over the busy "
+             "weighted classes) of the port; 0 serves a class strictly before the weighted ones "
+             "(the control classes 6 and 7 by default)")
+        .Bind(&DwrrConfig::weights);
+    dwrr.Integer("quantum_bytes", 64, 1u << 20)
+        .Default(9216)
+        .Unit("bytes")
+        .Doc("bytes a class may send per visit and unit of weight (at least one frame)")
+        .Bind(&DwrrConfig::quantumBytes);
 
     ConfigSchemaObject& pfc
         = sw.Object("pfc").Doc("priority flow control").Bind(&SwitchConfig::pfc).Fields();

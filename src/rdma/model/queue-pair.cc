@@ -137,6 +137,12 @@ QueuePair::GetOwner() const
     return m_owner;
 }
 
+void
+QueuePair::SetPriority(uint8_t priority)
+{
+    m_priority = priority;
+}
+
 uint64_t
 QueuePair::Post(Operation op, uint64_t bytes)
 {

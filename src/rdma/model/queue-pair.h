@@ -72,6 +72,12 @@ public:
     /// Whose traffic this QP's frames are (FrameInfo::owner, TrafficLedger); 0 for none.
     void SetOwner(uint8_t owner);
     uint8_t GetOwner() const;
+    /// The PFC priority (and DSCP class) of its data frames.
+    void SetPriority(uint8_t priority);
+    uint8_t GetPriority() const
+    {
+        return m_priority;
+    }
 
     /// Post a message; returns its id. The NIC is told there is something to send.
     uint64_t Post(Operation op, uint64_t bytes);
@@ -149,6 +155,7 @@ private:
     uint32_t m_remoteHost{0};
     uint16_t m_srcPort{0};
     uint8_t m_owner{0};
+    uint8_t m_priority{3};
     uint32_t m_mtu{1024};
     Time m_rto;
 

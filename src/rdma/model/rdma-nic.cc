@@ -102,6 +102,7 @@ RdmaNic::GetTypeId()
 RdmaNic::RdmaNic()
 {
     m_ccFactory.SetTypeId(Dcqcn::GetTypeId());
+    m_ownerPriority.fill(0xFF);
 }
 
 void
@@ -206,6 +207,8 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
     qp->SetOwner(owner);
+    qp->SetPriority(m_ownerPriority[owner] == 0xFF ? m_dataPriority : m_ownerPriority[owner]);
+    m_dataClasses |= static_cast<uint8_t>(1u << qp->GetPriority());
     if (m_ccEnabled)
     {
         Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
@@ -330,22 +333,26 @@ RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
         m_device->HintNextFrame(m_control.empty() ? nullptr : &m_control.front());
         return f;
     }
-    if (pausedMask & (1u << m_dataPriority))
+    if ((m_dataClasses & ~pausedMask) == 0)
     {
-        return FabricFrame();
+        return FabricFrame(); // every class it sends on is paused
     }
     if (!m_copies.empty())
     {
+        if (pausedMask & (1u << m_copiesPriority))
+        {
+            return FabricFrame(); // the rest of a P2MP packet goes first, back to back
+        }
         // The other copies of a P2MP packet follow it back to back.
         FabricFrame f = std::move(m_copies.front());
         m_copies.pop_front();
         return f;
     }
-    return NextDataFrame();
+    return NextDataFrame(pausedMask);
 }
 
 FabricFrame
-RdmaNic::NextDataFrame()
+RdmaNic::NextDataFrame(uint8_t pausedMask)
 {
     // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
     Time now = Simulator::Now();
@@ -358,6 +365,11 @@ RdmaNic::NextDataFrame()
         if (!qp->HasPacketToSend())
         {
             m_isActive[index] = false;
+            continue;
+        }
+        if (pausedMask & (1u << qp->GetPriority()))
+        {
+            m_active.push_back(index); // its class is paused: it keeps its turn for later
             continue;
         }
         Time ready = qp->GetNextSendTime();
@@ -375,7 +387,8 @@ RdmaNic::NextDataFrame()
         }
         else
         {
-            Encapsulate(p, qp->GetRemoteHost(), qp->GetSourcePort(), m_dataPriority, m_ecnCapable);
+            Encapsulate(
+                p, qp->GetRemoteHost(), qp->GetSourcePort(), qp->GetPriority(), m_ecnCapable);
             qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
             ++m_dataPackets;
             m_dataBytes += payload;
@@ -427,7 +440,8 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
     RocePacketBuilder::AddUdpIp(
         p,
         MakeAddressing(
-            GroupAddress(qp->GetGroupQpn()), qp->GetSourcePort(), m_dataPriority, m_ecnCapable));
+            GroupAddress(qp->GetGroupQpn()), qp->GetSourcePort(), qp->GetPriority(), m_ecnCapable));
+    m_copiesPriority = qp->GetPriority();
     m_frames.clear();
     qp->GetP2mpEncapsulator()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);
     uint32_t wire = 0;
@@ -686,6 +700,12 @@ uint64_t
 RdmaNic::GetCnpsReceived() const
 {
     return m_cnpsReceived;
+}
+
+void
+RdmaNic::SetOwnerPriority(uint8_t owner, uint8_t priority)
+{
+    m_ownerPriority[owner] = priority;
 }
 
 Ptr<TrafficLedger>

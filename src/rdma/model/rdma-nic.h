@@ -18,6 +18,7 @@
 #include "wire/model/frame-info.h"
 #include "wire/model/roce-packet-builder.h"
 
+#include <array>
 #include <deque>
 #include <unordered_map>
 #include <vector>
@@ -119,6 +120,9 @@ public:
     uint64_t GetMulticastPackets() const;
     uint64_t GetMulticastCopies() const;
     uint64_t GetCnpsReceived() const;
+    /// Frames of queue pairs created for owner from now on ride this priority class instead of
+    /// DataPriority (a workload's `priority`).
+    void SetOwnerPriority(uint8_t owner, uint8_t priority);
     /// The per-owner counters this NIC adds to (its device's), or null.
     Ptr<TrafficLedger> GetTrafficLedger() const;
 
@@ -129,7 +133,7 @@ private:
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
     /// The next frame to send: control first, then P2MP copies, then data round robin.
     /// A data frame of the next QP in turn, or none.
-    FabricFrame NextDataFrame();
+    FabricFrame NextDataFrame(uint8_t pausedMask);
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
@@ -152,7 +156,10 @@ private:
 
     Ptr<Node> m_node;
     Ptr<FabricNetDevice> m_device;
-    Ptr<TrafficLedger> m_ledger; // the device's: per-owner counters, or none
+    Ptr<TrafficLedger> m_ledger;              // the device's: per-owner counters, or none
+    std::array<uint8_t, 256> m_ownerPriority; // 0xFF: DataPriority
+    uint8_t m_copiesPriority{0};              // of the P2MP copies queued in m_copies
+    uint8_t m_dataClasses{0};                 // priorities its queue pairs send on
     uint32_t m_host{0};
     Ipv4Address m_address;
     Mac48Address m_mac;

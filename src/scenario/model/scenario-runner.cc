@@ -161,6 +161,14 @@ ScenarioRunner::Build()
         Ptr<Workload> wl = factory.Create<Workload>();
         context.index = i;
         context.owner = OwnerOf(i);
+        if (w.spec.contains("priority") && context.owner != TrafficLedger::NO_OWNER)
+        {
+            // Its queue pairs' frames ride its class at every NIC, so its switch queues too.
+            for (const Ptr<RdmaNic>& nic : context.nics)
+            {
+                nic->SetOwnerPriority(context.owner, w.spec.at("priority").get<uint8_t>());
+            }
+        }
         wl->Install(w, context);
         m_workloads.push_back(wl);
     }

@@ -1,6 +1,7 @@
 #include "scenario/model/topology-builder.h"
 
 #include "fabric/helper/fabric-helper.h"
+#include "fabric/model/egress-scheduler.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -60,7 +61,15 @@ TopologyBuilder::Build()
     uint32_t maxFrame = nic.mtuBytes + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES
                         + FrameInfo::RETH_BYTES + FrameInfo::ICRC_BYTES + 24;
     fabric.SetMaxFrameBytes(maxFrame);
+    // Every class RDMA data rides is lossless: the NIC's, and those workloads chose.
     uint8_t lossless = static_cast<uint8_t>((1u << nic.dataPriority) | (1u << nic.ctrlPriority));
+    for (const WorkloadConfig& w : m_config.workloads)
+    {
+        if (w.spec.contains("priority"))
+        {
+            lossless |= static_cast<uint8_t>(1u << w.spec.at("priority").get<uint32_t>());
+        }
+    }
     fabric.SetMmuAttribute("BufferBytes",
                            UintegerValue(static_cast<uint64_t>(std::llround(sw.bufferMb * MIB))));
     fabric.SetMmuAttribute("ReserveBytes", UintegerValue(KbToBytes(sw.reserveKb)));
@@ -81,6 +90,17 @@ TopologyBuilder::Build()
         sw.ecn.kminKb >= 0 ? std::optional<double>(sw.ecn.kminKb) : std::nullopt,
         sw.ecn.kmaxKb >= 0 ? std::optional<double>(sw.ecn.kmaxKb) : std::nullopt);
     fabric.SetPathChoice(PathChoice::Registry().Get(m_config.loadBalancing.mode).GetName());
+    fabric.SetEgressScheduler(EgressScheduler::Registry().Get(sw.scheduling).GetName());
+    if (sw.scheduling == "dwrr")
+    {
+        std::ostringstream weights;
+        for (std::size_t c = 0; c < sw.dwrr.weights.size(); ++c)
+        {
+            weights << (c ? "," : "") << sw.dwrr.weights[c];
+        }
+        fabric.SetEgressSchedulerAttribute("Weights", StringValue(weights.str()));
+        fabric.SetEgressSchedulerAttribute("QuantumBytes", UintegerValue(sw.dwrr.quantumBytes));
+    }
     fabric.SetSeed(m_config.seed);
     FabricHelper::Fabric built;
     try

@@ -42,6 +42,29 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
             "`\"<type>-<index>\"`, e.g. `\"flows-0\"`")
         .Doc("names the workload in ops.csv and summary.json")
         .Bind(&WorkloadConfig::label);
+    w.Integer("priority", 0, 7)
+        .Note("nic.data_priority")
+        .Doc("the PFC priority class (and DSCP class) of the workload's data frames, hence the "
+             "switch egress queue they wait in; the class is lossless");
+    w.Rule(
+        "priority",
+        {"priority"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const nlohmann::json* p = v.Get("priority");
+            const nlohmann::json& root = v.Root();
+            if (!p || !root.contains("nic") || !root["nic"].contains("ctrl_priority"))
+            {
+                return std::nullopt;
+            }
+            if (*p == root["nic"]["ctrl_priority"])
+            {
+                return "must differ from nic.ctrl_priority (" + p->dump()
+                       + "): control frames need their own class";
+            }
+            return std::nullopt;
+        },
+        "priority != nic.ctrl_priority");
     for (const WorkloadTypeRegistry::Entry& e : WorkloadTypeRegistry::GetEntries())
     {
         e.declare(w.Variant(e.name, e.doc));
