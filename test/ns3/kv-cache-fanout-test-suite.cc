@@ -53,14 +53,11 @@ RunKv(uint32_t leaves, const std::string& mechanism, const std::string& workload
       << mechanism << R"("},
       "workloads": [)"
       << workloads << "]}";
-    ScenarioConfig c = Scenario::Parse(s.str(), "kv.json", {});
-    ScenarioRunner::UsePicoseconds();
-    ScenarioRunner runner(c);
-    runner.Build();
+    ScenarioOutcome run = RunScenarioJson(s.str(), "kv.json");
     Outcome o;
-    o.complete = runner.Run();
-    o.workload = runner.Summary()["workloads"][0];
-    for (const Metrics::OpRecord& r : runner.GetMetrics()->GetOps())
+    o.complete = run.complete;
+    o.workload = run.summary["workloads"][0];
+    for (const Metrics::OpRecord& r : run.ops)
     {
         if (r.workload == 0)
         {

@@ -60,13 +60,10 @@ RunMoe(uint32_t leaves,
       << mechanism << "\"" << p2mpExtra << R"(},
       "workloads": [{"type": "moe-dispatch", )"
       << moe << "}]}";
-    ScenarioConfig c = Scenario::Parse(s.str(), "moe.json", {});
-    ScenarioRunner::UsePicoseconds();
-    ScenarioRunner runner(c);
-    runner.Build();
+    ScenarioOutcome run = RunScenarioJson(s.str(), "moe.json");
     Outcome o;
-    o.complete = runner.Run();
-    o.summary = runner.Summary();
+    o.complete = run.complete;
+    o.summary = run.summary;
     o.workload = o.summary["workloads"][0];
     return o;
 }

@@ -27,12 +27,7 @@ namespace
 constexpr double RATE_GBPS = 100;
 constexpr uint32_t MTU = 1024;
 
-struct Outcome
-{
-    bool complete{false};
-    nlohmann::json summary;
-    std::vector<Metrics::OpRecord> ops;
-};
+using Outcome = ScenarioOutcome;
 
 Outcome
 RunClasses(const std::string& sw, const std::string& workloads, bool dcqcn = false)
@@ -48,15 +43,7 @@ RunClasses(const std::string& sw, const std::string& workloads, bool dcqcn = fal
       << sw << R"(,
       "workloads": [)"
       << workloads << "]}";
-    ScenarioConfig c = Scenario::Parse(s.str(), "classes.json", {});
-    ScenarioRunner::UsePicoseconds();
-    ScenarioRunner runner(c);
-    runner.Build();
-    Outcome o;
-    o.complete = runner.Run();
-    o.summary = runner.Summary();
-    o.ops = runner.GetMetrics()->GetOps();
-    return o;
+    return RunScenarioJson(s.str(), "classes.json");
 }
 
 /// Seconds of payload the downlink carries for `bytes` in full frames.

@@ -53,17 +53,14 @@ RunSpecDecode(const std::string& mechanism, const std::string& extra)
       << mechanism << R"("},
       "workloads": [{"type": "spec-decode", "iterations": 10)"
       << extra << "}]}";
-    ScenarioConfig c = Scenario::Parse(s.str(), "spec.json", {});
-    ScenarioRunner::UsePicoseconds();
-    ScenarioRunner runner(c);
-    runner.Build();
+    ScenarioOutcome run = RunScenarioJson(s.str(), "spec.json");
     Outcome o;
-    o.complete = runner.Run();
-    for (const auto& r : runner.GetMetrics()->GetOps())
+    o.complete = run.complete;
+    for (const auto& r : run.ops)
     {
         o.stepsUs.push_back((r.end - r.start).GetPicoSeconds() / 1e6);
     }
-    o.summary = runner.Summary();
+    o.summary = run.summary;
     return o;
 }
 

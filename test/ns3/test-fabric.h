@@ -104,6 +104,29 @@ struct CollectiveOutcome
     Metrics::OpRecord first; ///< its first operation's ops.csv row
 };
 
+/// What a scenario run gives a test: whether it completed, summary.json, ops.csv's rows.
+struct ScenarioOutcome
+{
+    bool complete{false};
+    nlohmann::json summary;
+    std::vector<Metrics::OpRecord> ops;
+};
+
+/// Parse a scenario's JSON (named `file` in errors), run it at picosecond resolution.
+inline ScenarioOutcome
+RunScenarioJson(const std::string& json, const std::string& file)
+{
+    ScenarioConfig c = Scenario::Parse(json, file, {});
+    ScenarioRunner::UsePicoseconds();
+    ScenarioRunner runner(c);
+    runner.Build();
+    ScenarioOutcome o;
+    o.complete = runner.Run();
+    o.summary = runner.Summary();
+    o.ops = runner.GetMetrics()->GetOps();
+    return o;
+}
+
 inline CollectiveOutcome
 RunCollectiveScenario(const std::string& json)
 {

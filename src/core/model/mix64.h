@@ -21,6 +21,13 @@ Mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/// The 53 high bits of a 64-bit draw as a double in [0, 1): the same value on every platform.
+inline double
+UnitInterval(uint64_t x)
+{
+    return static_cast<double>(x >> 11) * 0x1.0p-53;
+}
+
 /**
  * A hasher for unordered containers whose keys pack fields into bit ranges (host << 24 | QPN):
  * with the library's identity hash such keys can share one bucket (2^24 + 1 = 97 * 257 * 673,

@@ -35,19 +35,19 @@ public:
 
     struct Counters
     {
-        uint64_t linkBytes{0};      ///< bytes sent on every link (each hop counted)
-        uint64_t packetHops{0};     ///< frames sent on every link
-        uint64_t dataPackets{0};    ///< RoCEv2 data frames that left a NIC (copies included)
-        uint64_t dataBytes{0};      ///< their RDMA payload bytes
-        uint64_t headerBytes{0};    ///< their other bytes
-        uint64_t p2mpPackets{0};    ///< P2MP packets that left a NIC ...
-        uint64_t p2mpCopies{0};     ///< ... and the frames they took there
+        uint64_t linkBytes{0};       ///< bytes sent on every link (each hop counted)
+        uint64_t packetHops{0};      ///< frames sent on every link
+        uint64_t dataPackets{0};     ///< RoCEv2 data frames that left a NIC (copies included)
+        uint64_t dataBytes{0};       ///< their RDMA payload bytes
+        uint64_t headerBytes{0};     ///< their other bytes
+        uint64_t p2mpPackets{0};     ///< P2MP packets that left a NIC ...
+        uint64_t p2mpCopies{0};      ///< ... and the frames they took there
         uint64_t p2mpHeaderBytes{0}; ///< the other bytes of those frames (P2MP header included)
-        uint64_t acksAtSenders{0};  ///< ACKs and NAKs a NIC received
-        uint64_t cnps{0};           ///< CNPs a NIC sent
-        uint64_t ecnMarks{0};       ///< frames a switch marked CE
-        uint64_t drops{0};          ///< frames a switch dropped
-        uint64_t aggregatedAcks{0}; ///< ACKs a switch's aggregation point sent
+        uint64_t acksAtSenders{0};   ///< ACKs and NAKs a NIC received
+        uint64_t cnps{0};            ///< CNPs a NIC sent
+        uint64_t ecnMarks{0};        ///< frames a switch marked CE
+        uint64_t drops{0};           ///< frames a switch dropped
+        uint64_t aggregatedAcks{0};  ///< ACKs a switch's aggregation point sent
     };
 
     Counters& Row(uint8_t owner)

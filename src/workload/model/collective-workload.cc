@@ -339,7 +339,7 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     if (tr.local)
     {
         Simulator::Schedule(
-            NanoSeconds(tr.delayNs), &CollectiveWorkload::Arrived, this, i, t, tr.src);
+            NanoSeconds(tr.delayNs), &CollectiveWorkload::Arrived, this, i, t, tr.src, uint64_t{0});
     }
     else if (tr.receivers)
     {
@@ -362,28 +362,16 @@ CollectiveWorkload::UnicastReceived(
     NS_ABORT_MSG_IF(m_inFlight[pair].empty(), "a message nobody posted arrived");
     auto [i, t] = m_inFlight[pair].front();
     m_inFlight[pair].pop_front();
-    AddDelivered(i, t, bytes);
-    Arrived(i, t, m_active.at(i).plan->schedule.GetTransfer(t).dst);
+    Arrived(i, t, m_active.at(i).plan->schedule.GetTransfer(t).dst, bytes);
 }
 
 void
 CollectiveWorkload::MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes)
 {
-    AddDelivered(static_cast<uint32_t>(tag >> 32), static_cast<uint32_t>(tag & 0xFFFFFFFF), bytes);
     Arrived(static_cast<uint32_t>(tag >> 32),
             static_cast<uint32_t>(tag & 0xFFFFFFFF),
-            static_cast<uint32_t>(m_rankOfHost[host]));
-}
-
-void
-CollectiveWorkload::AddDelivered(uint32_t i, uint32_t t, uint64_t bytes)
-{
-    uint32_t step = m_active.at(i).plan->stepOf[t];
-    if (m_deliveredByStep.size() <= step)
-    {
-        m_deliveredByStep.resize(step + 1, 0);
-    }
-    m_deliveredByStep[step] += bytes;
+            static_cast<uint32_t>(m_rankOfHost[host]),
+            bytes);
 }
 
 const std::vector<uint64_t>&
@@ -393,12 +381,18 @@ CollectiveWorkload::GetDeliveredBytesByStep() const
 }
 
 void
-CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank)
+CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t bytes)
 {
     Iteration& it = m_active.at(i);
     const CollectiveSchedule& s = it.plan->schedule;
+    const uint32_t k = it.plan->stepOf[t];
+    if (m_deliveredByStep.size() <= k)
+    {
+        m_deliveredByStep.resize(k + 1, 0);
+    }
+    m_deliveredByStep[k] += bytes;
     // Arrivals come in time order: the latest one so far is the step's last.
-    Metrics::StepRecord& step = it.steps[it.plan->stepOf[t]];
+    Metrics::StepRecord& step = it.steps[k];
     step.end = Simulator::Now();
     step.lastSrc = m_hosts[s.GetTransfer(t).src];
     step.lastDst = m_hosts[rank];

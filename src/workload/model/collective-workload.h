@@ -111,10 +111,10 @@ private:
     void StartRank(uint32_t rank, uint32_t i);
     void Unblocked(uint32_t i, uint32_t t);
     void Post(uint32_t i, uint32_t t);
-    void Arrived(uint32_t i, uint32_t t, uint32_t rank);
+    /// Transfer t of iteration i is whole at rank, which reported bytes of it (0: local work).
+    void Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t bytes);
     void MaybeRankDone(uint32_t i, uint32_t rank);
     void Complete(uint32_t i);
-    void AddDelivered(uint32_t i, uint32_t t, uint64_t bytes);
     void UnicastReceived(
         uint32_t pair, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn);
     void MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes);

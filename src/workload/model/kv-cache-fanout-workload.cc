@@ -1,6 +1,7 @@
 #include "workload/model/kv-cache-fanout-workload.h"
 
 #include "core/model/config-schema-object.h"
+#include "core/model/mix64.h"
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-net-device.h"
 #include "ns3/log.h"
@@ -270,6 +271,7 @@ KvCacheFanoutWorkload::DoDispose()
         c->Dispose();
     }
     m_channels.clear();
+    m_decode.clear();
     Workload::DoDispose();
 }
 
@@ -278,7 +280,7 @@ KvCacheFanoutWorkload::DrawPrompt()
 {
     const json& p = m_config.spec.at("prompt_tokens");
     const std::string type = p.at("type");
-    double u = static_cast<double>(m_rng() >> 11) * 0x1.0p-53;
+    double u = UnitInterval(m_rng());
     if (type == "fixed")
     {
         return p.at("tokens").get<uint32_t>();
@@ -333,8 +335,10 @@ KvCacheFanoutWorkload::DoInstall()
     {
         DecodeRank d;
         d.host = h;
-        DataRate rate = m_context.nics[h]->GetDevice()->GetDataRate();
-        d.secondsPerByte = 8.0 / static_cast<double>(rate.GetBitRate());
+        Ptr<FabricNetDevice> dev = m_context.nics[h]->GetDevice();
+        d.tor = dev->GetFabricChannel()->GetPeer(dev);
+        d.lineSecondsPerByte = 8.0 / static_cast<double>(dev->GetDataRate().GetBitRate());
+        d.secondsPerByte = d.lineSecondsPerByte;
         m_decodeOfHost[h] = static_cast<int64_t>(m_decode.size());
         m_decode.push_back(d);
     }
@@ -366,7 +370,7 @@ KvCacheFanoutWorkload::DoInstall()
         Request& req = m_requests[r];
         if (poisson)
         {
-            double u = (static_cast<double>(m_rng() >> 11) + 0.5) * 0x1.0p-53;
+            double u = UnitInterval(m_rng()) + 0x1.0p-54; // in (0, 1): log(u) is finite
             t += -std::log(u) / rate;
             req.arrival = start + Seconds(t);
         }
@@ -442,11 +446,9 @@ KvCacheFanoutWorkload::NetworkCost(uint32_t d, uint64_t bytes) const
 {
     // The fabric's view: what already waits at the switch port toward the rank, what is on
     // its way there, and how fast the last transfer into it went.
-    Ptr<FabricNetDevice> dev = m_context.nics[m_decode[d].host]->GetDevice();
-    Ptr<FabricNetDevice> tor = dev->GetFabricChannel()->GetPeer(dev);
-    double rate = static_cast<double>(dev->GetDataRate().GetBitRate());
-    return (tor->GetQueuedBytes() + m_decode[d].inFlight) * 8.0 / rate
-           + bytes * m_decode[d].secondsPerByte;
+    const DecodeRank& rank = m_decode[d];
+    return (rank.tor->GetQueuedBytes() + rank.inFlight) * rank.lineSecondsPerByte
+           + bytes * rank.secondsPerByte;
 }
 
 std::vector<uint32_t>

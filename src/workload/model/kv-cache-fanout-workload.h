@@ -9,6 +9,7 @@
 #ifndef MCAST4AI_KV_CACHE_FANOUT_WORKLOAD_H
 #define MCAST4AI_KV_CACHE_FANOUT_WORKLOAD_H
 
+#include "fabric/model/fabric-net-device.h"
 #include "ns3/nstime.h"
 #include "p2mp/model/p2mp-channel.h"
 #include "workload/model/workload.h"
@@ -90,8 +91,10 @@ private:
         std::vector<uint32_t> batch;   ///< requests stepping now
         std::vector<uint32_t> joining; ///< arrived during the current step
         bool stepping{false};
-        double secondsPerByte{0}; ///< of the last KV transfer into it
-        uint64_t inFlight{0};     ///< KV bytes sent toward it, not delivered yet
+        double secondsPerByte{0};     ///< of the last KV transfer into it
+        uint64_t inFlight{0};         ///< KV bytes sent toward it, not delivered yet
+        Ptr<FabricNetDevice> tor;     ///< the switch port toward it
+        double lineSecondsPerByte{0}; ///< its link's
     };
 
     uint16_t Entropy();

@@ -215,11 +215,13 @@ MoeDispatchWorkload::DoInstall()
     m_expertNs = static_cast<uint64_t>(std::llround(spec.at("expert_us").get<double>() * 1e3));
     if (m_zipf > 0)
     {
+        m_weights.resize(m_experts);
         m_cumulative.resize(m_experts);
         double sum = 0;
         for (uint32_t e = 0; e < m_experts; ++e)
         {
-            sum += std::pow(e + 1.0, -m_zipf);
+            m_weights[e] = std::pow(e + 1.0, -m_zipf);
+            sum += m_weights[e];
             m_cumulative[e] = sum;
         }
     }
@@ -273,7 +275,7 @@ MoeDispatchWorkload::DrawExperts(std::mt19937_64& rng,
         uint32_t e = m_experts;
         for (int tries = 0; tries < 32 && e == m_experts; ++tries)
         {
-            double u = static_cast<double>(rng() >> 11) * 0x1.0p-53 * total;
+            double u = UnitInterval(rng()) * total;
             uint32_t c = static_cast<uint32_t>(
                 std::upper_bound(m_cumulative.begin(), m_cumulative.end(), u)
                 - m_cumulative.begin());
@@ -290,10 +292,10 @@ MoeDispatchWorkload::DrawExperts(std::mt19937_64& rng,
             {
                 if (std::find(out, out + i, c) == out + i)
                 {
-                    left += std::pow(c + 1.0, -m_zipf);
+                    left += m_weights[c];
                 }
             }
-            double u = static_cast<double>(rng() >> 11) * 0x1.0p-53 * left;
+            double u = UnitInterval(rng()) * left;
             for (uint32_t c = 0; c < m_experts; ++c)
             {
                 if (std::find(out, out + i, c) != out + i)
@@ -301,7 +303,7 @@ MoeDispatchWorkload::DrawExperts(std::mt19937_64& rng,
                     continue;
                 }
                 e = c;
-                u -= std::pow(c + 1.0, -m_zipf);
+                u -= m_weights[c];
                 if (u < 0)
                 {
                     break;

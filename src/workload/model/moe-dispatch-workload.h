@@ -89,7 +89,8 @@ private:
     uint64_t m_combineTokenBytes{14336};
     bool m_perToken{false};
     double m_zipf{0};                 ///< 0: uniform gating
-    std::vector<double> m_cumulative; ///< zipf: cumulative expert weights
+    std::vector<double> m_weights;    ///< zipf: 1 / (e + 1)^s
+    std::vector<double> m_cumulative; ///< zipf: their running sums
     uint64_t m_expertNs{0};           ///< expert_us
     mutable LayerStats m_stats;       // built lazily by the const BuildSchedule too
     mutable uint32_t m_layersBuilt{0};

@@ -101,7 +101,7 @@ Straggler::Draw(uint64_t a, uint64_t b, uint64_t c, uint64_t k) const
     x = Mix64(x ^ b);
     x = Mix64(x ^ c);
     x = Mix64(x ^ k);
-    return static_cast<double>(x >> 11) * 0x1.0p-53;
+    return UnitInterval(x);
 }
 
 bool
