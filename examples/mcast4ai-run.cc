@@ -164,8 +164,10 @@ main(int argc, char** argv)
         bool complete = runner.Run();
         nlohmann::json summary = runner.Summary();
         ResultWriter::WriteJson(summary, config.output.dir + "/summary.json");
-        ResultWriter::WriteOpsCsv(
-            *runner.GetMetrics(), config.output.dir + "/ops.csv", config.output.receivers);
+        ResultWriter::WriteOpsCsv(*runner.GetMetrics(),
+                                  config.output.dir + "/ops.csv",
+                                  config.output.receivers,
+                                  runner.GetFabric().GetTrafficLedger()->GetOpLedger());
         ResultWriter::WriteJson(Scenario::ToJson(config), config.output.dir + "/scenario.json");
         if (config.output.steps)
         {

@@ -9,7 +9,9 @@
  * - a decode rank steps its requests together: with two in its batch a step takes
  *   decode_step_us + decode_us_per_sequence;
  * - with an incast toward one decode rank, network-aware placement keeps requests off it
- *   (ops.csv's dst) and lowers p99 TTFT against gpu-only.
+ *   (ops.csv's dst) and lowers p99 TTFT against gpu-only; ops.csv's network columns show
+ *   why: gpu-only's slowest request waited on that rank's downlink, long enough to explain
+ *   its delay.
  */
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
@@ -36,6 +38,8 @@ struct Outcome
     bool complete{false};
     nlohmann::json workload;
     std::vector<Metrics::OpRecord> ops;
+    std::vector<OpLedger::Row> net;      ///< ops[i]'s network columns
+    std::vector<std::string> queueMaxAt; ///< ... and where its longest wait was
 };
 
 Outcome
@@ -57,11 +61,13 @@ RunKv(uint32_t leaves, const std::string& mechanism, const std::string& workload
     Outcome o;
     o.complete = run.complete;
     o.workload = run.summary["workloads"][0];
-    for (const Metrics::OpRecord& r : run.ops)
+    for (uint32_t i = 0; i < run.ops.size(); ++i)
     {
-        if (r.workload == 0)
+        if (run.ops[i].workload == 0)
         {
-            o.ops.push_back(r);
+            o.ops.push_back(run.ops[i]);
+            o.net.push_back(run.net[i]);
+            o.queueMaxAt.push_back(run.queueMaxAt[i]);
         }
     }
     return o;
@@ -197,7 +203,7 @@ class CongestedPathTestCase : public TestCase
 public:
     CongestedPathTestCase()
         : TestCase("an incast toward one decode rank: network-aware keeps off it and lowers "
-                   "p99 TTFT against gpu-only")
+                   "p99 TTFT against gpu-only; the join shows the queue it avoided")
     {
     }
 
@@ -245,6 +251,35 @@ private:
         NS_TEST_EXPECT_MSG_LT(aware.workload["kv_transfer_us"]["p99"].get<double>(),
                               gpu.workload["kv_transfer_us"]["p99"].get<double>(),
                               "because its transfers avoid the queue");
+        // The ops.csv join: the slowest gpu-only request is one on host 8, its longest wait
+        // was on the congested downlink, and its packets' queueing accounts for at least half
+        // of what it took beyond the fastest request. No network-aware request met a wait
+        // there a tenth as long.
+        uint32_t worst = 0;
+        Time fastest = Time::Max();
+        for (uint32_t i = 0; i < gpu.ops.size(); ++i)
+        {
+            Time d = gpu.ops[i].end - gpu.ops[i].start;
+            fastest = std::min(fastest, d);
+            if (d > gpu.ops[worst].end - gpu.ops[worst].start)
+            {
+                worst = i;
+            }
+        }
+        const OpLedger::Row& w = gpu.net[worst];
+        NS_TEST_EXPECT_MSG_EQ(gpu.ops[worst].dst, 8, "the slowest went to the congested rank");
+        NS_TEST_EXPECT_MSG_EQ(gpu.queueMaxAt[worst], "leaf1>host8", "and waited on its downlink");
+        double excessNs = (gpu.ops[worst].end - gpu.ops[worst].start - fastest).GetNanoSeconds();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(
+            w.queueNs / w.packets, 0.5 * excessNs, "queueing explains its delay");
+        for (uint32_t i = 0; i < aware.ops.size(); ++i)
+        {
+            if (aware.queueMaxAt[i] == "leaf1>host8")
+            {
+                NS_TEST_EXPECT_MSG_LT(
+                    aware.net[i].maxQueueNs * 10, w.maxQueueNs, "network-aware kept off the queue");
+            }
+        }
     }
 };
 

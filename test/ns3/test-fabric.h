@@ -104,12 +104,16 @@ struct CollectiveOutcome
     Metrics::OpRecord first; ///< its first operation's ops.csv row
 };
 
-/// What a scenario run gives a test: whether it completed, summary.json, ops.csv's rows.
+/// What a scenario run gives a test: whether it completed, summary.json, ops.csv's rows and
+/// their network columns (net[i] is ops[i]'s, with its hot link and path as ops.csv names them).
 struct ScenarioOutcome
 {
     bool complete{false};
     nlohmann::json summary;
     std::vector<Metrics::OpRecord> ops;
+    std::vector<OpLedger::Row> net;
+    std::vector<std::string> queueMaxAt;
+    std::vector<std::string> path;
 };
 
 /// Parse a scenario's JSON (named `file` in errors), run it at picosecond resolution.
@@ -124,6 +128,16 @@ RunScenarioJson(const std::string& json, const std::string& file)
     o.complete = runner.Run();
     o.summary = runner.Summary();
     o.ops = runner.GetMetrics()->GetOps();
+    const OpLedger* ledger = runner.GetFabric().GetTrafficLedger()->GetOpLedger();
+    for (uint64_t h = 0; h < o.ops.size(); ++h)
+    {
+        const OpLedger::Row& row = ledger->Get(Metrics::OpTag(h));
+        o.net.push_back(row);
+        o.queueMaxAt.push_back(row.maxQueueLink == OpLedger::NO_LINK
+                                   ? std::string()
+                                   : ledger->LinkName(row.maxQueueLink));
+        o.path.push_back(ledger->PathText(row));
+    }
     return o;
 }
 

@@ -124,6 +124,9 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     }
     EXPECT_EQ(a.output.dir, b.output.dir);
     EXPECT_EQ(a.output.pcap, b.output.pcap);
+    EXPECT_EQ(a.output.receivers, b.output.receivers);
+    EXPECT_EQ(a.output.steps, b.output.steps);
+    EXPECT_EQ(a.output.packetTrace, b.output.packetTrace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -918,7 +921,8 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
             {"type": "flows", "pattern": "incast", "senders": 127, "receiver": 64, "bytes": 9,
              "start_us": 5, "label": "flows-2", "op": "write"}],
         "stragglers": [],
-        "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true}
+        "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
+                   "packet_trace": true}
     })");
     const ScenarioConfig c = ParseJson(in);
     EXPECT_EQ(c.seed, 18446744073709551615ull);

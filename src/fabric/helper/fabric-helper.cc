@@ -140,6 +140,7 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
     NS_ASSERT_MSG(graph.HasRoutes(), "FabricHelper::Install needs the graph's routes");
     Fabric f;
     f.ledger = CreateObject<TrafficLedger>();
+    f.ledger->SetOpLedger(CreateObject<OpLedger>());
     uint32_t hosts = graph.HostCount();
     uint32_t nodes = graph.NodeCount();
     f.nodes.Create(nodes);
@@ -161,6 +162,8 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
                 dev->SetAttribute("RxLatency", TimeValue(m_switchLatency));
             }
             dev->SetTrafficLedger(f.ledger);
+            dev->SetOpLink(
+                f.ledger->GetOpLedger()->AddLink(graph.NodeName(n), graph.NodeName(port.peer)));
             f.nodes.Get(n)->AddDevice(dev);
             ports[n].push_back(dev);
         }

@@ -146,6 +146,7 @@ FabricNetDevice::TryTransmit()
     {
         return;
     }
+    Time now = Simulator::Now();
     FabricFrame frame;
     if (!m_controlFrames.empty())
     {
@@ -154,7 +155,7 @@ FabricNetDevice::TryTransmit()
     }
     else if (m_owner)
     {
-        frame = m_owner->DequeueFrame(m_ifIndex, GetPausedMask());
+        frame = m_owner->DequeueFrame(m_ifIndex, GetPausedMask(now), now);
     }
     if (frame.IsEmpty())
     {
@@ -163,7 +164,6 @@ FabricNetDevice::TryTransmit()
     m_busy = true;
     uint32_t bytes = frame.info.size;
     Time txTime = FrameTime(bytes);
-    Time now = Simulator::Now();
     if (m_firstTxStart == Time::Max())
     {
         m_firstTxStart = now;
@@ -172,7 +172,7 @@ FabricNetDevice::TryTransmit()
     ++m_txFrames;
     if (m_ledger)
     {
-        m_ledger->LinkSent(frame.info);
+        m_ledger->LinkSent(frame.info, m_opLink);
     }
     m_busyTime += txTime;
     m_lastTxEnd = now + txTime;
@@ -289,6 +289,13 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
         m_pfcReceived += quanta > 0;
         m_pfcRxTrace(prio, quanta);
         m_pauseExpiry[prio].Cancel();
+        // Close the pause this frame ends or renews (it may have run out already).
+        if (m_pausedUntil[prio] > m_pauseStart[prio])
+        {
+            m_pausedBefore[prio] += std::min(now, m_pausedUntil[prio]) - m_pauseStart[prio];
+        }
+        m_pauseStart[prio] = now;
+        m_everPaused = true;
         if (quanta == 0)
         {
             m_pausedUntil[prio] = now;
@@ -315,8 +322,13 @@ FabricNetDevice::PauseExpired(uint8_t priority)
 uint8_t
 FabricNetDevice::GetPausedMask() const
 {
+    return GetPausedMask(Simulator::Now());
+}
+
+uint8_t
+FabricNetDevice::GetPausedMask(Time now) const
+{
     uint8_t mask = 0;
-    Time now = Simulator::Now();
     if (m_pauseEnd <= now)
     {
         return mask; // the common case, without reading eight pause timers
@@ -407,6 +419,18 @@ Ptr<TrafficLedger>
 FabricNetDevice::GetTrafficLedger() const
 {
     return m_ledger;
+}
+
+void
+FabricNetDevice::SetOpLink(uint32_t link)
+{
+    m_opLink = link;
+}
+
+uint32_t
+FabricNetDevice::GetOpLink() const
+{
+    return m_opLink;
 }
 
 uint64_t

@@ -55,6 +55,8 @@ public:
     void SendPfc(uint8_t priority, uint16_t quanta);
     /// Mask of priorities the peer has currently paused on this port's transmitter.
     uint8_t GetPausedMask() const;
+    /// The same, with Simulator::Now() read already.
+    uint8_t GetPausedMask(Time now) const;
 
     void EnablePcap(const std::string& filename);
 
@@ -100,6 +102,28 @@ public:
     /// The fabric's per-owner counters this port adds its frames to (none: not counted).
     void SetTrafficLedger(Ptr<TrafficLedger> ledger);
     Ptr<TrafficLedger> GetTrafficLedger() const;
+    /// This port's link in the fabric's OpLedger (OpLedger::AddLink), for per-operation paths.
+    void SetOpLink(uint32_t link);
+    uint32_t GetOpLink() const;
+    /**
+     * How long the peer has kept priority paused on this port, from the start of the run until
+     * now (Simulator::Now(), which callers have at hand): the time a queued frame of that class
+     * sat paused is the difference of two readings.
+     */
+    Time GetPausedTime(uint8_t priority, Time now) const
+    {
+        if (!m_everPaused)
+        {
+            return Time(); // the common case, without reading the pause timers
+        }
+        Time paused = m_pausedBefore[priority];
+        Time end = std::min(now, m_pausedUntil[priority]);
+        if (end > m_pauseStart[priority])
+        {
+            paused += end - m_pauseStart[priority];
+        }
+        return paused;
+    }
     /// PFC pause frames (non-zero pause time) sent and received; resumes are not counted.
     uint64_t GetPfcSent() const;
     uint64_t GetPfcReceived() const;
@@ -179,6 +203,7 @@ private:
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;
     bool m_busy{false};
+    uint32_t m_opLink{UINT32_MAX};          // fits the padding after m_busy
     double m_psPerByte{0};                  ///< wire time of a byte at m_rate
     Time m_pauseEnd;                        ///< the latest of m_pausedUntil: no pause after it
     RingQueue<FabricFrame> m_controlFrames; // PFC frames: never paused, sent first
@@ -193,6 +218,9 @@ private:
 
     Ptr<FabricChannel> m_channel;
     Time m_pausedUntil[8];
+    Time m_pauseStart[8];   ///< start of the pause that m_pausedUntil ends
+    Time m_pausedBefore[8]; ///< paused time before m_pauseStart
+    bool m_everPaused{false};
     EventId m_pauseExpiry[8];
     Time m_rxLatency;
     uint16_t m_mtu;

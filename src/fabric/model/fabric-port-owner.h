@@ -4,6 +4,7 @@
 #ifndef MCAST4AI_FABRIC_PORT_OWNER_H
 #define MCAST4AI_FABRIC_PORT_OWNER_H
 
+#include "ns3/nstime.h"
 #include "wire/model/fabric-frame.h"
 
 #include <cstdint>
@@ -29,9 +30,10 @@ public:
      * The next frame port may send, taken off the owner's queues.
      * \param port the port's index in its owner (its ifIndex)
      * \param pausedMask the priorities the peer has paused
+     * \param now Simulator::Now(), which the port has read already
      * \return the frame; a null packet if nothing is eligible
      */
-    virtual FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) = 0;
+    virtual FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) = 0;
 
     /// A frame (not PFC) arrived on port; the owner may move it away.
     virtual void ReceiveFrame(uint32_t port, FabricFrame& frame) = 0;

@@ -138,6 +138,7 @@ void
 FabricSwitch::SetTrafficLedger(Ptr<TrafficLedger> ledger)
 {
     m_ledger = ledger;
+    m_ops = ledger ? ledger->GetOpLedger() : nullptr;
 }
 
 Ptr<TrafficLedger>
@@ -295,6 +296,10 @@ FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, bool injected)
     {
         ++m_ledger->Row(frame.info.owner).drops;
     }
+    if (frame.info.op && m_ops)
+    {
+        m_ops->Dropped(frame.info);
+    }
     if (!m_dropTrace.IsEmpty())
     {
         m_dropTrace(frame.GetPacket(), inPort);
@@ -305,6 +310,12 @@ void
 FabricSwitch::Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame)
 {
     PortState& port = m_ports[outPort];
+    if (frame.frame.info.op && m_ops)
+    {
+        Time now = Simulator::Now();
+        frame.queuedAt = OpLedger::Units(now);
+        frame.pausedAt = OpLedger::Units(port.device->GetPausedTime(prio, now));
+    }
     port.queues[prio].push_back(std::move(frame));
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
     ++m_forwarded;
@@ -328,7 +339,7 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
     {
         SendPause(inPort, prio);
     }
-    Queue(outPort, prio, {std::move(frame), NO_REPLICA, static_cast<uint16_t>(inPort)});
+    Queue(outPort, prio, {std::move(frame), NO_REPLICA, static_cast<uint16_t>(inPort), 0, 0});
 }
 
 void
@@ -377,7 +388,7 @@ FabricSwitch::EnqueueCopy(
         CopyDone(inPort, prio, replica);
         return;
     }
-    Queue(outPort, prio, {std::move(frame), replica, static_cast<uint16_t>(inPort)});
+    Queue(outPort, prio, {std::move(frame), replica, static_cast<uint16_t>(inPort), 0, 0});
 }
 
 uint32_t
@@ -424,7 +435,7 @@ FabricSwitch::MaybeResume(uint32_t inPort, uint8_t prio)
 }
 
 FabricFrame
-FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
+FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask, Time now)
 {
     PortState& port = m_ports[portIndex];
     uint8_t eligible = port.nonEmpty & static_cast<uint8_t>(~pausedMask);
@@ -444,8 +455,10 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     port.device->HintNextFrame(q.empty() ? nullptr : &q.front());
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
+    bool marked = false;
     if (markP > 0 && (markP >= 1 || m_uniform->GetValue() < markP) && MarkCe(queued.frame))
     {
+        marked = true;
         ++m_ecnMarks;
         if (m_ledger)
         {
@@ -473,6 +486,13 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask)
     if (!m_queueTrace.IsEmpty())
     {
         m_queueTrace(portIndex, prio, m_mmu->GetEgressBytes(portIndex, prio));
+    }
+    if (queued.frame.info.op && m_ops)
+    {
+        // The port reports the frame to the ledger next (OpLedger::Sent), in this call.
+        m_ops->Waited(OpLedger::Units(now) - queued.queuedAt,
+                      OpLedger::Units(port.device->GetPausedTime(prio, now)) - queued.pausedAt,
+                      marked);
     }
     return std::move(queued.frame);
 }

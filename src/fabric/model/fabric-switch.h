@@ -127,6 +127,10 @@ private:
         FabricFrame frame;
         uint32_t replica; ///< NO_REPLICA for a unicast frame
         uint16_t inPort;
+        // Of a frame tagged with an operation only: when it was queued and how long its class
+        // had been paused on the port by then, in OpLedger::Units.
+        uint32_t queuedAt;
+        uint32_t pausedAt;
     };
 
     struct PortState
@@ -137,7 +141,7 @@ private:
     };
 
     void ReceiveFrame(uint32_t inPort, FabricFrame& frame) override;
-    FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
+    FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) override;
     /// Bytes in port's egress queues, every priority.
     uint64_t GetQueuedBytes(uint32_t port) const override;
     /// Admit into the MMU and queue on outPort (drops are counted).
@@ -163,6 +167,7 @@ private:
     Ptr<Node> m_node;
     Ptr<SwitchMmu> m_mmu;
     Ptr<TrafficLedger> m_ledger;
+    OpLedger* m_ops{nullptr}; ///< m_ledger's per-operation rows, or none
     std::vector<PortState> m_ports;
     std::vector<const std::vector<uint16_t>*> m_routes;
     std::vector<EventId> m_pauseRefresh; // [port * 8 + prio]

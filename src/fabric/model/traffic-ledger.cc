@@ -19,4 +19,17 @@ TrafficLedger::TrafficLedger()
 {
 }
 
+void
+TrafficLedger::SetOpLedger(Ptr<OpLedger> ops)
+{
+    m_ops = ops;
+}
+
+void
+TrafficLedger::DoDispose()
+{
+    m_ops = nullptr;
+    Object::DoDispose();
+}
+
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef MCAST4AI_TRAFFIC_LEDGER_H
 #define MCAST4AI_TRAFFIC_LEDGER_H
 
+#include "fabric/model/op-ledger.h"
 #include "ns3/object.h"
 #include "wire/model/frame-info.h"
 
@@ -60,16 +61,32 @@ public:
         return m_rows[owner];
     }
 
-    /// A port put a frame on its link.
-    void LinkSent(const FrameInfo& fi)
+    /// A port put a frame on its link (the OpLedger's id of it).
+    void LinkSent(const FrameInfo& fi, uint32_t link)
     {
         Counters& c = m_rows[fi.owner];
         c.linkBytes += fi.size;
         ++c.packetHops;
+        if (fi.op && m_ops)
+        {
+            m_ops->Sent(fi, link);
+        }
     }
+
+    /// The finer rows, per operation, that tagged frames also count in (none: not counted).
+    void SetOpLedger(Ptr<OpLedger> ops);
+    /// The per-operation ledger, or null. A raw pointer: switches read it per frame.
+    OpLedger* GetOpLedger() const
+    {
+        return PeekPointer(m_ops);
+    }
+
+protected:
+    void DoDispose() override;
 
 private:
     std::array<Counters, MAX_OWNERS> m_rows;
+    Ptr<OpLedger> m_ops;
 };
 
 } // namespace ns3

@@ -92,12 +92,13 @@ P2mpChannel::SetDeliveredCallback(DeliveredCallback cb)
 }
 
 void
-P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes)
+P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes, uint32_t opTag)
 {
     NS_ASSERT_MSG(!m_msgs.count(tag), "message tag " << tag << " is in flight already");
     Message& msg = m_msgs[tag];
     msg.receivers = receivers;
     msg.bytes = bytes;
+    msg.opTag = opTag;
     if (!m_multicast)
     {
         m_copies += receivers->size();
@@ -143,7 +144,7 @@ P2mpChannel::SendMulticast(uint64_t tag)
     msg.lastPsn = m_mcastQp->GetNextPostPsn() + packets - 1;
     m_byLastPsn[msg.lastPsn] = tag;
     m_mcastOrder.push_back(tag);
-    m_mcastQp->PostMulticast(msg.bytes, target);
+    m_mcastQp->PostMulticast(msg.bytes, target, msg.opTag);
 }
 
 P2mpChannel::Unicast&
@@ -173,7 +174,7 @@ P2mpChannel::SendUnicast(uint64_t tag)
         Unicast& u = UnicastTo(r);
         u.sent.push_back(tag);
         u.received.push_back(tag);
-        u.qp->Post(QueuePair::WRITE, msg.bytes);
+        u.qp->Post(QueuePair::WRITE, msg.bytes, msg.opTag);
     }
 }
 

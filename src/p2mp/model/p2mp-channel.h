@@ -51,9 +51,10 @@ public:
 
     /**
      * Send bytes to receivers (a subset of the ranks, ascending). tag names the message in
-     * the callbacks; tags of messages in flight must differ.
+     * the callbacks; tags of messages in flight must differ. opTag names the operation its
+     * frames count toward (QueuePair::Post), 0 for none.
      */
-    void Send(uint64_t tag, Receivers receivers, uint64_t bytes);
+    void Send(uint64_t tag, Receivers receivers, uint64_t bytes, uint32_t opTag = 0);
 
     /// Copies that left the root so far, summed over the packets' messages (per packet).
     double GetCopies() const;
@@ -78,6 +79,7 @@ private:
         uint32_t delivered{0}; ///< receivers that have the whole message
         uint32_t groupId{NO_GROUP};
         uint64_t lastPsn{UINT64_MAX}; ///< on the P2MP QP; none if sent by unicast
+        uint32_t opTag{0};
     };
 
     void GroupReady(uint64_t tag, uint32_t groupId);

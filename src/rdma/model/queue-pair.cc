@@ -144,14 +144,22 @@ QueuePair::SetPriority(uint8_t priority)
 }
 
 uint64_t
-QueuePair::Post(Operation op, uint64_t bytes)
+QueuePair::Post(Operation op, uint64_t bytes, uint32_t tag)
 {
-    return Enqueue(op, bytes, P2mpEncapsulator::Target());
+    return Enqueue(op, bytes, P2mpEncapsulator::Target(), tag);
 }
 
 uint64_t
-QueuePair::Enqueue(Operation op, uint64_t bytes, const P2mpEncapsulator::Target& target)
+QueuePair::Enqueue(Operation op,
+                   uint64_t bytes,
+                   const P2mpEncapsulator::Target& target,
+                   uint32_t tag)
 {
+    if (!HasPacketToSend())
+    {
+        // Idle until now: a pause before this message held nothing of it back.
+        m_pauseReading = m_nic->GetPausedTime(m_priority);
+    }
     Message m;
     m.id = m_nextMessageId++;
     m.op = op;
@@ -160,6 +168,7 @@ QueuePair::Enqueue(Operation op, uint64_t bytes, const P2mpEncapsulator::Target&
     m.packets = std::max<uint64_t>(1, (bytes + m_mtu - 1) / m_mtu);
     m.posted = Simulator::Now();
     m.target = target;
+    m.tag = tag <= FrameInfo::MAX_OP_TAG ? tag : 0;
     m_psnEnd += m.packets;
     m_messages.push_back(m);
     // Last: the NIC may build the first packet right away.
@@ -198,10 +207,10 @@ QueuePair::SetMulticast(Ptr<P2mpEncapsulator> sender,
 }
 
 uint64_t
-QueuePair::PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target)
+QueuePair::PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target, uint32_t tag)
 {
     NS_ASSERT_MSG(m_p2mp, "PostMulticast on a unicast QP");
-    return Enqueue(WRITE, bytes, target);
+    return Enqueue(WRITE, bytes, target, tag);
 }
 
 bool
@@ -350,6 +359,14 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
         if (m_sndNxt < m_maxSent)
         {
             ++m_retransmissions;
+            if (m.tag)
+            {
+                Ptr<TrafficLedger> ledger = m_nic->GetTrafficLedger();
+                if (ledger && ledger->GetOpLedger())
+                {
+                    ledger->GetOpLedger()->Retransmitted(m.tag);
+                }
+            }
         }
     }
     ++m_sndNxt;

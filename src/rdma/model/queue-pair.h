@@ -49,6 +49,7 @@ public:
         uint64_t packets{0};
         Time posted;
         P2mpEncapsulator::Target target; ///< receivers of a P2MP message (empty for unicast)
+        uint32_t tag{0}; ///< the operation its frames count toward (FrameInfo::op), 0 for none
     };
 
     /// Requester completion: the last packet of the message is acknowledged.
@@ -79,8 +80,11 @@ public:
         return m_priority;
     }
 
-    /// Post a message; returns its id. The NIC is told there is something to send.
-    uint64_t Post(Operation op, uint64_t bytes);
+    /**
+     * Post a message; returns its id. The NIC is told there is something to send. tag names
+     * the operation its data frames belong to (FrameInfo::op, OpLedger), 0 for none.
+     */
+    uint64_t Post(Operation op, uint64_t bytes, uint32_t tag = 0);
     /// PSN the next posted message will start at.
     uint64_t GetNextPostPsn() const;
 
@@ -98,8 +102,10 @@ public:
     /// With sender-NIC aggregation CNPs are aggregated too: at most one per CNP interval
     /// reaches the rate controller (without it, every receiver's CNP does).
     void SetAggregateCnps(bool aggregate);
-    /// Post one WRITE to a P2MP target.
-    uint64_t PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target);
+    /// Post one WRITE to a P2MP target (tag as for Post).
+    uint64_t PostMulticast(uint64_t bytes,
+                           const P2mpEncapsulator::Target& target,
+                           uint32_t tag = 0);
     bool IsMulticast() const;
     uint32_t GetGroupQpn() const;
     Ptr<P2mpEncapsulator> GetP2mpEncapsulator() const;
@@ -130,6 +136,18 @@ public:
     // Responder, driven by the NIC.
     void ReceiveData(const FrameInfo& fi);
 
+    /**
+     * The NIC's reading of its port's paused time for this QP's class when it built this QP's
+     * previous packet (or when the QP last got data after having none); stores now's. The
+     * difference is the pause this QP's next packet waited through at the NIC.
+     */
+    Time SwapPauseReading(Time now)
+    {
+        Time before = m_pauseReading;
+        m_pauseReading = now;
+        return before;
+    }
+
     uint64_t GetRetransmissions() const;
     uint64_t GetTimeouts() const;
     uint64_t GetOutstandingMessages() const;
@@ -141,7 +159,10 @@ protected:
     void DoDispose() override;
 
 private:
-    uint64_t Enqueue(Operation op, uint64_t bytes, const P2mpEncapsulator::Target& target);
+    uint64_t Enqueue(Operation op,
+                     uint64_t bytes,
+                     const P2mpEncapsulator::Target& target,
+                     uint32_t tag);
     void Acknowledge(uint64_t ackedPsn);
     void GoBackN(uint64_t fromPsn);
     void ArmTimer();
@@ -172,6 +193,7 @@ private:
     uint64_t m_retransmissions{0};
     uint64_t m_timeouts{0};
     uint64_t m_packetsSent{0};
+    Time m_pauseReading; // SwapPauseReading
     CompletionCallback m_completion;
 
     Ptr<RdmaCongestionControl> m_cc;

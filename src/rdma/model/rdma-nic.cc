@@ -187,6 +187,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     device->SetAddress(m_mac);
     device->SetOwner(this);
     m_ledger = device->GetTrafficLedger();
+    m_ops = m_ledger ? m_ledger->GetOpLedger() : nullptr;
 }
 
 Ptr<FabricNetDevice>
@@ -322,7 +323,7 @@ RdmaNic::NotifyReady(Ptr<QueuePair> qp)
 }
 
 FabricFrame
-RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
+RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask, Time now)
 {
     if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
     {
@@ -348,14 +349,13 @@ RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask)
         m_copies.pop_front();
         return f;
     }
-    return NextDataFrame(pausedMask);
+    return NextDataFrame(pausedMask, now);
 }
 
 FabricFrame
-RdmaNic::NextDataFrame(uint8_t pausedMask)
+RdmaNic::NextDataFrame(uint8_t pausedMask, Time now)
 {
     // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
-    Time now = Simulator::Now();
     Time earliest = Time::Max();
     for (std::size_t tries = m_active.size(); tries > 0; --tries)
     {
@@ -381,6 +381,12 @@ RdmaNic::NextDataFrame(uint8_t pausedMask)
         }
         uint32_t payload = 0;
         Ptr<Packet> p = qp->BuildNextPacket(payload);
+        uint32_t tag = qp->GetLastBuiltMessage().tag;
+        if (tag && m_ops)
+        {
+            Time paused = m_device->GetPausedTime(qp->GetPriority(), now);
+            m_ops->Built(tag, paused - qp->SwapPauseReading(paused));
+        }
         if (qp->IsMulticast())
         {
             p = EncapsulateMulticast(qp, p, payload);
@@ -411,6 +417,7 @@ RdmaNic::NextDataFrame(uint8_t pausedMask)
         }
         FabricFrame frame = FabricFrame::From(p);
         frame.info.owner = qp->GetOwner();
+        frame.info.op = tag;
         return frame;
     }
     if (earliest != Time::Max())
@@ -472,6 +479,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
     {
         FabricFrame copy = FabricFrame::From(m_frames[i]);
         copy.info.owner = qp->GetOwner();
+        copy.info.op = m.tag;
         m_copies.push_back(std::move(copy));
     }
     return m_frames[0];
@@ -706,6 +714,12 @@ void
 RdmaNic::SetOwnerPriority(uint8_t owner, uint8_t priority)
 {
     m_ownerPriority[owner] = priority;
+}
+
+Time
+RdmaNic::GetPausedTime(uint8_t priority) const
+{
+    return m_device ? m_device->GetPausedTime(priority, Simulator::Now()) : Time();
 }
 
 Ptr<TrafficLedger>

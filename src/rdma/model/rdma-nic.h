@@ -123,6 +123,9 @@ public:
     /// Frames of queue pairs created for owner from now on ride this priority class instead of
     /// DataPriority (a workload's `priority`).
     void SetOwnerPriority(uint8_t owner, uint8_t priority);
+    /// How long the peer has kept priority paused on this NIC's port so far
+    /// (FabricNetDevice::GetPausedTime).
+    Time GetPausedTime(uint8_t priority) const;
     /// The per-owner counters this NIC adds to (its device's), or null.
     Ptr<TrafficLedger> GetTrafficLedger() const;
 
@@ -130,10 +133,10 @@ protected:
     void DoDispose() override;
 
 private:
-    FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask) override;
+    FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) override;
     /// The next frame to send: control first, then P2MP copies, then data round robin.
     /// A data frame of the next QP in turn, or none.
-    FabricFrame NextDataFrame(uint8_t pausedMask);
+    FabricFrame NextDataFrame(uint8_t pausedMask, Time now);
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
@@ -156,7 +159,9 @@ private:
 
     Ptr<Node> m_node;
     Ptr<FabricNetDevice> m_device;
-    Ptr<TrafficLedger> m_ledger;              // the device's: per-owner counters, or none
+    Ptr<TrafficLedger> m_ledger;
+    OpLedger* m_ops{nullptr}; // m_ledger's per-operation rows, or none              // the
+                              // device's: per-owner counters, or none
     std::array<uint8_t, 256> m_ownerPriority; // 0xFF: DataPriority
     uint8_t m_copiesPriority{0};              // of the P2MP copies queued in m_copies
     uint8_t m_dataClasses{0};                 // priorities its queue pairs send on

@@ -46,6 +46,13 @@ OutputSchema::Declare(ConfigSchemaObject& root)
              "started and ended and the hosts of its last arrival (the rank or link that held "
              "it up)")
         .Bind(&OutputConfig::steps);
+    out.Boolean("packet_trace")
+        .Default(false)
+        .Doc("write packets.csv: one row per link that each data frame of an operation crossed, "
+             "with the operation's workload, op, request and session ids (ops.csv's join key), "
+             "its PSN and size, and its wait, PFC-paused time and CE mark at the switch queue it "
+             "left. A row per frame and hop: large on large runs")
+        .Bind(&OutputConfig::packetTrace);
 }
 
 } // namespace ns3

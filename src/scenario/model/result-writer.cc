@@ -64,20 +64,55 @@ Micros(std::string& line, double us)
     line += buf;
 }
 
+/// The network columns of operation handle (ResultWriter::NetworkColumns), from ops.
+std::string
+NetworkRow(uint64_t handle, const OpLedger* ops)
+{
+    uint32_t tag = Metrics::OpTag(handle);
+    if (!ops || tag == 0)
+    {
+        return ",,,,,,,,,,"; // not counted: no ledger, or past the tags a frame can carry
+    }
+    const OpLedger::Row& n = ops->Get(tag);
+    std::string line;
+    Column(line, n.linkBytes);
+    Column(line, n.switchHops);
+    // Per packet its sender built: the queueing and pausing one packet met on its way (for
+    // a P2MP packet, in its whole tree).
+    double packets = n.packets ? double(n.packets) : 1.0;
+    Micros(line, n.queueNs / packets / 1000.0);
+    Micros(line, n.maxQueueNs / 1000.0);
+    line += ',';
+    if (n.maxQueueLink != OpLedger::NO_LINK)
+    {
+        line += ops->LinkName(n.maxQueueLink);
+    }
+    Micros(line, n.pauseNs / packets / 1000.0);
+    Column(line, n.ecnMarks);
+    Column(line, n.retransmissions);
+    Column(line, n.drops);
+    line += ',';
+    line += ops->PathText(n); // node names and '>' and ' ': nothing to quote
+    return line;
+}
+
 /// An ops.csv row without its kind: an operation's, or with `end`, receivers and dst of one
 /// of its receivers (`end` null: not ended).
 std::string
 OpRow(const std::string& label,
       const Metrics::OpRecord& r,
+      uint64_t handle,
       const Time* end,
       uint32_t receivers,
-      int64_t dst)
+      int64_t dst,
+      const OpLedger* ops)
 {
     std::string line = label;
     Column(line, r.op);
     Column(line, r.iteration);
     Column(line, r.rank);
     Column(line, r.request);
+    Column(line, r.session);
     if (r.started)
     {
         Micros(line, r.start.GetNanoSeconds() / 1000.0);
@@ -99,21 +134,35 @@ OpRow(const std::string& label,
     Column(line, receivers);
     Column(line, r.src);
     Column(line, dst);
+    line += NetworkRow(handle, ops);
     return line;
 }
 } // namespace
 
+const char*
+ResultWriter::NetworkColumns()
+{
+    return "net_bytes,switch_hops,queue_us,queue_max_us,queue_max_at,pause_us,ecn_marks,"
+           "retransmissions,drops,path";
+}
+
 void
-ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool receivers)
+ResultWriter::WriteOpsCsv(const Metrics& metrics,
+                          const std::string& path,
+                          bool receivers,
+                          const OpLedger* ops)
 {
     std::ofstream out = Create(path);
-    out << "workload,op,iteration,rank,request,start_us,end_us,duration_us,bytes,receivers,src,"
-           "dst"
-        << (receivers ? ",kind\n" : "\n");
+    out << "workload,op,iteration,rank,request,session,start_us,end_us,duration_us,bytes,"
+           "receivers,src,dst,"
+        << NetworkColumns() << (receivers ? ",kind\n" : "\n");
     const auto& workloads = metrics.GetWorkloads();
-    for (const auto& r : metrics.GetOps())
+    const auto& all = metrics.GetOps();
+    for (uint64_t h = 0; h < all.size(); ++h)
     {
-        out << OpRow(workloads[r.workload].label, r, r.done ? &r.end : nullptr, r.receivers, r.dst)
+        const Metrics::OpRecord& r = all[h];
+        out << OpRow(
+            workloads[r.workload].label, r, h, r.done ? &r.end : nullptr, r.receivers, r.dst, ops)
             << (receivers ? ",op\n" : "\n");
     }
     if (!receivers)
@@ -124,7 +173,8 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics, const std::string& path, bool 
     for (const Metrics::ReceiverRecord& rx : metrics.GetReceiverRecords())
     {
         const Metrics::OpRecord& r = metrics.GetOps()[rx.handle];
-        out << OpRow(workloads[r.workload].label, r, &rx.end, 1, rx.host) << ",receiver\n";
+        out << OpRow(workloads[r.workload].label, r, rx.handle, &rx.end, 1, rx.host, ops)
+            << ",receiver\n";
     }
 }
 

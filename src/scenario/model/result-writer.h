@@ -5,6 +5,7 @@
 #ifndef MCAST4AI_RESULT_WRITER_H
 #define MCAST4AI_RESULT_WRITER_H
 
+#include "fabric/model/op-ledger.h"
 #include "workload/model/metrics.h"
 #include "workload/model/straggler-log.h"
 
@@ -26,10 +27,14 @@ public:
     static void MakeDirectory(const std::string& dir);
     static void WriteJson(const nlohmann::json& j, const std::string& path);
     /// One row per operation in registration order, so equal runs give identical files.
-    /// ops.csv; with receivers, also a row per receiver completion and a `kind` column.
+    /// ops.csv; with receivers, also a row per receiver completion and a `kind` column. ops:
+    /// the fabric's per-operation network counters (the network columns; empty without).
     static void WriteOpsCsv(const Metrics& metrics,
                             const std::string& path,
-                            bool receivers = false);
+                            bool receivers = false,
+                            const OpLedger* ops = nullptr);
+    /// The ops.csv columns after `dst`: what the network did to an operation.
+    static const char* NetworkColumns();
     /// steps.csv: one row per step of every collective iteration.
     static void WriteStepsCsv(const Metrics& metrics, const std::string& path);
     /// stragglers.csv: one row per straggler event, in the order they fired.

@@ -26,8 +26,9 @@ struct OutputConfig
 {
     std::string dir; // default "results/<name>"
     bool pcap{false};
-    bool receivers{false}; // ops.csv: one row per receiver of every operation too
-    bool steps{false};     // steps.csv: one row per step of every collective iteration
+    bool receivers{false};   // ops.csv: one row per receiver of every operation too
+    bool steps{false};       // steps.csv: one row per step of every collective iteration
+    bool packetTrace{false}; // packets.csv: one row per link each tagged data frame crossed
 };
 
 struct ScenarioConfig

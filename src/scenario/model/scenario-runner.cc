@@ -91,6 +91,7 @@ ScenarioRunner::~ScenarioRunner()
     m_stragglers.clear();
     Simulator::Destroy();
     m_rateTrace.reset(); // after the QPs that call it are gone
+    m_packetTrace.reset();
 }
 
 void
@@ -173,6 +174,13 @@ ScenarioRunner::Build()
         m_workloads.push_back(wl);
     }
     m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
+    if (m_config.output.packetTrace)
+    {
+        m_packetTrace
+            = std::make_unique<PacketTraceWriter>(m_config.output.dir + "/packets.csv",
+                                                  m_fabric->GetTrafficLedger()->GetOpLedger(),
+                                                  m_metrics);
+    }
     if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
     {
         m_rateTrace = std::make_unique<RateTraceWriter>(m_config.output.dir + "/dcqcn-rates.csv");

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_SCENARIO_RUNNER_H
 #define MCAST4AI_SCENARIO_RUNNER_H
 
+#include "scenario/model/packet-trace-writer.h"
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-builder.h"
@@ -82,6 +83,7 @@ private:
     std::vector<Ptr<Straggler>> m_stragglers;
     Ptr<StragglerLog> m_stragglerLog;
     std::unique_ptr<RateTraceWriter> m_rateTrace;
+    std::unique_ptr<PacketTraceWriter> m_packetTrace;
     double m_wallSeconds{0};
     double m_progressStartWall{0};
     double m_lastProgressWall{0};

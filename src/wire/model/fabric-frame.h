@@ -229,6 +229,9 @@ private:
     uintptr_t m_ref{0};
 };
 
+// Queues hold millions of frames on a large fabric: a frame and its fields are one cache line.
+static_assert(sizeof(FabricFrame) == 64, "a FabricFrame should fill one cache line");
+
 } // namespace ns3
 
 #endif /* MCAST4AI_FABRIC_FRAME_H */

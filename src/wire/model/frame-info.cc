@@ -142,28 +142,29 @@ FrameInfo::operator==(const FrameInfo& o) const
 {
     auto fields = [](const FrameInfo& f)
     {
-        return std::tie(f.size,
-                        f.etherType,
-                        f.p2mp,
-                        f.dscp,
-                        f.p2mpBytes,
-                        f.groupId,
-                        f.entropy,
-                        f.srcIp,
-                        f.dstIp,
-                        f.ecn,
-                        f.protocol,
-                        f.srcPort,
-                        f.dstPort,
-                        f.roce,
-                        f.opcode,
-                        f.destQp,
-                        f.psn,
-                        f.msn,
-                        f.dmaLength,
-                        f.padCount,
-                        f.ackRequest,
-                        f.syndrome);
+        // By value: bit-fields cannot be bound to references.
+        return std::make_tuple(f.size,
+                               f.etherType,
+                               f.p2mp,
+                               uint8_t(f.dscp),
+                               f.p2mpBytes,
+                               f.groupId,
+                               f.entropy,
+                               f.srcIp,
+                               f.dstIp,
+                               uint8_t(f.ecn),
+                               f.protocol,
+                               f.srcPort,
+                               f.dstPort,
+                               uint8_t(f.roce),
+                               f.opcode,
+                               f.destQp,
+                               f.psn,
+                               f.msn,
+                               f.dmaLength,
+                               uint8_t(f.padCount),
+                               uint8_t(f.ackRequest),
+                               f.syndrome);
     };
     return fields(*this) == fields(o);
 }

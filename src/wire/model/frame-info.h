@@ -51,36 +51,54 @@ public:
         P2MP_SHIM
     };
 
-    // Fields are ordered by size so that a frame and its fields fill one cache line.
+    /// Largest operation tag a frame can carry (FrameInfo::op is 24 bits; 0 is "none").
+    static constexpr uint32_t MAX_OP_TAG = (1u << 24) - 1;
+
+    FrameInfo()
+        : dscp(0),
+          ecn(0),
+          padCount(0),
+          roce(0),
+          ackRequest(0),
+          owner(0),
+          op(0)
+    {
+    }
+
+    // Fields are ordered by size, and the small ones packed, so that a frame and its fields
+    // fill one cache line.
     uint32_t size{0};
     uint16_t etherType{0};
     // P2MP header between Ethernet and IPv4
     P2mpKind p2mp{P2MP_NONE};
-    // IPv4
-    uint8_t dscp{0};
+    // IPv4 traffic-class byte
+    uint8_t dscp : 6;
+    uint8_t ecn : 2;
     uint32_t p2mpBytes{0}; ///< length of that header
     uint32_t groupId{0};   ///< shim only
     uint32_t entropy{0};   ///< BIER / shim entropy field
     uint32_t srcIp{0};
     uint32_t dstIp{0};
-    uint8_t ecn{0};
-    uint8_t protocol{0};
     // UDP
     uint16_t srcPort{0};
     uint16_t dstPort{0};
+    uint8_t protocol{0};
     // RoCEv2
-    bool roce{false};
     uint8_t opcode{0};
+    uint8_t syndrome{0}; // AETH, for ACK/NAK
+    uint8_t padCount : 2;
+    uint8_t roce : 1;
+    uint8_t ackRequest : 1;
     uint32_t destQp{0};
     uint32_t psn{0};
     uint32_t msn{0};
     uint32_t dmaLength{0}; // RETH, on WRITE FIRST/ONLY
-    uint8_t padCount{0};
-    bool ackRequest{false};
-    uint8_t syndrome{0}; // AETH, for ACK/NAK
     /// Not on the wire: the workload (or straggler) whose traffic this is, for per-workload
     /// counters (TrafficLedger); 0 for none. Parse() leaves it and operator== ignores it.
-    uint8_t owner{0};
+    uint32_t owner : 8;
+    /// Not on the wire: the operation (an ops.csv row) a data frame belongs to, for per-
+    /// operation counters (OpLedger); 0 for none. Parse() leaves it and operator== ignores it.
+    uint32_t op : 24;
 
     /// Every field equal (a frame's carried fields against a fresh parse).
     bool operator==(const FrameInfo& o) const;

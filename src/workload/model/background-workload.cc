@@ -362,7 +362,7 @@ BackgroundWorkload::Post(uint32_t src, uint32_t dst)
         m_qps.push_back(qp);
     }
     StartOp(handle);
-    qp->Post(QueuePair::WRITE, bytes);
+    qp->Post(QueuePair::WRITE, bytes, OpTag(handle));
 }
 
 Ptr<QueuePair>

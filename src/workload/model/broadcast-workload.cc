@@ -182,7 +182,7 @@ BroadcastWorkload::Begin(uint32_t m)
     std::shared_ptr<const std::vector<uint32_t>> receivers = DrawReceivers();
     msg.start = Simulator::Now();
     StartOp(msg.handle);
-    m_channel->Send(m, receivers, m_config.bytes);
+    m_channel->Send(m, receivers, m_config.bytes, OpTag(msg.handle));
 }
 
 void

@@ -344,13 +344,14 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     else if (tr.receivers)
     {
         uint64_t tag = (static_cast<uint64_t>(i) << 32) | t;
-        m_channels[tr.src]->Send(tag, plan.hostSets.at(tr.receivers.get()), tr.bytes);
+        m_channels[tr.src]->Send(
+            tag, plan.hostSets.at(tr.receivers.get()), tr.bytes, OpTag(it.handle));
     }
     else
     {
         uint32_t pair = plan.pairOf[t];
         m_inFlight[pair].emplace_back(i, t);
-        m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes);
+        m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes, OpTag(it.handle));
     }
 }
 

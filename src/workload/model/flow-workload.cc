@@ -114,7 +114,7 @@ void
 FlowWorkload::StartFlow(uint32_t flow)
 {
     StartOp(m_handles[flow]);
-    m_qps[flow]->Post(m_op, m_flows[flow].bytes);
+    m_qps[flow]->Post(m_op, m_flows[flow].bytes, OpTag(m_handles[flow]));
 }
 
 void

@@ -105,6 +105,11 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         },
         "a host prefills or decodes, not both");
     w.Integer("requests", 1, 1000000).Default(100).Doc("requests, one operation each");
+    w.Integer("turns_per_session", 1, 1000000)
+        .Default(1)
+        .Doc("requests per session: request r is turn r mod T of session r / T, and ops.csv "
+             "carries both ids (the join key; placement does not prefer a session's earlier "
+             "decode rank)");
     ConfigSchemaObject& arrival
         = w.Object("arrival").Doc("when the requests arrive (from start_us)").Fields();
     arrival.Discriminator("type").Default("poisson").Doc("poisson, or a list of times");
@@ -359,6 +364,7 @@ KvCacheFanoutWorkload::DoInstall()
     }
 
     const uint32_t n = spec.at("requests").get<uint32_t>();
+    const uint32_t turns = spec.at("turns_per_session").get<uint32_t>();
     const json& arrival = spec.at("arrival");
     const bool poisson = arrival.at("type") == "poisson";
     const double rate = poisson ? arrival.at("rate_per_s").get<double>() : 0.0;
@@ -384,6 +390,7 @@ KvCacheFanoutWorkload::DoInstall()
         Metrics::OpRecord rec;
         rec.op = r;
         rec.request = r;
+        rec.session = r / turns;
         rec.bytes = req.kvBytes;
         rec.receivers = m_replicas;
         req.handle = AddOp(rec);
@@ -497,7 +504,8 @@ KvCacheFanoutWorkload::PrefillDone(uint32_t p, uint32_t r)
                             << m_prefillHosts[p] << " to decode host "
                             << m_decode[req.decode[0]].host);
     std::sort(hosts.begin(), hosts.end());
-    m_channels[p]->Send(r, std::make_shared<const std::vector<uint32_t>>(hosts), req.kvBytes);
+    m_channels[p]->Send(
+        r, std::make_shared<const std::vector<uint32_t>>(hosts), req.kvBytes, OpTag(req.handle));
     StartPrefill(p);
 }
 

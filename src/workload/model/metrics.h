@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "wire/model/frame-info.h"
 
 #include <map>
 #include <string>
@@ -32,6 +33,7 @@ public:
         int64_t iteration{-1};
         int64_t rank{-1};
         int64_t request{-1};
+        int64_t session{-1};
         int64_t src{-1};
         int64_t dst{-1};
         uint64_t bytes{0};
@@ -64,6 +66,12 @@ public:
     };
 
     uint32_t AddWorkload(const WorkloadInfo& info);
+    /// The tag an operation's data frames carry (FrameInfo::op, OpLedger rows): its handle + 1,
+    /// or 0 (not counted per operation) past the 2^24 - 1 tags a frame can carry.
+    static uint32_t OpTag(uint64_t handle)
+    {
+        return handle < FrameInfo::MAX_OP_TAG ? static_cast<uint32_t>(handle + 1) : 0;
+    }
     /// Register an operation (a background one also while the run goes); returns its handle.
     uint64_t AddOp(const OpRecord& record);
     /// Name an operation's hosts once the run has chosen them (a request's prefill and

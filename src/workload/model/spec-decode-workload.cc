@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -77,6 +78,13 @@ SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
              "yields (1 - a^(k+1)) / (1 - a) tokens on average, which turns step latency into "
              "token latency");
     w.Integer("iterations", 1, 1000000).Default(100).Doc("decoding steps, one after the other");
+    w.Integer("request", 0, INT32_MAX)
+        .Default(0)
+        .Doc("id of the request this draft decodes: every step's ops.csv row carries it, the "
+             "join key to the network columns");
+    w.Integer("session", 0, INT32_MAX)
+        .Default(0)
+        .Doc("id of the session (conversation) the request belongs to, in ops.csv");
     w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -105,6 +113,8 @@ SpecDecodeWorkload::DoInstall()
     m_config.bytes = spec.at("tokens").get<uint64_t>() * spec.at("token_bytes").get<uint64_t>();
     m_tokensPerStep = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
                                             spec.at("acceptance").get<double>());
+    m_request = spec.at("request").get<int64_t>();
+    m_session = spec.at("session").get<int64_t>();
     CollectiveWorkload::DoInstall();
 }
 
@@ -112,6 +122,8 @@ void
 SpecDecodeWorkload::DescribeOp(Metrics::OpRecord& record) const
 {
     DescribeFirstRankAsSource(record);
+    record.request = m_request;
+    record.session = m_session;
 }
 
 CollectiveSchedule

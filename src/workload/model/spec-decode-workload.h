@@ -49,6 +49,8 @@ protected:
 
 private:
     double m_tokensPerStep{1}; ///< E, from tokens and acceptance
+    int64_t m_request{0};      ///< the ids its ops.csv rows carry
+    int64_t m_session{0};
 };
 
 } // namespace ns3

@@ -73,6 +73,12 @@ protected:
     /// Register an operation (a row of ops.csv) before the run; returns its handle.
     uint64_t AddOp(Metrics::OpRecord record);
     void StartOp(uint64_t handle);
+    /// The tag to post an operation's messages with (QueuePair::Post, P2mpChannel::Send), so
+    /// that ops.csv gets its network experience (Metrics::OpTag).
+    static uint32_t OpTag(uint64_t handle)
+    {
+        return Metrics::OpTag(handle);
+    }
     void CompleteOp(uint64_t handle);
     /// An independent random seed for this workload: adding a workload reshuffles no other.
     uint64_t WorkloadSeed() const;

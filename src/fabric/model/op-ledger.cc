@@ -1,0 +1,171 @@
+#include "fabric/model/op-ledger.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OpLedger");
+NS_OBJECT_ENSURE_REGISTERED(OpLedger);
+
+TypeId
+OpLedger::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::OpLedger")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<OpLedger>()
+              .AddTraceSource("Hop",
+                              "A port sent a data frame of a tagged operation (frame, link, wait "
+                              "and paused ns in the switch queue it left, CE marked there)",
+                              MakeTraceSourceAccessor(&OpLedger::m_hopTrace),
+                              "ns3::OpLedger::HopTracedCallback");
+    return tid;
+}
+
+int OpLedger::s_shift = 0;
+
+OpLedger::OpLedger()
+{
+    // A unit of about a nanosecond at the resolution in force (the runner uses picoseconds:
+    // 1,024 ps); the resolution is fixed before the first fabric is built.
+    double stepNs = Time::FromInteger(1, Time::GetResolution()).GetSeconds() * 1e9;
+    s_shift = 0;
+    while (stepNs * (1 << (s_shift + 1)) <= 1.0 + 1e-9 && s_shift < 30)
+    {
+        ++s_shift;
+    }
+    m_nsPerUnit = stepNs * (1 << s_shift);
+}
+
+uint32_t
+OpLedger::AddLink(const std::string& from, const std::string& to)
+{
+    m_links.emplace_back(from, to);
+    return static_cast<uint32_t>(m_links.size() - 1);
+}
+
+uint32_t
+OpLedger::GetNLinks() const
+{
+    return m_links.size();
+}
+
+const std::string&
+OpLedger::LinkFrom(uint32_t link) const
+{
+    return m_links.at(link).first;
+}
+
+const std::string&
+OpLedger::LinkTo(uint32_t link) const
+{
+    return m_links.at(link).second;
+}
+
+std::string
+OpLedger::LinkName(uint32_t link) const
+{
+    return LinkFrom(link) + ">" + LinkTo(link);
+}
+
+void
+OpLedger::Sent(const FrameInfo& fi, uint32_t link)
+{
+    Row& r = RowOf(fi.op);
+    r.linkBytes += fi.size;
+    ++r.frameHops;
+    if (!m_pending)
+    {
+        // A NIC's port: no queue of ours behind it.
+        if (!m_hopTrace.IsEmpty())
+        {
+            m_hopTrace(fi, link, 0.0, 0.0, false);
+        }
+        return;
+    }
+    m_pending = false;
+    double wait = m_pendingWait * m_nsPerUnit;
+    double pause = m_pendingPause * m_nsPerUnit;
+    ++r.switchHops;
+    r.queueNs += wait;
+    r.pauseNs += pause;
+    r.ecnMarks += m_pendingMark;
+    if (wait > r.maxQueueNs)
+    {
+        r.maxQueueNs = wait;
+        r.maxQueueLink = link;
+    }
+    // The path is the switches' egress links: a NIC's own port is the same for every packet.
+    // Most operations use one to a handful, and one that used more than the row names (a
+    // P2MP tree) needs no more looking.
+    if (r.pathLinks <= MAX_PATH_LINKS)
+    {
+        uint32_t known = r.pathLinks;
+        if (std::find(r.path.begin(), r.path.begin() + known, link) == r.path.begin() + known)
+        {
+            if (known < MAX_PATH_LINKS)
+            {
+                r.path[known] = link;
+            }
+            // Past the named links one more means "and others": a count there would count a
+            // link again each time, since only the named ones can be recognised.
+            ++r.pathLinks;
+        }
+    }
+    if (!m_hopTrace.IsEmpty())
+    {
+        m_hopTrace(fi, link, wait, pause, m_pendingMark);
+    }
+}
+
+void
+OpLedger::Dropped(const FrameInfo& fi)
+{
+    ++RowOf(fi.op).drops;
+    m_pending = false;
+}
+
+void
+OpLedger::Retransmitted(uint32_t tag)
+{
+    ++RowOf(tag).retransmissions;
+}
+
+const OpLedger::Row&
+OpLedger::Get(uint32_t tag) const
+{
+    static const Row empty;
+    return tag < m_rows.size() ? m_rows[tag] : empty;
+}
+
+std::string
+OpLedger::PathText(const Row& row) const
+{
+    std::string text;
+    uint32_t named = std::min(row.pathLinks, MAX_PATH_LINKS);
+    const std::string* end = nullptr; // the node the current chain ends at
+    for (uint32_t i = 0; i < named; ++i)
+    {
+        const auto& [from, to] = m_links.at(row.path[i]);
+        if (end && *end == from)
+        {
+            text += ">" + to; // the chain goes on
+        }
+        else
+        {
+            text += (text.empty() ? "" : " ") + from + ">" + to;
+        }
+        end = &to;
+    }
+    if (row.pathLinks > named)
+    {
+        text += " +more";
+    }
+    return text;
+}
+
+} // namespace ns3

@@ -1,0 +1,147 @@
+/*
+ * What the network did to each operation (an ops.csv row): its bytes on the links, the
+ * queueing and PFC pauses its packets met, their ECN marks, drops and retransmissions, and the
+ * links they took. This is the join key from a request to its packets (token-operations
+ * draft, section 3.4): inference metrics and network metrics on one row.
+ */
+#ifndef MCAST4AI_OP_LEDGER_H
+#define MCAST4AI_OP_LEDGER_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "wire/model/frame-info.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Per-operation network counters, filled hop by hop from the frames' operation tag.
+ *
+ * A data frame carries the tag of the operation it belongs to (FrameInfo::op, set by the NIC
+ * from the posted message; a switch's copies inherit it). Every port that sends a tagged frame
+ * adds it to the operation's row; a switch first reports how long the frame waited in its
+ * egress queue and how much of that wait its class was paused by PFC. ACKs, CNPs and PFC
+ * frames carry no tag and are not counted here (the per-workload TrafficLedger counts them).
+ */
+class OpLedger : public Object
+{
+public:
+    static TypeId GetTypeId();
+    OpLedger();
+
+    /// Distinct links an operation's row names (a unicast path has 3 switch egress links on a
+    /// leaf-spine, 5 on a fat-tree); past them the row only says there were more.
+    static constexpr uint32_t MAX_PATH_LINKS = 8;
+    static constexpr uint32_t NO_LINK = UINT32_MAX;
+
+    struct Row
+    {
+        uint64_t packets{0};    ///< data packets its senders built (NIC copies count once)
+        uint64_t linkBytes{0};  ///< bytes of its data frames on every link (each hop counted)
+        uint64_t frameHops{0};  ///< its data frames sent on every link
+        uint64_t switchHops{0}; ///< ... of which left a switch's egress queue
+        double queueNs{0};      ///< total wait in those queues
+        /// PFC-paused time met: the part of those waits during which the frame's class was
+        /// paused, plus the time its sender's NIC port was paused while it had data to send
+        double pauseNs{0};
+        double maxQueueNs{0};           ///< the longest single wait
+        uint32_t maxQueueLink{NO_LINK}; ///< where it was
+        uint32_t ecnMarks{0};
+        uint32_t drops{0};
+        uint32_t retransmissions{0}; ///< packets its sender sent again
+        /// distinct switch egress links its frames left by, MAX_PATH_LINKS + 1 for more
+        uint32_t pathLinks{0};
+        std::array<uint32_t, MAX_PATH_LINKS> path{}; ///< the first of them, in first-use order
+    };
+
+    /// Name a link (a port and the node at its far end) and return its id.
+    uint32_t AddLink(const std::string& from, const std::string& to);
+    uint32_t GetNLinks() const;
+    /// "from>to"
+    std::string LinkName(uint32_t link) const;
+    const std::string& LinkFrom(uint32_t link) const;
+    const std::string& LinkTo(uint32_t link) const;
+
+    /**
+     * A time as a switch stamps a queued frame with it: in 32-bit units of about a
+     * nanosecond (2^k time steps), so that a stamp costs no division, and differences of up
+     * to some 4 s read right.
+     */
+    static uint32_t Units(Time t)
+    {
+        return static_cast<uint32_t>(t.GetTimeStep() >> s_shift);
+    }
+
+    /**
+     * A switch is handing the tagged frame it just dequeued to its port, which reports it with
+     * Sent() next, in the same call: its wait in the egress queue and the paused part of it,
+     * in Units.
+     */
+    void Waited(uint32_t waitUnits, uint32_t pauseUnits, bool marked)
+    {
+        m_pending = true;
+        m_pendingWait = waitUnits;
+        m_pendingPause = pauseUnits;
+        m_pendingMark = marked;
+    }
+
+    /// A sender's NIC built a packet of operation tag, after its class had been paused on the
+    /// NIC's port for paused since the packet before (or since it had data to send).
+    void Built(uint32_t tag, Time paused)
+    {
+        Row& r = RowOf(tag);
+        ++r.packets;
+        if (paused.IsStrictlyPositive())
+        {
+            r.pauseNs += paused.GetNanoSeconds();
+        }
+    }
+
+    /// A port put a tagged frame on link.
+    void Sent(const FrameInfo& fi, uint32_t link);
+    /// A switch dropped a tagged frame.
+    void Dropped(const FrameInfo& fi);
+    /// A sender sent a packet of operation tag again.
+    void Retransmitted(uint32_t tag);
+
+    /// The row of tag (an empty one if nothing was counted).
+    const Row& Get(uint32_t tag) const;
+    /// The path as chains of node names: "leaf0>spine1>leaf1>host9", chains apart by spaces,
+    /// and "+more" when it used more links than MAX_PATH_LINKS.
+    std::string PathText(const Row& row) const;
+
+    /// Signature of the Hop trace: frame, link, wait and paused time at its queue in ns (0 for
+    /// a NIC's port), whether that switch marked it CE.
+    typedef void (*HopTracedCallback)(
+        const FrameInfo& fi, uint32_t link, double waitNs, double pauseNs, bool marked);
+
+private:
+    Row& RowOf(uint32_t tag)
+    {
+        if (tag >= m_rows.size())
+        {
+            m_rows.resize(tag + 1);
+        }
+        return m_rows[tag];
+    }
+
+    std::vector<Row> m_rows;
+    std::vector<std::pair<std::string, std::string>> m_links;
+    bool m_pending{false};
+    bool m_pendingMark{false};
+    uint32_t m_pendingWait{0};
+    uint32_t m_pendingPause{0};
+    TracedCallback<const FrameInfo&, uint32_t, double, double, bool> m_hopTrace;
+    static int s_shift; ///< Units: time steps >> s_shift
+    double m_nsPerUnit; ///< a Unit in ns
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_OP_LEDGER_H */

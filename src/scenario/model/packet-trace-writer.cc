@@ -1,0 +1,59 @@
+#include "scenario/model/packet-trace-writer.h"
+
+#include "ns3/simulator.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <stdexcept>
+
+namespace ns3
+{
+
+PacketTraceWriter::PacketTraceWriter(const std::string& path,
+                                     Ptr<OpLedger> ops,
+                                     Ptr<Metrics> metrics)
+    : m_out(path),
+      m_ops(ops),
+      m_metrics(metrics)
+{
+    if (!m_out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    m_out << "time_us,workload,op,request,session,link,psn,bytes,wait_us,pause_us,ce\n";
+    m_cb = MakeCallback(&PacketTraceWriter::Hop, this);
+    m_ops->TraceConnectWithoutContext("Hop", m_cb);
+}
+
+PacketTraceWriter::~PacketTraceWriter()
+{
+    m_ops->TraceDisconnectWithoutContext("Hop", m_cb);
+}
+
+void
+PacketTraceWriter::Hop(
+    const FrameInfo& fi, uint32_t link, double waitNs, double pauseNs, bool marked)
+{
+    // The tag is the operation's handle + 1 (Metrics::OpTag).
+    const Metrics::OpRecord& r = m_metrics->GetOps().at(fi.op - 1);
+    const std::string& label = m_metrics->GetWorkloads().at(r.workload).label;
+    auto id = [](int64_t v)
+    {
+        return v >= 0 ? std::to_string(v) : std::string();
+    };
+    char time[32];
+    std::snprintf(time, sizeof(time), "%.3f", Simulator::Now().GetNanoSeconds() / 1000.0);
+    char rest[96];
+    std::snprintf(rest,
+                  sizeof(rest),
+                  ",%" PRIu32 ",%" PRIu32 ",%.3f,%.3f,%d\n",
+                  static_cast<uint32_t>(fi.psn),
+                  static_cast<uint32_t>(fi.size),
+                  waitNs / 1000.0,
+                  pauseNs / 1000.0,
+                  marked ? 1 : 0);
+    m_out << time << ',' << label << ',' << r.op << ',' << id(r.request) << ',' << id(r.session)
+          << ',' << m_ops->LinkName(link) << rest;
+}
+
+} // namespace ns3
