@@ -203,7 +203,8 @@ private:
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;
     bool m_busy{false};
-    uint32_t m_opLink{UINT32_MAX};          // fits the padding after m_busy
+    bool m_everPaused{false}; // read with m_busy, in the same line, on every tagged frame
+    uint32_t m_opLink{UINT32_MAX}; // fits the padding after m_busy
     double m_psPerByte{0};                  ///< wire time of a byte at m_rate
     Time m_pauseEnd;                        ///< the latest of m_pausedUntil: no pause after it
     RingQueue<FabricFrame> m_controlFrames; // PFC frames: never paused, sent first
@@ -220,7 +221,6 @@ private:
     Time m_pausedUntil[8];
     Time m_pauseStart[8];   ///< start of the pause that m_pausedUntil ends
     Time m_pausedBefore[8]; ///< paused time before m_pauseStart
-    bool m_everPaused{false};
     EventId m_pauseExpiry[8];
     Time m_rxLatency;
     uint16_t m_mtu;
