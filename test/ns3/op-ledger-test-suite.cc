@@ -8,7 +8,8 @@
  *   0 waits 0 and frame 1 T0. The waits sum to N^2 T + (4N - 3)d, the two flows' longest are
  *   NT + 2d and (N - 1)T + 2d, both at leaf0>host2, and each flow's frames cross two links;
  * - a peer's PFC pause of q quanta holds a class for q x 512 bit times, and a resume ends
- *   it early: FabricNetDevice::GetPausedTime, which the queue's paused time is read from;
+ *   it early: FabricNetDevice::GetPausedTime, which the queue's paused time is read from,
+ *   also for a past time (when a frame was queued);
  * - lossy and paused runs keep the books: an operation's retransmissions and drops sum to
  *   the fabric's, its paused time is counted, and its path is one chain through a spine;
  * - packets.csv has one row per frame and link, as the ledger counts them.
@@ -115,6 +116,8 @@ private:
         uint64_t first = 0;
         uint64_t second = 0;
         uint64_t other = 0;
+        uint64_t midFirst = 0;
+        uint64_t midSecond = 0;
         Simulator::Schedule(MicroSeconds(0),
                             [a]()
                             {
@@ -140,6 +143,10 @@ private:
                             {
                                 second = b->GetPausedTime(3, Simulator::Now()).GetNanoSeconds();
                                 other = b->GetPausedTime(4, Simulator::Now()).GetNanoSeconds();
+                                // Read afterwards, as a switch does for a frame queued then.
+                                midFirst = b->GetPausedTime(3, NanoSeconds(3000)).GetNanoSeconds();
+                                midSecond
+                                    = b->GetPausedTime(3, NanoSeconds(32007)).GetNanoSeconds();
                             });
         Simulator::Run();
         Simulator::Destroy();
@@ -148,6 +155,10 @@ private:
         // The pause and the resume cross the same cable: 2 us apart.
         NS_TEST_EXPECT_MSG_EQ(second, 5120u + 2000u, "plus a pause ended by a resume");
         NS_TEST_EXPECT_MSG_EQ(other, 0u, "another class was never paused");
+        // A PFC frame (64 bytes + 24 of framing: 7.04 ns) and 1 us of cable: the first pause
+        // began at 1,007.04 ns, the second at 31,007.04 ns.
+        NS_TEST_EXPECT_MSG_EQ(midFirst, 1993u, "paused by 3 us: 1,992.96 ns, read later");
+        NS_TEST_EXPECT_MSG_EQ(midSecond, 5120u + 1000u, "by 32.007 us: the first, 999.96 ns more");
     }
 };
 

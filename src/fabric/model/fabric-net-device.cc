@@ -289,13 +289,10 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
         m_pfcReceived += quanta > 0;
         m_pfcRxTrace(prio, quanta);
         m_pauseExpiry[prio].Cancel();
-        // Close the pause this frame ends or renews (it may have run out already).
-        if (m_pausedUntil[prio] > m_pauseStart[prio])
+        if (quanta > 0 && m_pausedUntil[prio] <= now)
         {
-            m_pausedBefore[prio] += std::min(now, m_pausedUntil[prio]) - m_pauseStart[prio];
+            StartPausePeriod(prio, now); // else a renewal or a resume: the period goes on
         }
-        m_pauseStart[prio] = now;
-        m_everPaused = true;
         if (quanta == 0)
         {
             m_pausedUntil[prio] = now;
@@ -317,6 +314,47 @@ void
 FabricNetDevice::PauseExpired(uint8_t priority)
 {
     TryTransmit();
+}
+
+void
+FabricNetDevice::StartPausePeriod(uint8_t priority, Time now)
+{
+    if (m_pauseHistory.empty())
+    {
+        m_pauseHistory.resize(8);
+        m_everPaused = true;
+    }
+    PauseHistory& h = m_pauseHistory[priority];
+    Time before;
+    if (h.count > 0)
+    {
+        uint32_t last = (h.count - 1) % PAUSE_HISTORY;
+        before = h.before[last] + (m_pausedUntil[priority] - h.start[last]);
+    }
+    uint32_t slot = h.count % PAUSE_HISTORY;
+    h.start[slot] = now;
+    h.before[slot] = before;
+    ++h.count;
+}
+
+Time
+FabricNetDevice::PausedTimeFromHistory(uint8_t priority, Time t) const
+{
+    const PauseHistory& h = m_pauseHistory[priority];
+    uint32_t kept = std::min(h.count, PAUSE_HISTORY);
+    // Newest first: the period t falls in or after.
+    for (uint32_t k = 0; k < kept; ++k)
+    {
+        uint32_t slot = (h.count - 1 - k) % PAUSE_HISTORY;
+        if (h.start[slot] <= t)
+        {
+            Time end
+                = k == 0 ? m_pausedUntil[priority]
+                         : h.start[slot] + (h.before[(slot + 1) % PAUSE_HISTORY] - h.before[slot]);
+            return h.before[slot] + (std::min(t, end) - h.start[slot]);
+        }
+    }
+    return kept ? h.before[(h.count - kept) % PAUSE_HISTORY] : Time();
 }
 
 uint8_t

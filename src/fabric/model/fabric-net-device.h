@@ -22,6 +22,7 @@
 #include "wire/model/fabric-frame.h"
 
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -106,24 +107,23 @@ public:
     void SetOpLink(uint32_t link);
     uint32_t GetOpLink() const;
     /**
-     * How long the peer has kept priority paused on this port, from the start of the run until
-     * now (Simulator::Now(), which callers have at hand): the time a queued frame of that class
-     * sat paused is the difference of two readings.
+     * How long the peer had kept priority paused on this port from the start of the run until
+     * t (at most now): the time a queued frame of that class sat paused is the difference of
+     * two readings. Past times are read from the last PAUSE_HISTORY pause periods of the
+     * class; a reading before them counts none of the older ones.
      */
-    Time GetPausedTime(uint8_t priority, Time now) const
+    Time GetPausedTime(uint8_t priority, Time t) const
     {
         if (!m_everPaused)
         {
-            return Time(); // the common case, without reading the pause timers
+            return Time(); // the common case, without reading the pause history
         }
-        Time paused = m_pausedBefore[priority];
-        Time end = std::min(now, m_pausedUntil[priority]);
-        if (end > m_pauseStart[priority])
-        {
-            paused += end - m_pauseStart[priority];
-        }
-        return paused;
+        return PausedTimeFromHistory(priority, t);
     }
+
+    /// Pause periods of a class kept for GetPausedTime (a period lasts as long as the peer
+    /// renews the pause).
+    static constexpr uint32_t PAUSE_HISTORY = 8;
     /// PFC pause frames (non-zero pause time) sent and received; resumes are not counted.
     uint64_t GetPfcSent() const;
     uint64_t GetPfcReceived() const;
@@ -191,6 +191,9 @@ private:
 
     void TransmitComplete();
     void HandlePfc(Ptr<Packet> p);
+    Time PausedTimeFromHistory(uint8_t priority, Time t) const;
+    /// A pause of priority begins now, the class not being paused before.
+    void StartPausePeriod(uint8_t priority, Time now);
     void PauseExpired(uint8_t priority);
 
     // What every transmission and reception reads comes first, in three cache lines: on a
@@ -203,10 +206,10 @@ private:
     uint32_t m_ifIndex{0};
     uint32_t m_framingBytes;
     bool m_busy{false};
-    bool m_everPaused{false}; // read with m_busy, in the same line, on every tagged frame
+    bool m_everPaused{false};      // read with m_busy, in the same line, on every tagged frame
     uint32_t m_opLink{UINT32_MAX}; // fits the padding after m_busy
-    double m_psPerByte{0};                  ///< wire time of a byte at m_rate
-    Time m_pauseEnd;                        ///< the latest of m_pausedUntil: no pause after it
+    double m_psPerByte{0};         ///< wire time of a byte at m_rate
+    Time m_pauseEnd;               ///< the latest of m_pausedUntil: no pause after it
     RingQueue<FabricFrame> m_controlFrames; // PFC frames: never paused, sent first
     uint64_t m_txBytes{0};
     uint64_t m_txFrames{0};
@@ -219,8 +222,16 @@ private:
 
     Ptr<FabricChannel> m_channel;
     Time m_pausedUntil[8];
-    Time m_pauseStart[8];   ///< start of the pause that m_pausedUntil ends
-    Time m_pausedBefore[8]; ///< paused time before m_pauseStart
+    /// The last pause periods of one class: when each began and the paused time before it;
+    /// the newest ends at m_pausedUntil, an older one where the next one's total says.
+    struct PauseHistory
+    {
+        Time start[PAUSE_HISTORY];
+        Time before[PAUSE_HISTORY];
+        uint32_t count{0}; ///< periods so far; the newest is (count - 1) % PAUSE_HISTORY
+    };
+
+    std::vector<PauseHistory> m_pauseHistory; ///< per class, from the first pause on
     EventId m_pauseExpiry[8];
     Time m_rxLatency;
     uint16_t m_mtu;

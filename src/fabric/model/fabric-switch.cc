@@ -312,9 +312,7 @@ FabricSwitch::Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame)
     PortState& port = m_ports[outPort];
     if (frame.frame.info.op && m_ops)
     {
-        Time now = Simulator::Now();
-        frame.queuedAt = OpLedger::Units(now);
-        frame.pausedAt = OpLedger::Units(port.device->GetPausedTime(prio, now));
+        frame.frame.info.queuedAt = OpLedger::Units(Simulator::Now());
     }
     port.queues[prio].push_back(std::move(frame));
     port.nonEmpty |= static_cast<uint8_t>(1u << prio);
@@ -339,7 +337,7 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
     {
         SendPause(inPort, prio);
     }
-    Queue(outPort, prio, {std::move(frame), NO_REPLICA, static_cast<uint16_t>(inPort), 0, 0});
+    Queue(outPort, prio, {std::move(frame), NO_REPLICA, static_cast<uint16_t>(inPort)});
 }
 
 void
@@ -388,7 +386,7 @@ FabricSwitch::EnqueueCopy(
         CopyDone(inPort, prio, replica);
         return;
     }
-    Queue(outPort, prio, {std::move(frame), replica, static_cast<uint16_t>(inPort), 0, 0});
+    Queue(outPort, prio, {std::move(frame), replica, static_cast<uint16_t>(inPort)});
 }
 
 uint32_t
@@ -490,9 +488,10 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask, Time now)
     if (queued.frame.info.op && m_ops)
     {
         // The port reports the frame to the ledger next (OpLedger::Sent), in this call.
-        m_ops->Waited(OpLedger::Units(now) - queued.queuedAt,
-                      OpLedger::Units(port.device->GetPausedTime(prio, now)) - queued.pausedAt,
-                      marked);
+        uint32_t wait = OpLedger::Units(now) - queued.frame.info.queuedAt;
+        Time paused = port.device->GetPausedTime(prio, now)
+                      - port.device->GetPausedTime(prio, now - OpLedger::Duration(wait));
+        m_ops->Waited(wait, OpLedger::Units(paused), marked);
     }
     return std::move(queued.frame);
 }

@@ -127,10 +127,6 @@ private:
         FabricFrame frame;
         uint32_t replica; ///< NO_REPLICA for a unicast frame
         uint16_t inPort;
-        // Of a frame tagged with an operation only: when it was queued and how long its class
-        // had been paused on the port by then, in OpLedger::Units.
-        uint32_t queuedAt;
-        uint32_t pausedAt;
     };
 
     struct PortState

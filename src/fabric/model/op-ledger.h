@@ -78,6 +78,12 @@ public:
         return static_cast<uint32_t>(t.GetTimeStep() >> s_shift);
     }
 
+    /// A difference of Units as a Time.
+    static Time Duration(uint32_t units)
+    {
+        return TimeStep(static_cast<uint64_t>(units) << s_shift);
+    }
+
     /**
      * A switch is handing the tagged frame it just dequeued to its port, which reports it with
      * Sent() next, in the same call: its wait in the egress queue and the paused part of it,

@@ -143,7 +143,7 @@ FrameInfo::operator==(const FrameInfo& o) const
     auto fields = [](const FrameInfo& f)
     {
         // By value: bit-fields cannot be bound to references.
-        return std::make_tuple(f.size,
+        return std::make_tuple(uint32_t(f.size),
                                f.etherType,
                                f.p2mp,
                                uint8_t(f.dscp),
@@ -157,14 +157,14 @@ FrameInfo::operator==(const FrameInfo& o) const
                                f.srcPort,
                                f.dstPort,
                                uint8_t(f.roce),
-                               f.opcode,
-                               f.destQp,
-                               f.psn,
-                               f.msn,
+                               uint32_t(f.opcode),
+                               uint32_t(f.destQp),
+                               uint32_t(f.psn),
+                               uint32_t(f.msn),
                                f.dmaLength,
                                uint8_t(f.padCount),
                                uint8_t(f.ackRequest),
-                               f.syndrome);
+                               uint32_t(f.syndrome));
     };
     return fields(*this) == fields(o);
 }

@@ -55,8 +55,14 @@ public:
     static constexpr uint32_t MAX_OP_TAG = (1u << 24) - 1;
 
     FrameInfo()
-        : dscp(0),
+        : size(0),
+          dscp(0),
           ecn(0),
+          destQp(0),
+          opcode(0),
+          psn(0),
+          syndrome(0),
+          msn(0),
           padCount(0),
           roce(0),
           ackRequest(0),
@@ -65,15 +71,16 @@ public:
     {
     }
 
-    // Fields are ordered by size, and the small ones packed, so that a frame and its fields
-    // fill one cache line.
-    uint32_t size{0};
+    // Fields are ordered by size, and the 24-bit BTH/AETH fields share their word with a
+    // small one, so that a frame and its fields fill one cache line.
+    uint32_t size : 24; ///< frame bytes (without preamble, FCS and gap)
+    // IPv4 traffic-class byte
+    uint32_t dscp : 6;
+    uint32_t ecn : 2;
     uint16_t etherType{0};
     // P2MP header between Ethernet and IPv4
     P2mpKind p2mp{P2MP_NONE};
-    // IPv4 traffic-class byte
-    uint8_t dscp : 6;
-    uint8_t ecn : 2;
+    uint8_t protocol{0};   ///< IPv4
     uint32_t p2mpBytes{0}; ///< length of that header
     uint32_t groupId{0};   ///< shim only
     uint32_t entropy{0};   ///< BIER / shim entropy field
@@ -82,16 +89,15 @@ public:
     // UDP
     uint16_t srcPort{0};
     uint16_t dstPort{0};
-    uint8_t protocol{0};
     // RoCEv2
-    uint8_t opcode{0};
-    uint8_t syndrome{0}; // AETH, for ACK/NAK
-    uint8_t padCount : 2;
-    uint8_t roce : 1;
-    uint8_t ackRequest : 1;
-    uint32_t destQp{0};
-    uint32_t psn{0};
-    uint32_t msn{0};
+    uint32_t destQp : 24;
+    uint32_t opcode : 8;
+    uint32_t psn : 24;
+    uint32_t syndrome : 8; // AETH, for ACK/NAK
+    uint32_t msn : 24;     // AETH
+    uint32_t padCount : 2;
+    uint32_t roce : 1;
+    uint32_t ackRequest : 1;
     uint32_t dmaLength{0}; // RETH, on WRITE FIRST/ONLY
     /// Not on the wire: the workload (or straggler) whose traffic this is, for per-workload
     /// counters (TrafficLedger); 0 for none. Parse() leaves it and operator== ignores it.
@@ -99,6 +105,9 @@ public:
     /// Not on the wire: the operation (an ops.csv row) a data frame belongs to, for per-
     /// operation counters (OpLedger); 0 for none. Parse() leaves it and operator== ignores it.
     uint32_t op : 24;
+    /// Not on the wire: when a switch queued the frame (OpLedger::Units), for the wait of a
+    /// frame with an operation. Parse() leaves it and operator== ignores it.
+    uint32_t queuedAt{0};
 
     /// Every field equal (a frame's carried fields against a fresh parse).
     bool operator==(const FrameInfo& o) const;
