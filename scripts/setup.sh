@@ -22,7 +22,7 @@ cd "$root"
 # that libns3-dev's CMake package config refers to; without it find_package(ns3) fails.
 packages=(build-essential cmake libns3-dev ns3 libgsl-dev libboost-graph-dev
     nlohmann-json3-dev libgtest-dev libjemalloc-dev tshark python3 python3-numpy
-    python3-pandas python3-matplotlib)
+    python3-pandas python3-matplotlib slurm-wlm munge)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -346,7 +346,9 @@ expect_error "unknown key in a workload" "--set workloads\[1\].bogus: .*unknown 
 expect_error "index out of range" "index 2 is out of range" 1 --set 'workloads[2].bytes=1'
 expect_error "--seeds 0" "--seeds 0: must be at least 1" 0 --seeds 0
 expect_error "--jobs 0" "--jobs 0: must be at least 1" 0 --jobs 0
-expect_error "--backend slurm" "--backend slurm is not implemented yet\$" 0 --backend slurm
+SLURM_CONF=/nonexistent expect_error "--backend slurm without a cluster" \
+    "--backend slurm: cannot reach SLURM" 0 --backend slurm
+expect_error "--partition without SLURM" "only for --backend slurm" 0 --partition x
 expect_error "runner not executable" "--runner $tmp/tiny.json: not an executable file" 0 \
     --runner "$tmp/tiny.json"
 rm -f "$tmp/bad.sqlite"
