@@ -32,6 +32,7 @@ script=$src/scripts/sweep
 name=cli-sweep-slurm
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep-fixture.bash"
 
 if [[ ! -x $runner ]]; then
     fail "runner '$runner' is not an executable file"
@@ -217,41 +218,8 @@ touch "$tmp/sbatch-calls"
 
 # --- The sweep -------------------------------------------------------------------------------
 
-# The scenario of test/cli/sweep.sh: an 8-host leaf-spine, a broadcast and a permutation, 10
-# ops.csv rows per run, a few milliseconds each.
-cat >"$tmp/tiny.json" <<'EOF'
-{
-  "name": "sweep-tiny",
-  "seed": 1,
-  "stop_time_ms": 20,
-  "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
-               "host_link": {"rate_gbps": 100, "delay_us": 1},
-               "fabric_link": {"rate_gbps": 400, "delay_us": 1}},
-  "nic": {"mtu_bytes": 1024, "ack_every": 1},
-  "switch": {"buffer_mb": 4, "latency_ns": 500, "pfc": {"enabled": true}},
-  "p2mp": {"mechanism": "bier", "ack_aggregation": "none"},
-  "workloads": [
-    {"type": "broadcast", "label": "bcast", "root": 0, "bytes": 65536, "messages": 2},
-    {"type": "flows", "label": "perm", "pattern": "permutation", "bytes": 65536}
-  ]
-}
-EOF
-
-# The wrapper: one line per invocation in $CALLS; FAIL_IF=TEXT: exit 1 when the arguments
-# contain TEXT; SLOW=S: sleep S seconds first.
-cat >"$tmp/wrapper" <<EOF
-#!/usr/bin/env bash
-echo "\$*" >>"\$CALLS"
-if [[ -n \${FAIL_IF:-} && "\$*" == *"\$FAIL_IF"* ]]; then
-    echo "wrapper: simulated crash" >&2
-    exit 1
-fi
-if [[ -n \${SLOW:-} ]]; then
-    sleep "\$SLOW"
-fi
-exec "$runner" "\$@"
-EOF
-chmod +x "$tmp/wrapper"
+sweep_scenario "$tmp/tiny.json"
+sweep_wrapper "$tmp/wrapper" "$runner"
 
 # The sweeps run from $tmp with the scenario as a relative path, as a user would: the runner's
 # messages (the invalid point's error) name it as given, so both backends must pass it so.
@@ -261,15 +229,6 @@ cd "$tmp" || exit 1
 sweep() {
     "$script" tiny.json --runner ./wrapper --jobs 1 "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
-}
-q() {
-    $python - "$@" <<'PY'
-import os, sqlite3, sys, urllib.request
-uri = "file:" + urllib.request.pathname2url(os.path.abspath(sys.argv[1])) + "?mode=ro"
-con = sqlite3.connect(uri, uri=True, timeout=30)
-for row in con.execute(sys.argv[2]):
-    print("|".join("" if v is None else str(v) for v in row))
-PY
 }
 # same A.sqlite B.sqlite: "same N rows ..." when both databases hold the same points with the
 # same values in every column but the run id and the machine measures, and the same ops rows

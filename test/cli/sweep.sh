@@ -27,6 +27,7 @@ python=/usr/bin/python3
 script=$src/scripts/sweep
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep-fixture.bash"
 
 if [[ ! -x $runner ]]; then
     fail "runner '$runner' is not an executable file"
@@ -47,42 +48,8 @@ finish_hook() {
 }
 trap 'finish_hook; rm -rf "$tmp"' EXIT
 
-cat >"$tmp/tiny.json" <<'EOF'
-{
-  "name": "sweep-tiny",
-  "seed": 1,
-  "stop_time_ms": 20,
-  "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
-               "host_link": {"rate_gbps": 100, "delay_us": 1},
-               "fabric_link": {"rate_gbps": 400, "delay_us": 1}},
-  "nic": {"mtu_bytes": 1024, "ack_every": 1},
-  "switch": {"buffer_mb": 4, "latency_ns": 500, "pfc": {"enabled": true}},
-  "p2mp": {"mechanism": "bier", "ack_aggregation": "none"},
-  "workloads": [
-    {"type": "broadcast", "label": "bcast", "root": 0, "bytes": 65536, "messages": 2},
-    {"type": "flows", "label": "perm", "pattern": "permutation", "bytes": 65536}
-  ]
-}
-EOF
-
-# The wrapper: one line per invocation in $CALLS; FAIL_IF=TEXT: exit 1 when the arguments
-# contain TEXT; HANG=1: never finish; SLOW=S: sleep S seconds first.
-cat >"$tmp/wrapper" <<EOF
-#!/usr/bin/env bash
-echo "\$*" >>"\$CALLS"
-if [[ -n \${FAIL_IF:-} && "\$*" == *"\$FAIL_IF"* ]]; then
-    echo "wrapper: simulated crash" >&2
-    exit 1
-fi
-if [[ -n \${HANG:-} ]]; then
-    exec sleep 60
-fi
-if [[ -n \${SLOW:-} ]]; then
-    sleep "\$SLOW"
-fi
-exec "$runner" "\$@"
-EOF
-chmod +x "$tmp/wrapper"
+sweep_scenario "$tmp/tiny.json"
+sweep_wrapper "$tmp/wrapper" "$runner"
 
 # sweep ARGS...: run scripts/sweep on the scenario through the wrapper; stderr to $tmp/err,
 # exit code to $rc.
@@ -91,17 +58,6 @@ sweep() {
     rc=$?
 }
 
-# q DB SQL: the rows of a query, one per line, columns joined by '|' (the database is opened
-# read-only: a query never creates it).
-q() {
-    $python - "$@" <<'PY'
-import os, sqlite3, sys, urllib.request
-uri = "file:" + urllib.request.pathname2url(os.path.abspath(sys.argv[1])) + "?mode=ro"
-con = sqlite3.connect(uri, uri=True, timeout=30)
-for row in con.execute(sys.argv[2]):
-    print("|".join("" if v is None else str(v) for v in row))
-PY
-}
 
 # runs FILE: runner invocations logged in FILE that are runs (they pass --seed), and checks
 # (the key check passes no --seed).
