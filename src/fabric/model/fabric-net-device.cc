@@ -358,12 +358,6 @@ FabricNetDevice::PausedTimeFromHistory(uint8_t priority, Time t) const
 }
 
 uint8_t
-FabricNetDevice::GetPausedMask() const
-{
-    return GetPausedMask(Simulator::Now());
-}
-
-uint8_t
 FabricNetDevice::GetPausedMask(Time now) const
 {
     uint8_t mask = 0;

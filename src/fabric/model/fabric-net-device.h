@@ -54,9 +54,8 @@ public:
 
     /// Send a PFC frame for one priority: quanta 0 resumes, otherwise pauses the peer.
     void SendPfc(uint8_t priority, uint16_t quanta);
-    /// Mask of priorities the peer has currently paused on this port's transmitter.
-    uint8_t GetPausedMask() const;
-    /// The same, with Simulator::Now() read already.
+    /// Mask of priorities the peer has paused on this port's transmitter at now (the time
+    /// the caller has read).
     uint8_t GetPausedMask(Time now) const;
 
     void EnablePcap(const std::string& filename);

@@ -48,28 +48,11 @@ OpLedger::AddLink(const std::string& from, const std::string& to)
     return static_cast<uint32_t>(m_links.size() - 1);
 }
 
-uint32_t
-OpLedger::GetNLinks() const
-{
-    return m_links.size();
-}
-
-const std::string&
-OpLedger::LinkFrom(uint32_t link) const
-{
-    return m_links.at(link).first;
-}
-
-const std::string&
-OpLedger::LinkTo(uint32_t link) const
-{
-    return m_links.at(link).second;
-}
-
 std::string
 OpLedger::LinkName(uint32_t link) const
 {
-    return LinkFrom(link) + ">" + LinkTo(link);
+    const auto& [from, to] = m_links.at(link);
+    return from + ">" + to;
 }
 
 void

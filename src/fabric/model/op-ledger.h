@@ -62,11 +62,8 @@ public:
 
     /// Name a link (a port and the node at its far end) and return its id.
     uint32_t AddLink(const std::string& from, const std::string& to);
-    uint32_t GetNLinks() const;
     /// "from>to"
     std::string LinkName(uint32_t link) const;
-    const std::string& LinkFrom(uint32_t link) const;
-    const std::string& LinkTo(uint32_t link) const;
 
     /**
      * A time as a switch stamps a queued frame with it: in 32-bit units of about a
