@@ -37,6 +37,11 @@ TEST(RingQueue, KeepsOrderThroughGrowthAndWrapAround)
         }
         ASSERT_EQ(q.size(), reference.size());
         ASSERT_EQ(q.empty(), reference.empty());
+        if (!reference.empty())
+        {
+            std::size_t i = rng() % reference.size(); // indexing counts from the front
+            ASSERT_EQ(q[i], reference[i]) << "step " << step << ", index " << i;
+        }
     }
 }
 

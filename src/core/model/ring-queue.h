@@ -75,6 +75,17 @@ public:
         return m_slots[m_head & m_mask];
     }
 
+    /// The i-th element from the front (i < size()).
+    T& operator[](std::size_t i)
+    {
+        return m_slots[(m_head + i) & m_mask];
+    }
+
+    const T& operator[](std::size_t i) const
+    {
+        return m_slots[(m_head + i) & m_mask];
+    }
+
     void push_back(T&& value)
     {
         if (m_tail - m_head == Capacity())

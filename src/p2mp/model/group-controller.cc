@@ -107,14 +107,12 @@ GroupController::Install(uint32_t id)
             continue;
         }
         uint32_t victim = 0;
-        auto idle = [this, id](uint32_t other)
+        if (!m_evict || !t->LeastRecentlyUsedIdle(victim))
         {
-            return other != id && m_groups[other].refs == 0 && !m_groups[other].installing;
-        };
-        if (!m_evict || !t->LeastRecentlyUsed(idle, victim))
-        {
+            NS_LOG_LOGIC("group " << id << ": switch " << node << " full, nothing idle");
             return false;
         }
+        NS_LOG_LOGIC("group " << id << ": switch " << node << " evicts group " << victim);
         Uninstall(victim);
         ++m_evictions;
     }
@@ -152,6 +150,7 @@ GroupController::Installed(uint32_t id, Time requested)
     Group& g = m_groups[id];
     g.installing = false;
     g.installed = true;
+    UpdateIdle(id);
     m_installUsTotal += (Simulator::Now() - requested).GetSeconds() * 1e6;
     std::vector<ReadyCallback> waiting;
     waiting.swap(g.waiting);
@@ -164,13 +163,31 @@ GroupController::Installed(uint32_t id, Time requested)
 void
 GroupController::Acquire(uint32_t groupId)
 {
-    ++m_groups[groupId].refs;
+    if (m_groups[groupId].refs++ == 0)
+    {
+        UpdateIdle(groupId);
+    }
 }
 
 void
 GroupController::Release(uint32_t groupId)
 {
-    --m_groups[groupId].refs;
+    if (--m_groups[groupId].refs == 0)
+    {
+        UpdateIdle(groupId);
+    }
+}
+
+void
+GroupController::UpdateIdle(uint32_t id)
+{
+    const Group& g = m_groups[id];
+    // As the eviction rule says: no message in flight and not being installed.
+    bool idle = g.refs == 0 && !g.installing;
+    for (uint32_t s : g.switches)
+    {
+        m_tables[s]->SetIdle(id, idle);
+    }
 }
 
 uint64_t

@@ -69,6 +69,8 @@ private:
     bool Install(uint32_t id);
     void Uninstall(uint32_t id);
     void Installed(uint32_t id, Time requested);
+    /// Tell the group's switches whether it may be evicted (see GroupTable::SetIdle).
+    void UpdateIdle(uint32_t id);
 
     const TopologyGraph* m_graph{nullptr};
     std::vector<Ptr<GroupTable>> m_tables;

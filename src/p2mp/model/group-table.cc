@@ -42,7 +42,9 @@ GroupTable::Contains(uint32_t groupId) const
 void
 GroupTable::Install(uint32_t groupId, Entry entry)
 {
+    Remove(groupId); // a reinstall replaces the entry, busy
     entry.lastUse = Simulator::Now();
+    entry.idle = false;
     m_entries[groupId] = std::move(entry);
     m_peak = std::max<uint64_t>(m_peak, m_entries.size());
 }
@@ -50,7 +52,47 @@ GroupTable::Install(uint32_t groupId, Entry entry)
 void
 GroupTable::Remove(uint32_t groupId)
 {
-    m_entries.erase(groupId);
+    auto it = m_entries.find(groupId);
+    if (it == m_entries.end())
+    {
+        return;
+    }
+    if (it->second.idle)
+    {
+        m_idle.erase({it->second.lastUse.GetTimeStep(), groupId});
+    }
+    m_entries.erase(it);
+}
+
+void
+GroupTable::SetIdle(uint32_t groupId, bool idle)
+{
+    auto it = m_entries.find(groupId);
+    if (it == m_entries.end() || it->second.idle == idle)
+    {
+        return;
+    }
+    it->second.idle = idle;
+    std::pair<int64_t, uint32_t> key{it->second.lastUse.GetTimeStep(), groupId};
+    if (idle)
+    {
+        m_idle.insert(key);
+    }
+    else
+    {
+        m_idle.erase(key);
+    }
+}
+
+bool
+GroupTable::LeastRecentlyUsedIdle(uint32_t& groupId) const
+{
+    if (m_idle.empty())
+    {
+        return false;
+    }
+    groupId = m_idle.begin()->second;
+    return true;
 }
 
 const GroupTable::Entry*
@@ -62,8 +104,16 @@ GroupTable::Lookup(uint32_t groupId)
         ++m_misses;
         return nullptr;
     }
-    it->second.lastUse = Simulator::Now();
-    return &it->second;
+    Entry& e = it->second;
+    Time now = Simulator::Now();
+    if (e.idle && e.lastUse != now)
+    {
+        // A straggling copy of a finished message: keep the idle order by last use.
+        m_idle.erase({e.lastUse.GetTimeStep(), groupId});
+        m_idle.insert({now.GetTimeStep(), groupId});
+    }
+    e.lastUse = now;
+    return &e;
 }
 
 uint32_t

@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -28,6 +29,7 @@ public:
         std::vector<uint16_t> ports;
         std::vector<uint32_t> receivers;
         Time lastUse;
+        bool idle{false};
     };
 
     bool IsFull() const;
@@ -36,25 +38,13 @@ public:
     void Remove(uint32_t groupId);
     /// The entry for a data packet (refreshes its LRU time), or null if not installed.
     const Entry* Lookup(uint32_t groupId);
-    /// Least recently used group among those the predicate allows evicting; false if none.
-    template<typename Pred>
-    bool LeastRecentlyUsed(Pred evictable, uint32_t& groupId) const
-    {
-        bool found = false;
-        Time oldest = Time::Max();
-        for (const auto& [id, e] : m_entries)
-        {
-            if (evictable(id)
-                && (!found || e.lastUse < oldest || (e.lastUse == oldest && id < groupId)))
-            {
-                found = true;
-                oldest = e.lastUse;
-                groupId = id;
-            }
-        }
-        return found;
-    }
-
+    /**
+     * Mark an entry as idle (its group has no message in flight and is not being installed:
+     * it may be evicted) or busy. The controller, which knows the groups, keeps this current.
+     */
+    void SetIdle(uint32_t groupId, bool idle);
+    /// The idle entry used least recently (ties: the lowest group id); false if none is idle.
+    bool LeastRecentlyUsedIdle(uint32_t& groupId) const;
     uint32_t GetCapacity() const;
     uint64_t GetSize() const;
     uint64_t GetPeakSize() const;
@@ -63,6 +53,10 @@ public:
 private:
     uint32_t m_capacity;
     std::unordered_map<uint32_t, Entry> m_entries;
+    // The idle entries by (last use, id): eviction takes the first. A full table with
+    // thousands of busy groups then answers "nothing to evict" at once, instead of scanning
+    // every entry for each request (a 1,024-rank MoE layer makes 131,072 of them at once).
+    std::set<std::pair<int64_t, uint32_t>> m_idle;
     uint64_t m_peak{0};
     uint64_t m_misses{0};
 };

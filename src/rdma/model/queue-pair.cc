@@ -1,5 +1,6 @@
 #include "rdma/model/queue-pair.h"
 
+#include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "rdma/model/rdma-nic.h"
@@ -170,10 +171,11 @@ QueuePair::Enqueue(Operation op,
     m.target = target;
     m.tag = tag <= FrameInfo::MAX_OP_TAG ? tag : 0;
     m_psnEnd += m.packets;
-    m_messages.push_back(m);
+    uint64_t id = m.id;
+    m_messages.push_back(std::move(m));
     // Last: the NIC may build the first packet right away.
     m_nic->NotifyReady(this);
-    return m.id;
+    return id;
 }
 
 uint64_t
@@ -469,6 +471,7 @@ QueuePair::ArmTimer()
 {
     if (m_timer.IsExpired())
     {
+        QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
         m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
     }
 }
@@ -492,6 +495,7 @@ QueuePair::TimerExpired()
                        << m_sndUna);
     m_lastProgress = Simulator::Now();
     GoBackN(m_sndUna);
+    QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
 }
 

@@ -1,6 +1,7 @@
 #include "rdma/model/rdma-nic.h"
 
 #include "core/model/ns3-compat.h"
+#include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -100,6 +101,7 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic()
+    : m_timerLane(QuadHeapScheduler::NewLane())
 {
     m_ccFactory.SetTypeId(Dcqcn::GetTypeId());
     m_ownerPriority.fill(0xFF);
@@ -131,6 +133,24 @@ RdmaNic::GetCnpInterval() const
     return m_cnpInterval;
 }
 
+Ptr<RdmaCongestionControl>
+RdmaNic::CreateCongestionControl() const
+{
+    if (!m_ccEnabled)
+    {
+        return nullptr;
+    }
+    Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
+    cc->SetLineRate(m_device->GetDataRate());
+    return cc;
+}
+
+uint32_t
+RdmaNic::GetTimerLane() const
+{
+    return m_timerLane;
+}
+
 Ptr<QueuePair>
 RdmaNic::GetQpByIndex(uint32_t index) const
 {
@@ -154,6 +174,8 @@ RdmaNic::DoDispose()
     m_groups.clear();
     m_groupRx.clear();
     m_wakeup.Cancel();
+    QuadHeapScheduler::ReleaseLane(m_timerLane);
+    m_timerLane = QuadHeapScheduler::NO_LANE;
     if (m_device)
     {
         m_device->SetOwner(nullptr);
@@ -212,9 +234,7 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
     m_dataClasses |= static_cast<uint8_t>(1u << qp->GetPriority());
     if (m_ccEnabled)
     {
-        Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
-        cc->SetLineRate(m_device->GetDataRate());
-        qp->SetCongestionControl(cc);
+        qp->SetCongestionControl(CreateCongestionControl());
     }
     m_created.push_back(m_qps.size());
     m_qps.push_back(qp);

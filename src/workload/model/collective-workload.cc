@@ -350,7 +350,7 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     else
     {
         uint32_t pair = plan.pairOf[t];
-        m_inFlight[pair].emplace_back(i, t);
+        m_inFlight[pair].push_back({i, t});
         m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes, OpTag(it.handle));
     }
 }

@@ -8,6 +8,7 @@
 #ifndef MCAST4AI_COLLECTIVE_WORKLOAD_H
 #define MCAST4AI_COLLECTIVE_WORKLOAD_H
 
+#include "core/model/ring-queue.h"
 #include "ns3/nstime.h"
 #include "p2mp/model/p2mp-channel.h"
 #include "rdma/model/queue-pair.h"
@@ -130,9 +131,9 @@ private:
     std::mt19937_64 m_rng;
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_pairIndex;
-    std::vector<Ptr<QueuePair>> m_pairQp;                              ///< sender side
-    std::vector<Ptr<QueuePair>> m_pairRemote;                          ///< receiver side
-    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> m_inFlight; ///< (iteration, transfer)
+    std::vector<Ptr<QueuePair>> m_pairQp;                             ///< sender side
+    std::vector<Ptr<QueuePair>> m_pairRemote;                         ///< receiver side
+    std::vector<RingQueue<std::pair<uint32_t, uint32_t>>> m_inFlight; ///< (iteration, transfer)
     std::vector<Ptr<P2mpChannel>> m_channels; ///< per rank, once it sends P2MP transfers
 
     std::map<uint32_t, Iteration> m_active;
