@@ -58,7 +58,7 @@ NewProtocolDelivery::CreateEncapsulator(uint32_t root, uint16_t entropy)
     sender->Setup(P2mpSender::NEW_PROTOCOL, root, 0, entropy);
     sender->SetAddressList(m_addressList);
     // The shim tells switches and receivers how this flow is acknowledged.
-    sender->SetShimFlags(AggregatesInNetwork(), IsAckFree());
+    sender->SetShimFlags(AggregatesInNetwork() && !IsAckFree(), IsAckFree());
     return sender;
 }
 

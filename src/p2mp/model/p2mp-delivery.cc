@@ -2,6 +2,7 @@
 
 #include "fabric/model/fabric-switch.h"
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -81,6 +82,8 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
 {
     Ptr<P2mpSwitchStage> stage = CreateObject<P2mpSwitchStage>();
     stage->SetReplicator(r);
+    // A switch's ACKs carry an ICRC exactly when the hosts' do (pcaps on).
+    stage->SetAttribute("ComputeIcrc", BooleanValue(m_nics.front()->GetComputeIcrc()));
     if (AggregatesInNetwork() && !IsAckFree())
     {
         uint32_t node = fabric.graph->HostCount() + index;

@@ -1,6 +1,7 @@
 #include "p2mp/model/p2mp-switch-stage.h"
 
 #include "fabric/model/fabric-switch.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "wire/model/bth-header.h"
 #include "wire/model/roce-packet-builder.h"
@@ -19,7 +20,14 @@ P2mpSwitchStage::GetTypeId()
     static TypeId tid = TypeId("ns3::P2mpSwitchStage")
                             .SetParent<SwitchStage>()
                             .SetGroupName("Mcast4ai")
-                            .AddConstructor<P2mpSwitchStage>();
+                            .AddConstructor<P2mpSwitchStage>()
+                            .AddAttribute("ComputeIcrc",
+                                          "Compute the ICRC of the aggregated ACKs this switch "
+                                          "sends (else zero), as the NICs do for pcaps; set "
+                                          "before the stage is attached",
+                                          BooleanValue(false),
+                                          MakeBooleanAccessor(&P2mpSwitchStage::m_computeIcrc),
+                                          MakeBooleanChecker());
     return tid;
 }
 
@@ -40,7 +48,7 @@ P2mpSwitchStage::Attach(FabricSwitch* sw)
     for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
     {
         m_ackFrames.push_back(std::make_unique<AckFrameBuilder>(
-            Mac48Address::ConvertFrom(sw->GetPort(p)->GetAddress()), false));
+            Mac48Address::ConvertFrom(sw->GetPort(p)->GetAddress()), m_computeIcrc));
     }
 }
 

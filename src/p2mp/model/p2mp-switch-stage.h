@@ -79,6 +79,7 @@ private:
     /// Per port: the ACKs this switch sends out of it (deferred frames point at them, so they
     /// live as long as this stage).
     std::vector<std::unique_ptr<AckFrameBuilder>> m_ackFrames;
+    bool m_computeIcrc{false};
     /// flow -> every port its data came in on (one per tree; few, at most the uplinks)
     std::unordered_map<uint64_t, std::vector<uint32_t>, Mix64Hash> m_upstream;
     std::vector<uint32_t> m_parents;  // scratch

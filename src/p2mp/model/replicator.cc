@@ -100,6 +100,12 @@ Replicator::Replicate(FabricFrame& frame,
     {
         XpuListHeader hdr;
         p->RemoveHeader(hdr);
+        if (hdr.GetTtl() <= 1)
+        {
+            ++m_drops; // the fixed header is BIER's: its TTL guards against loops alike
+            return Seconds(0);
+        }
+        hdr.SetTtl(hdr.GetTtl() - 1);
         const std::vector<uint16_t> ids = hdr.GetIds();
         if (receivers)
         {
