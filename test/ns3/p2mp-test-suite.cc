@@ -241,10 +241,13 @@ private:
         }
         nlohmann::json s = runner.Summary();
         NS_TEST_ASSERT_MSG_EQ(s["network"]["aggregated_acks"].get<uint64_t>(), 64, "64 emitted");
-        NS_TEST_ASSERT_MSG_GT(
-            s["network"]["switch_state"]["aggregation_entries_peak"].get<uint64_t>(),
-            0,
-            "aggregation state is counted");
+        // One message: the source ToR holds an entry per receiver, all freed at the end.
+        const nlohmann::json& st = s["network"]["switch_state"];
+        NS_TEST_ASSERT_MSG_EQ(st["aggregation_live_peak_max"].get<uint64_t>(),
+                              63,
+                              "one aggregation entry per receiver");
+        NS_TEST_ASSERT_MSG_EQ(st["aggregation_installs"].get<uint64_t>(), 63, "63 created");
+        NS_TEST_ASSERT_MSG_EQ(st["aggregation_frees"].get<uint64_t>(), 63, "and freed");
     }
 
     std::string m_mechanism;
@@ -368,13 +371,102 @@ private:
         NS_TEST_ASSERT_MSG_GT(
             np.network["group_evictions"].get<uint64_t>(), 0, "512-entry tables evict");
         NS_TEST_ASSERT_MSG_GT(
-            np.network["switch_state"]["group_table_entries_peak"].get<uint64_t>(),
+            np.network["switch_state"]["group_table_live_peak_max"].get<uint64_t>(),
             0,
             "occupancy is reported");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(
+            np.network["switch_state"]["group_table_live_peak_max"].get<uint64_t>(),
+            512,
+            "no table holds more than its 512 entries at once");
         NS_TEST_ASSERT_MSG_EQ_TOL(np.network["group_install_us_mean"].get<double>(),
                                   10.0,
                                   1e-6,
                                   "installation takes install_us");
+    }
+};
+
+/**
+ * Switch state lives as long as it is needed. Aggregation entries go when their receiver has
+ * acknowledged everything asked of it; new-protocol groups idle for idle_teardown_us are torn
+ * down and the next message installs them again.
+ */
+class StateLifetimesTestCase : public TestCase
+{
+public:
+    StateLifetimesTestCase()
+        : TestCase("switch state lifetimes: aggregation entries freed, idle groups torn down")
+    {
+    }
+
+private:
+    static nlohmann::json Run(ScenarioConfig c)
+    {
+        ScenarioRunner runner(c);
+        runner.Build();
+        runner.Run();
+        return runner.Summary();
+    }
+
+    void DoRun() override
+    {
+        // 400 messages to random 8-of-63 sets, at most W = 4 in flight, source-ToR aggregation.
+        const uint32_t messages = 400;
+        const uint32_t window = 4;
+        ScenarioConfig c = Fabric64("new-protocol", "p2mp-state-aggregation");
+        WorkloadConfig w = WithRanks(Broadcast(0, 4096, messages, 8), 64);
+        w.window = window;
+        c.workloads.push_back(w);
+        nlohmann::json s = Run(c);
+        NS_TEST_ASSERT_MSG_EQ(s["workloads"][0]["completed"].get<uint64_t>(), messages, "done");
+        const nlohmann::json& st = s["network"]["switch_state"];
+        uint64_t installs = st["aggregation_installs"];
+        NS_TEST_ASSERT_MSG_EQ(st["aggregation_frees"].get<uint64_t>(),
+                              installs,
+                              "every completed message frees its entries");
+        // Only the source's ToR aggregates, one entry per receiver owing ACKs: at most W
+        // messages of 8 receivers, at least one message's 8.
+        uint64_t live = st["aggregation_live_peak_max"];
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(live, uint64_t{window} * 8, "live entries <= W x 8");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(live, 8u, "one message's receivers at least");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(installs, uint64_t{messages} * 8, "<= 8 per message");
+        NS_TEST_ASSERT_MSG_EQ(st["aggregation_peak_sum"].get<uint64_t>(),
+                              live,
+                              "one aggregating switch: the sum is its peak");
+
+        // The same receivers twice: workload A at 0, B from 300 us, 200 us after A is done.
+        auto twice = [](double teardownUs)
+        {
+            ScenarioConfig c = Fabric64("new-protocol", "p2mp-state-teardown");
+            c.p2mp.newProtocol.idleTeardownUs = teardownUs;
+            WorkloadConfig a = WithRanks(Broadcast(0, 4096, 10), 9);
+            a.label = "a";
+            WorkloadConfig b = a;
+            b.label = "b";
+            b.startUs = 300;
+            c.workloads = {a, b};
+            return Run(c);
+        };
+        nlohmann::json kept = twice(-1);
+        nlohmann::json torn = twice(50);
+        NS_TEST_ASSERT_MSG_LT(kept["workloads"][0]["duration_us"]["max"].get<double>() + 50,
+                              300,
+                              "A is done and idle for 50 us before B starts");
+        NS_TEST_ASSERT_MSG_EQ(kept["network"]["group_installs"].get<uint64_t>(), 1, "kept: once");
+        NS_TEST_ASSERT_MSG_EQ(kept["network"]["group_teardowns"].get<uint64_t>(), 0, "never");
+        NS_TEST_ASSERT_MSG_EQ(torn["network"]["group_installs"].get<uint64_t>(), 2, "again for B");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(torn["network"]["group_teardowns"].get<uint64_t>(),
+                                    1,
+                                    "A's group torn down while idle");
+        // Hosts 1-8 are on host 0's leaf: the tree is that one switch, one message each way.
+        const nlohmann::json& ts = torn["network"]["switch_state"];
+        NS_TEST_ASSERT_MSG_EQ(ts["group_table_installs"].get<uint64_t>(), 2, "2 installs");
+        NS_TEST_ASSERT_MSG_EQ(ts["group_table_teardowns"].get<uint64_t>(),
+                              torn["network"]["group_teardowns"].get<uint64_t>(),
+                              "1 switch per teardown");
+        // B's first message waits for the reinstall: install_us (10) more than when kept.
+        double extra = torn["workloads"][1]["duration_us"]["max"].get<double>()
+                       - kept["workloads"][1]["duration_us"]["max"].get<double>();
+        NS_TEST_ASSERT_MSG_EQ_TOL(extra, 10.0, 0.5, "the reinstall costs install_us");
     }
 };
 
@@ -613,6 +705,7 @@ public:
         AddTestCase(new LossRecoveryTestCase("bier", "none"));
         AddTestCase(new LossRecoveryTestCase("bier", "hop-by-hop"));
         AddTestCase(new RandomSetsTestCase());
+        AddTestCase(new StateLifetimesTestCase());
         AddTestCase(new ConcurrentFanOutTestCase());
         AddTestCase(new HopByHopChangingTreesTestCase());
         AddTestCase(new NoOvertakingTestCase());

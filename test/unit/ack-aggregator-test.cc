@@ -53,7 +53,8 @@ TEST(AckAggregator, ReceiverSetsChangePerMessage)
     agg->ExpectMessage(FLOW, {1, 2}, 0, 4);                         // message 1: PSN 0..4 to {1, 2}
     agg->ExpectMessage(FLOW, {2, 3}, 5, 9);                         // message 2: PSN 5..9 to {2, 3}
     EXPECT_EQ(agg->Receive(FLOW, 1, 4, false).kind, Kind::NOTHING); // 2 still owes from 0
-    auto a = agg->Receive(FLOW, 2, 4, false);                       // 1 done; 2 and 3 owe from 5
+    EXPECT_EQ(agg->GetEntryCount(), 2u) << "child 1 owes nothing: its entry is freed";
+    auto a = agg->Receive(FLOW, 2, 4, false); // 1 done; 2 and 3 owe from 5
     EXPECT_EQ(a.kind, Kind::ACK);
     EXPECT_EQ(a.psn, 4u);
     EXPECT_EQ(agg->Receive(FLOW, 3, 9, false).kind, Kind::NOTHING); // 2 owes 5..9
@@ -65,7 +66,11 @@ TEST(AckAggregator, ReceiverSetsChangePerMessage)
     a = agg->Receive(FLOW, 1, 12, false);
     EXPECT_EQ(a.kind, Kind::ACK);
     EXPECT_EQ(a.psn, 12u);
-    EXPECT_EQ(agg->GetEntryCount(), 3u);
+    // Entries live while their child owes ACKs: {1, 2, 3} at most, 1 again for message 3.
+    EXPECT_EQ(agg->GetEntryCount(), 0u);
+    EXPECT_EQ(agg->GetPeakEntryCount(), 3u);
+    EXPECT_EQ(agg->GetInstalls(), 4u);
+    EXPECT_EQ(agg->GetFrees(), 4u);
 }
 
 TEST(AckAggregator, PsnWrapsAt24Bits)

@@ -25,6 +25,13 @@ GroupController::GetTypeId()
                             TimeValue(MicroSeconds(10)),
                             MakeTimeAccessor(&GroupController::m_installLatency),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("IdleTeardown",
+                            "Tear a group's entries down once it has been idle (no message in "
+                            "flight) this long; the next message installs it again. "
+                            "Time::Max (the default): never",
+                            TimeValue(Time::Max()),
+                            MakeTimeAccessor(&GroupController::m_idleTeardown),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("EvictLru",
                             "A full switch table evicts its least recently used idle group; "
                             "false: the request falls back to unicast instead",
@@ -113,10 +120,12 @@ GroupController::Install(uint32_t id)
             return false;
         }
         NS_LOG_LOGIC("group " << id << ": switch " << node << " evicts group " << victim);
+        m_entryEvictions += m_groups[victim].switches.size();
         Uninstall(victim);
         ++m_evictions;
     }
     g.switches.clear();
+    m_entryInstalls += tree.OutPorts().size(); // one install message per switch
     for (const auto& [node, ports] : tree.OutPorts())
     {
         GroupTable::Entry e;
@@ -142,6 +151,7 @@ GroupController::Uninstall(uint32_t id)
     }
     g.switches.clear();
     g.installed = false;
+    g.teardown.Cancel();
 }
 
 void
@@ -188,6 +198,27 @@ GroupController::UpdateIdle(uint32_t id)
     {
         m_tables[s]->SetIdle(id, idle);
     }
+    if (m_idleTeardown == Time::Max())
+    {
+        return;
+    }
+    m_groups[id].teardown.Cancel();
+    if (idle && g.installed)
+    {
+        m_groups[id].teardown
+            = Simulator::Schedule(m_idleTeardown, &GroupController::TearDown, this, id);
+    }
+}
+
+void
+GroupController::TearDown(uint32_t id)
+{
+    const Group& g = m_groups[id];
+    NS_LOG_LOGIC("group " << id << " idle for " << m_idleTeardown.As(Time::US) << ": torn down at "
+                          << g.switches.size() << " switches");
+    ++m_teardowns;
+    m_entryTeardowns += g.switches.size(); // one teardown message per switch
+    Uninstall(id);
 }
 
 uint64_t
@@ -200,6 +231,30 @@ uint64_t
 GroupController::GetEvictions() const
 {
     return m_evictions;
+}
+
+uint64_t
+GroupController::GetTeardowns() const
+{
+    return m_teardowns;
+}
+
+uint64_t
+GroupController::GetEntryInstalls() const
+{
+    return m_entryInstalls;
+}
+
+uint64_t
+GroupController::GetEntryTeardowns() const
+{
+    return m_entryTeardowns;
+}
+
+uint64_t
+GroupController::GetEntryEvictions() const
+{
+    return m_entryEvictions;
 }
 
 uint64_t

@@ -8,6 +8,7 @@
 #define MCAST4AI_GROUP_CONTROLLER_H
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "p2mp/model/group-table.h"
@@ -49,6 +50,13 @@ public:
 
     uint64_t GetInstalls() const;
     uint64_t GetEvictions() const;
+    /// Groups torn down after IdleTeardown of idleness.
+    uint64_t GetTeardowns() const;
+    /// Switch entries installed, torn down and evicted: one controller message to a switch
+    /// each (a group spans the switches of its tree).
+    uint64_t GetEntryInstalls() const;
+    uint64_t GetEntryTeardowns() const;
+    uint64_t GetEntryEvictions() const;
     uint64_t GetFallbacks() const;
     uint64_t GetGroups() const;
     /// Mean time from a request that needed an installation to the group being ready.
@@ -64,6 +72,7 @@ private:
         bool installing{false};
         uint32_t refs{0};
         std::vector<ReadyCallback> waiting;
+        EventId teardown; ///< pending while idle, with IdleTeardown set
     };
 
     bool Install(uint32_t id);
@@ -71,15 +80,21 @@ private:
     void Installed(uint32_t id, Time requested);
     /// Tell the group's switches whether it may be evicted (see GroupTable::SetIdle).
     void UpdateIdle(uint32_t id);
+    void TearDown(uint32_t id);
 
     const TopologyGraph* m_graph{nullptr};
     std::vector<Ptr<GroupTable>> m_tables;
     Time m_installLatency;
     bool m_evict;
+    Time m_idleTeardown;
     std::map<std::pair<uint32_t, std::vector<uint32_t>>, uint32_t> m_ids;
     std::vector<Group> m_groups;
     uint64_t m_installs{0};
     uint64_t m_evictions{0};
+    uint64_t m_teardowns{0};
+    uint64_t m_entryInstalls{0};
+    uint64_t m_entryTeardowns{0};
+    uint64_t m_entryEvictions{0};
     uint64_t m_fallbacks{0};
     double m_installUsTotal{0};
 };

@@ -30,6 +30,12 @@ NewProtocolDelivery::GetTypeId()
                             UintegerValue(4096),
                             MakeUintegerAccessor(&NewProtocolDelivery::m_tableEntries),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("IdleTeardown",
+                            "Controller: tear an idle group's entries down after this long "
+                            "(Time::Max, the default: never)",
+                            TimeValue(Time::Max()),
+                            MakeTimeAccessor(&NewProtocolDelivery::m_idleTeardown),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("EvictLru",
                             "A full table evicts its least recently used idle group (otherwise the "
                             "request falls back to unicast)",
@@ -83,6 +89,7 @@ NewProtocolDelivery::DoInstall(const Fabric& fabric)
     m_controller = CreateObject<GroupController>();
     m_controller->SetAttribute("InstallLatency", TimeValue(m_installLatency));
     m_controller->SetAttribute("EvictLru", BooleanValue(m_evictLru));
+    m_controller->SetAttribute("IdleTeardown", TimeValue(m_idleTeardown));
     m_controller->Setup(fabric.graph, tables);
 }
 

@@ -28,6 +28,7 @@ protected:
 private:
     Time m_installLatency;
     uint32_t m_tableEntries{4096};
+    Time m_idleTeardown;
     bool m_evictLru{true};
     bool m_addressList{false};
 };

@@ -26,6 +26,7 @@ struct NewProtocolConfig
     double installUs{10};                 // controller: request to group entries usable
     uint32_t tableEntries{4096};          // group-table capacity of every switch
     std::string onTableFull{"evict-lru"}; // or "fallback-unicast"
+    double idleTeardownUs{-1};            // tear idle groups down after this; -1: never
 };
 
 struct P2mpConfig

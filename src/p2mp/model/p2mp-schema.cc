@@ -90,6 +90,13 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
         .Default(4096)
         .Doc("group-table capacity of every switch")
         .Bind(&NewProtocolConfig::tableEntries);
+    np.Number("idle_teardown_us", ConfigSchemaBounds::AtLeast(0))
+        .Auto("never: a group stays installed until evicted")
+        .Unit("µs")
+        .Doc("controller: tear a group's switch entries down once no message has used it for "
+             "this long (one teardown message per switch, counted); its next message installs "
+             "it again, paying install_us")
+        .Bind(&NewProtocolConfig::idleTeardownUs, -1.0);
     np.Enum("on_table_full", {"evict-lru", "fallback-unicast"})
         .Default("evict-lru")
         .Doc("what a full group table does with a new group")

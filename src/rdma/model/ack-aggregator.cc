@@ -60,9 +60,9 @@ AckAggregator::ExpectMessage(uint64_t flow,
                              uint64_t lastPsn)
 {
     Flow& f = m_flows[flow];
-    if (f.children.empty())
+    if (f.maxNeeded == 0)
     {
-        f.emitted = firstPsn;
+        f.emitted = firstPsn; // a new flow
     }
     for (uint32_t id : children)
     {
@@ -70,8 +70,11 @@ AckAggregator::ExpectMessage(uint64_t flow,
         Child& c = it->second;
         if (added)
         {
-            c.expected = firstPsn;
+            // Every child has acknowledged everything below the aggregate already sent up
+            // (one whose entry was freed included): a resent message asks nothing of them.
+            c.expected = std::max(firstPsn, f.emitted);
             ++m_entries;
+            ++m_installs;
         }
         else
         {
@@ -138,6 +141,15 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
         Owe(f, c, -1);
         c.expected = expected;
         Owe(f, c, +1);
+    }
+    if (c.expected >= c.needed)
+    {
+        // It has acknowledged everything asked of it, so it no longer holds the aggregate
+        // back: its entry goes, and a later message adds it again. Live state is then what
+        // is in flight, not every receiver the flow ever had.
+        f.children.erase(cit);
+        --m_entries;
+        ++m_frees;
     }
     uint64_t agg = Aggregate(f);
     if (nak)
@@ -206,6 +218,18 @@ uint64_t
 AckAggregator::GetPeakEntryCount() const
 {
     return m_peakEntries;
+}
+
+uint64_t
+AckAggregator::GetInstalls() const
+{
+    return m_installs;
+}
+
+uint64_t
+AckAggregator::GetFrees() const
+{
+    return m_frees;
 }
 
 uint64_t

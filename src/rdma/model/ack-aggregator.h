@@ -76,7 +76,12 @@ public:
     uint64_t GetFlowCount() const;
     /// Children entries over all flows: the aggregation state a switch must hold.
     uint64_t GetEntryCount() const;
+    /// Most entries alive at once.
     uint64_t GetPeakEntryCount() const;
+    /// Entries ever created (one per receiver of a message not already held).
+    uint64_t GetInstalls() const;
+    /// Entries freed because everything asked of them was acknowledged.
+    uint64_t GetFrees() const;
     uint64_t GetAcksIn() const;
     uint64_t GetAcksOut() const;
 
@@ -106,6 +111,8 @@ private:
     std::unordered_map<uint64_t, Flow, Mix64Hash> m_flows; // keys are FlowKey()s
     uint64_t m_entries{0};
     uint64_t m_peakEntries{0};
+    uint64_t m_installs{0};
+    uint64_t m_frees{0};
     uint64_t m_acksIn{0};
     uint64_t m_acksOut{0};
 

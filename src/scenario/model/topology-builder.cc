@@ -173,6 +173,11 @@ TopologyBuilder::SetUpP2mp()
                           TimeValue(Time::FromDouble(pc.newProtocol.installUs, Time::US)));
         p2mp.SetAttribute("TableEntries", UintegerValue(pc.newProtocol.tableEntries));
         p2mp.SetAttribute("EvictLru", BooleanValue(pc.newProtocol.onTableFull == "evict-lru"));
+        if (pc.newProtocol.idleTeardownUs >= 0)
+        {
+            p2mp.SetAttribute("IdleTeardown",
+                              TimeValue(Time::FromDouble(pc.newProtocol.idleTeardownUs, Time::US)));
+        }
         p2mp.SetAttribute("AddressList", BooleanValue(pc.addressMapping == "per-receiver-list"));
     }
     m_delivery = p2mp.Install(*m_graph, m_switches, m_nics);
