@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One-step set-up on Debian 12: install what is missing, build, then either run the default
-# scenario or the whole test suite.
+# evaluation or the whole test suite.
 #
-#   bash scripts/setup.sh run    # install, build Release, run scenarios/default.json
+#   bash scripts/setup.sh run    # install, build Release, run the default evaluation
+#                                # (scripts/evaluate: prints the P2MP mechanism comparison,
+#                                # writes results/evaluation/report.md and report.html)
 #   bash scripts/setup.sh test   # install, build (Release + asserts), run every test (ctest)
 set -euo pipefail
 
@@ -46,7 +48,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 if [ "$mode" = run ]; then
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build build -j"$jobs" --target mcast4ai-run
-    ./build/mcast4ai-run scenarios/default.json
+    /usr/bin/python3 scripts/evaluate --scale default --jobs "$jobs" --out results/evaluation
 else
     # Release speed, but with NS_ASSERT checks kept: tests should trip on broken invariants.
     cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMCAST4AI_ASSERTS=ON >/dev/null
