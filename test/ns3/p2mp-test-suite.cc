@@ -6,12 +6,17 @@
  * receiver sets favour the XPU-ID list and churn the new protocol's group tables; a
  * multicast AllGather leaves one group responder per (receiver, sender) and no queue pair.
  */
+#include "ns3/ethernet-header.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "p2mp/model/p2mp-sender.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
 #include "test-fabric.h"
+#include "wire/model/bier-header.h"
+
+#include <memory>
 
 using namespace ns3;
 using namespace ns3::test;
@@ -688,6 +693,134 @@ private:
     }
 };
 
+/// Two fixed slots, the first free one handed out: a freed receiver list's address is taken by
+/// the next list allocated, as malloc's free lists do, so the reuse below is deterministic.
+struct SlotArena
+{
+    alignas(std::max_align_t) unsigned char slot[2][256];
+    bool used[2]{false, false};
+};
+
+template<typename T>
+struct SlotAllocator
+{
+    using value_type = T;
+
+    explicit SlotAllocator(SlotArena* a)
+        : arena(a)
+    {
+    }
+
+    template<typename U>
+    SlotAllocator(const SlotAllocator<U>& o)
+        : arena(o.arena)
+    {
+    }
+
+    T* allocate(std::size_t n)
+    {
+        NS_ABORT_MSG_IF(n * sizeof(T) > sizeof(arena->slot[0]), "slot too small");
+        for (int i = 0; i < 2; ++i)
+        {
+            if (!arena->used[i])
+            {
+                arena->used[i] = true;
+                return reinterpret_cast<T*>(arena->slot[i]);
+            }
+        }
+        NS_ABORT_MSG("both slots in use");
+        return nullptr;
+    }
+
+    void deallocate(T* p, std::size_t)
+    {
+        for (int i = 0; i < 2; ++i)
+        {
+            if (reinterpret_cast<unsigned char*>(p) == arena->slot[i])
+            {
+                arena->used[i] = false;
+            }
+        }
+    }
+
+    template<typename U>
+    bool operator==(const SlotAllocator<U>& o) const
+    {
+        return arena == o.arena;
+    }
+
+    template<typename U>
+    bool operator!=(const SlotAllocator<U>& o) const
+    {
+        return arena != o.arena;
+    }
+
+    SlotArena* arena;
+};
+
+class ReusedReceiverListTestCase : public TestCase
+{
+public:
+    ReusedReceiverListTestCase()
+        : TestCase("BIER headers follow the receiver set when a finished message's list is "
+                   "freed and the next message's list takes its address")
+    {
+    }
+
+private:
+    static P2mpEncapsulator::Target Target(SlotArena* arena, std::vector<uint32_t> hosts)
+    {
+        P2mpEncapsulator::Target t;
+        t.receivers = std::allocate_shared<const std::vector<uint32_t>>(SlotAllocator<char>(arena),
+                                                                        std::move(hosts));
+        return t;
+    }
+
+    void DoRun() override
+    {
+        SlotArena arena; // outlives the sender, which may hold a list
+        Ptr<P2mpSender> sender = CreateObject<P2mpSender>();
+        sender->Setup(P2mpSender::BIER, 2, 64, 0); // BSL 64: host h is bit h % 64 of SI h / 64
+
+        // KV fan-out from host 2: a message to decode hosts 14 and 15 (SI 0), then, once it is
+        // acknowledged and its list freed, the next one to 12, 13 and 70 (SI 0 and SI 1).
+        P2mpEncapsulator::Target first = Target(&arena, {14, 15});
+        NS_TEST_ASSERT_MSG_EQ(sender->CopiesFor(first), 1, "14 and 15: one SI, one copy");
+        first = P2mpEncapsulator::Target();
+        P2mpEncapsulator::Target next = Target(&arena, {12, 13, 70});
+        NS_TEST_ASSERT_MSG_EQ(sender->CopiesFor(next), 2, "12, 13 and 70 span SIs 0 and 1");
+
+        std::vector<Ptr<Packet>> out;
+        sender->Encapsulate(Create<Packet>(64), next, true, Mac48Address("00:00:00:00:00:02"), out);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 2, "one frame per SI");
+        if (out.size() != 2)
+        {
+            return;
+        }
+        std::vector<uint32_t> bits[2]; // BFR bits set, per SI
+        for (const Ptr<Packet>& f : out)
+        {
+            EthernetHeader eth(false);
+            f->RemoveHeader(eth);
+            BierHeader hdr;
+            f->RemoveHeader(hdr);
+            uint16_t si = hdr.GetSetIdentifier();
+            NS_TEST_ASSERT_MSG_LT(si, 2, "SI 0 or 1");
+            for (uint32_t b = 0; b < 64 && si < 2; ++b)
+            {
+                if (hdr.GetBitString().Test(b))
+                {
+                    bits[si].push_back(b);
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ((bits[0] == std::vector<uint32_t>{12, 13}),
+                              true,
+                              "SI 0 names hosts 12 and 13, not the previous 14 and 15");
+        NS_TEST_ASSERT_MSG_EQ((bits[1] == std::vector<uint32_t>{6}), true, "SI 1 names host 70");
+    }
+};
+
 class P2mpTestSuite : public TestSuite
 {
 public:
@@ -710,6 +843,7 @@ public:
         AddTestCase(new HopByHopChangingTreesTestCase());
         AddTestCase(new NoOvertakingTestCase());
         AddTestCase(new GroupRespondersTestCase());
+        AddTestCase(new ReusedReceiverListTestCase());
         AddTestCase(new EcnOnP2mpTestCase("bier"));
         AddTestCase(new EcnOnP2mpTestCase("bier-xpu-list"));
         AddTestCase(new EcnOnP2mpTestCase("new-protocol"));

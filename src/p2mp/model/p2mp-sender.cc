@@ -73,11 +73,11 @@ P2mpSender::GetMechanism() const
 void
 P2mpSender::Prepare(const Target& target)
 {
-    if (m_preparedFor == target.receivers.get() && m_preparedGroup == target.groupId)
+    if (m_preparedFor == target.receivers && m_preparedGroup == target.groupId)
     {
         return;
     }
-    m_preparedFor = target.receivers.get();
+    m_preparedFor = target.receivers;
     m_preparedGroup = target.groupId;
     const std::vector<uint32_t>& rx = *target.receivers;
     if (m_mechanism == BIER)

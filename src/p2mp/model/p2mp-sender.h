@@ -68,8 +68,10 @@ private:
     bool m_flagAggregation{false};
     bool m_flagAckFree{false};
 
-    // Headers of the message being sent, rebuilt when the receiver set changes.
-    const std::vector<uint32_t>* m_preparedFor{nullptr};
+    // Headers of the message being sent, rebuilt when the receiver set changes. The set is
+    // held, not just its address: a message's list is freed once the message completes, and
+    // the next message's list may be allocated at the same address with other receivers.
+    std::shared_ptr<const std::vector<uint32_t>> m_preparedFor;
     uint32_t m_preparedGroup{0};
     std::vector<BierHeader> m_bier;
     XpuListHeader m_xpu;
