@@ -900,7 +900,8 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                 "rate_increase_us": 99.5, "byte_counter_bytes": 12345,
                 "fast_recovery_steps": 3, "rate_ai_mbps": 7.5, "rate_hai_mbps": 75.5,
                 "min_rate_mbps": 2.5, "rate_on_first_cnp_mbps": 1000.5,
-                "initial_alpha": 0.5, "clamp_target_rate": true, "rate_trace": true}},
+                "initial_alpha": 0.5, "clamp_target_rate": true, "rate_trace": true,
+                "alpha_update": "per-period", "rate_decrease_interval_us": 2.5}},
         "switch": {"buffer_mb": 12.5, "latency_ns": 0, "reserve_kb": 0.1, "alpha": 0.125,
                    "pfc": {"enabled": false, "headroom_kb": 97.3, "hysteresis_kb": 0},
                    "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1},
@@ -1177,11 +1178,23 @@ TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
     EXPECT_EQ(c.nic.dcqcn.initialAlpha, 1023.0 / 1024);
     EXPECT_FALSE(c.nic.dcqcn.clampTargetRate);
     EXPECT_EQ(c.nic.dcqcn.rateAiMbps, 7.0);
-    EXPECT_EQ(c.nic.dcqcn.g, 1.0 / 256); // not part of the preset
+    EXPECT_EQ(c.nic.dcqcn.g, 1.0 / 256);
+    EXPECT_EQ(c.nic.dcqcn.rateDecreaseIntervalUs, 0.0); // every preset sets every key
+    EXPECT_EQ(c.nic.dcqcn.alphaUpdate, "per-cnp");
 
-    const ScenarioConfig paper = ParseJson(Minimal());
-    EXPECT_EQ(paper.nic.dcqcn.preset, "paper");
+    // The default preset is hpcc (docs/rdma-dcqcn.md#presets).
+    const ScenarioConfig hpcc = ParseJson(Minimal());
+    EXPECT_EQ(hpcc.nic.dcqcn.preset, "hpcc");
+    EXPECT_EQ(hpcc.nic.dcqcn.cnpIntervalUs, 0.0);
+    EXPECT_EQ(hpcc.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
+    EXPECT_EQ(hpcc.nic.dcqcn.byteCounterBytes, 0u);
+    EXPECT_EQ(hpcc.nic.dcqcn.alphaUpdate, "per-period");
+
+    j["nic"]["dcqcn"] = {{"preset", "paper"}};
+    const ScenarioConfig paper = ParseJson(j);
     EXPECT_EQ(paper.nic.dcqcn.cnpIntervalUs, 50.0);
+    EXPECT_EQ(paper.nic.dcqcn.rateDecreaseIntervalUs, 0.0);
+    EXPECT_EQ(paper.nic.dcqcn.byteCounterBytes, 10485760u);
 
     j["nic"]["dcqcn"]["preset"] = "cx6";
     EXPECT_EQ(ErrorOf(j).GetPath(), "nic.dcqcn.preset");
@@ -1328,9 +1341,10 @@ TEST_F(ScenarioWorkloadRegistry, UnregisteredTypeIsUnknown)
 TEST(ScenarioReference, HasATableRowPerKey)
 {
     const std::string md = Scenario::SchemaMarkdown();
-    EXPECT_NE(md.find("| `nic.dcqcn.cnp_interval_us` | number | >= 0 | `50.0`; `preset` "
-                      "`\"nvidia-cx6\"`: `4.0` | µs | notification point: at most one CNP per "
-                      "QP per interval |"),
+    EXPECT_NE(md.find("| `nic.dcqcn.cnp_interval_us` | number | >= 0 | `0.0`; `preset` "
+                      "`\"paper\"`: `50.0`; `preset` `\"nvidia-cx6\"`: `4.0` | µs | "
+                      "notification point: at most one CNP per QP per interval (0: one per "
+                      "CE-marked packet) |"),
               std::string::npos);
     EXPECT_NE(md.find("| `topology.k` |"), std::string::npos);
     EXPECT_NE(md.find("| `workloads[].flows[].dst` |"), std::string::npos);

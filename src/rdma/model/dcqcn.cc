@@ -2,6 +2,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -30,7 +31,7 @@ Dcqcn::GetTypeId()
                             MakeDoubleAccessor(&Dcqcn::m_g),
                             MakeDoubleChecker<double>(0.0, 1.0))
               .AddAttribute("AlphaUpdatePeriod",
-                            "Alpha decays by (1 - g) every period without a CNP (K)",
+                            "Alpha update period K: see AlphaUpdate",
                             TimeValue(MicroSeconds(55)),
                             MakeTimeAccessor(&Dcqcn::m_alphaPeriod),
                             MakeTimeChecker(NanoSeconds(1)))
@@ -40,10 +41,11 @@ Dcqcn::GetTypeId()
                             MakeTimeAccessor(&Dcqcn::m_increasePeriod),
                             MakeTimeChecker(NanoSeconds(1)))
               .AddAttribute("ByteCounter",
-                            "Bytes sent per byte-counter stage (B)",
+                            "Bytes sent per byte-counter stage (B); 0: no byte counter, the "
+                            "timer alone drives the rate increase",
                             UintegerValue(10 * 1024 * 1024),
                             MakeUintegerAccessor(&Dcqcn::m_byteCounter),
-                            MakeUintegerChecker<uint64_t>(1))
+                            MakeUintegerChecker<uint64_t>())
               .AddAttribute("FastRecoverySteps",
                             "Stages of fast recovery before additive increase (F)",
                             UintegerValue(5),
@@ -82,6 +84,25 @@ Dcqcn::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&Dcqcn::m_clampTarget),
                             MakeBooleanChecker())
+              .AddAttribute("RateDecreaseInterval",
+                            "At most one rate cut per interval: a CNP marks the interval it "
+                            "falls in (intervals on a grid from the first CNP) and the rate is "
+                            "cut once at its end (ConnectX rate_reduce_monitor_period). 0: "
+                            "every CNP cuts at once",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&Dcqcn::m_decreaseInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute(
+                  "AlphaUpdate",
+                  "PerCnp: alpha rises at every CNP and decays every "
+                  "AlphaUpdatePeriod without one, the period restarting at each CNP "
+                  "(the paper). PerPeriod: once per AlphaUpdatePeriod, on a grid from "
+                  "the first CNP, alpha rises if a CNP arrived in the period and "
+                  "decays otherwise (ConnectX firmware, HPCC's ns-3 model)",
+                  EnumValue(Dcqcn::ALPHA_PER_CNP),
+                  MakeEnumAccessor(&Dcqcn::m_alphaUpdate),
+                  MakeEnumChecker(
+                      Dcqcn::ALPHA_PER_CNP, "PerCnp", Dcqcn::ALPHA_PER_PERIOD, "PerPeriod"))
               .AddTraceSource("Rate",
                               "Current (paced) rate changed, bit/s",
                               MakeTraceSourceAccessor(&Dcqcn::m_rateTrace),
@@ -91,7 +112,7 @@ Dcqcn::GetTypeId()
                               MakeTraceSourceAccessor(&Dcqcn::m_targetTrace),
                               "ns3::Dcqcn::RateTracedCallback")
               .AddTraceSource("Alpha",
-                              "Alpha changed at a CNP (old, new)",
+                              "Alpha brought up to date at a CNP or a cut (old, new)",
                               MakeTraceSourceAccessor(&Dcqcn::m_alphaTrace),
                               "ns3::Dcqcn::RateTracedCallback")
               .AddTraceSource("CnpReceived",
@@ -109,6 +130,7 @@ void
 Dcqcn::DoDispose()
 {
     m_timer.Cancel();
+    m_cutEvent.Cancel();
     Object::DoDispose();
 }
 
@@ -128,8 +150,10 @@ Dcqcn::SetRate(double bps)
     bps = std::min(m_lineBps, std::max(bps, static_cast<double>(m_minRate.GetBitRate())));
     if (bps != m_rateBps)
     {
-        m_rateTrace(m_rateBps, bps);
+        // Changed first, traced after: a sink that reads the reaction point sees the new state.
+        double old = m_rateBps;
         m_rateBps = bps;
+        m_rateTrace(old, bps);
     }
 }
 
@@ -139,21 +163,33 @@ Dcqcn::SetTarget(double bps)
     bps = std::min(m_lineBps, std::max(bps, static_cast<double>(m_minRate.GetBitRate())));
     if (bps != m_targetBps)
     {
-        m_targetTrace(m_targetBps, bps);
+        double old = m_targetBps;
         m_targetBps = bps;
+        m_targetTrace(old, bps);
     }
 }
 
 void
-Dcqcn::DecayAlpha() const
+Dcqcn::AdvanceAlpha() const
 {
-    Time now = Simulator::Now();
-    int64_t periods = (now - m_alphaUpdated).GetInteger() / m_alphaPeriod.GetInteger();
-    if (periods > 0)
+    if (!m_cnpSeen)
     {
-        m_alpha *= std::pow(1.0 - m_g, static_cast<double>(periods));
-        m_alphaUpdated += m_alphaPeriod * periods;
+        return; // alpha holds its initial value until the first CNP
     }
+    int64_t periods = (Simulator::Now() - m_alphaUpdated).GetInteger() / m_alphaPeriod.GetInteger();
+    if (periods <= 0)
+    {
+        return;
+    }
+    m_alphaUpdated += m_alphaPeriod * periods;
+    if (m_cnpInAlphaPeriod)
+    {
+        // PER_PERIOD: the oldest of these periods saw a CNP; the later ones did not.
+        m_alpha = (1.0 - m_g) * m_alpha + m_g;
+        m_cnpInAlphaPeriod = false;
+        --periods;
+    }
+    m_alpha *= std::pow(1.0 - m_g, static_cast<double>(periods));
 }
 
 void
@@ -161,13 +197,67 @@ Dcqcn::ReceiveCnp()
 {
     ++m_cnps;
     m_cnpTrace();
-    DecayAlpha();
-    if (m_clampTarget || m_increasedSinceCnp)
+    const Time now = Simulator::Now();
+    if (!m_cnpSeen)
+    {
+        // The first CNP sets alpha to its initial value and starts its periods and the grid
+        // of rate-decrease intervals; it does not count as a CNP of the first alpha period.
+        m_cnpSeen = true;
+        m_alpha = m_initialAlpha;
+        m_alphaUpdated = now;
+        m_firstCnp = now;
+    }
+    else
+    {
+        AdvanceAlpha();
+        if (m_alphaUpdate == ALPHA_PER_PERIOD)
+        {
+            m_cnpInAlphaPeriod = true;
+        }
+    }
+    if (m_decreaseInterval.IsZero())
+    {
+        Cut();
+    }
+    else if (m_cutEvent.IsExpired())
+    {
+        // One cut at the end of the interval this CNP falls in.
+        int64_t k = (now - m_firstCnp).GetInteger() / m_decreaseInterval.GetInteger() + 1;
+        Time at = m_firstCnp + m_decreaseInterval * k;
+        NS_LOG_LOGIC(this << " CNP " << m_cnps << ": cut at the end of the interval, "
+                          << (at - now).As(Time::US) << " from now");
+        m_cutEvent = Simulator::Schedule(at - now, &Dcqcn::Cut, this);
+    }
+    else
+    {
+        NS_LOG_LOGIC(this << " CNP " << m_cnps
+                          << ": a cut is already due in this interval, no further cut");
+    }
+    if (m_alphaUpdate == ALPHA_PER_CNP)
+    {
+        double old = m_alpha;
+        m_alpha = (1.0 - m_g) * m_alpha + m_g;
+        m_alphaTrace(old, m_alpha);
+        m_alphaUpdated = now; // the alpha timer restarts at every CNP
+    }
+}
+
+void
+Dcqcn::Cut()
+{
+    double oldAlpha = m_alpha;
+    AdvanceAlpha();
+    if (m_alphaUpdate == ALPHA_PER_PERIOD && m_alpha != oldAlpha)
+    {
+        m_alphaTrace(oldAlpha, m_alpha);
+    }
+    if (m_clampTarget || m_increasedSinceCut)
     {
         SetTarget(m_rateBps);
     }
-    m_increasedSinceCnp = false;
-    if (!m_cnpSeen && m_rateOnFirstCnp.GetBitRate() > 0)
+    m_increasedSinceCut = false;
+    double before = m_rateBps;
+    if (m_cuts == 0 && m_rateOnFirstCnp.GetBitRate() > 0)
     {
         SetRate(static_cast<double>(m_rateOnFirstCnp.GetBitRate()));
     }
@@ -175,12 +265,11 @@ Dcqcn::ReceiveCnp()
     {
         SetRate(m_rateBps * (1.0 - m_alpha / 2));
     }
-    m_cnpSeen = true;
-    double old = m_alpha;
-    m_alpha = (1.0 - m_g) * m_alpha + m_g;
-    m_alphaTrace(old, m_alpha);
-    // The alpha timer and both increase counters restart at every CNP.
-    m_alphaUpdated = Simulator::Now();
+    ++m_cuts;
+    NS_LOG_DEBUG(this << " cut " << m_cuts << ": " << before / 1e9 << " -> " << m_rateBps / 1e9
+                      << " Gb/s (alpha " << m_alpha << "), target " << m_targetBps / 1e9
+                      << " Gb/s");
+    // Both increase counters restart at every cut.
     m_timerStage = 0;
     m_byteStage = 0;
     m_bytesInStage = 0;
@@ -208,9 +297,9 @@ Dcqcn::RateIncreaseTimerExpired()
 void
 Dcqcn::BytesSent(uint32_t bytes)
 {
-    if (m_rateBps >= m_lineBps)
+    if (m_rateBps >= m_lineBps || m_byteCounter == 0)
     {
-        return; // nothing to recover
+        return; // nothing to recover, or no byte counter
     }
     m_bytesInStage += bytes;
     while (m_bytesInStage >= m_byteCounter)
@@ -224,8 +313,32 @@ Dcqcn::BytesSent(uint32_t bytes)
 void
 Dcqcn::RateIncrease()
 {
-    m_increasedSinceCnp = true;
+    m_increasedSinceCut = true;
     uint32_t f = m_fastRecoverySteps;
+    if (m_byteCounter == 0)
+    {
+        // The timer alone: fast recovery before stage F, one additive step at F, then a
+        // hyper step of R_HAI per stage (HPCC's rdma-hw.cc, RateIncEventMlx).
+        if (m_timerStage < f)
+        {
+            m_lastPhase = FAST_RECOVERY;
+        }
+        else if (m_timerStage == f)
+        {
+            m_lastPhase = ADDITIVE_INCREASE;
+            SetTarget(m_targetBps + static_cast<double>(m_rateAi.GetBitRate()));
+        }
+        else
+        {
+            m_lastPhase = HYPER_INCREASE;
+            SetTarget(m_targetBps + static_cast<double>(m_rateHai.GetBitRate()));
+        }
+        SetRate((m_targetBps + m_rateBps) / 2);
+        NS_LOG_LOGIC(this << " timer stage " << m_timerStage << " phase " << int(m_lastPhase)
+                          << ": rate " << m_rateBps / 1e9 << " Gb/s, target " << m_targetBps / 1e9
+                          << " Gb/s");
+        return;
+    }
     uint32_t hi = std::max(m_timerStage, m_byteStage);
     uint32_t lo = std::min(m_timerStage, m_byteStage);
     if (hi < f)
@@ -267,7 +380,7 @@ Dcqcn::GetLineRate() const
 double
 Dcqcn::GetAlpha() const
 {
-    DecayAlpha();
+    AdvanceAlpha();
     return m_alpha;
 }
 
@@ -293,6 +406,18 @@ uint64_t
 Dcqcn::GetCnpsReceived() const
 {
     return m_cnps;
+}
+
+uint64_t
+Dcqcn::GetCuts() const
+{
+    return m_cuts;
+}
+
+bool
+Dcqcn::IsCutPending() const
+{
+    return m_cutEvent.IsRunning();
 }
 
 Time

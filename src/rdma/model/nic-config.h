@@ -11,23 +11,26 @@
 namespace ns3
 {
 
+/// DCQCN's parameters; the initialisers are the default preset's (`hpcc`, nic-schema.cc).
 struct DcqcnConfig
 {
     bool enabled{true};
-    std::string preset{"paper"}; // where the defaults below come from ("paper", "nvidia-cx6")
-    double cnpIntervalUs{50};    // notification point: at most one CNP per QP per interval
-    double g{1.0 / 256};         // alpha gain
-    double alphaUpdateUs{55};    // K: alpha decays every K without a CNP
-    double rateIncreaseUs{55};   // T: rate-increase timer
-    uint64_t byteCounterBytes{10485760}; // B: bytes per byte-counter stage
-    uint32_t fastRecoverySteps{5};       // F
-    double rateAiMbps{40};
+    std::string preset{"hpcc"}; // where the defaults below come from: paper, nvidia-cx6, hpcc
+    double cnpIntervalUs{0};    // notification point: at most one CNP per QP per interval
+    double g{1.0 / 256};        // alpha gain
+    double alphaUpdateUs{1};    // K: the alpha update period
+    std::string alphaUpdate{"per-period"}; // "per-cnp" (the paper) or "per-period" (firmware)
+    double rateDecreaseIntervalUs{4};      // at most one cut per interval; 0: every CNP cuts
+    double rateIncreaseUs{300};            // T: rate-increase timer
+    uint64_t byteCounterBytes{0};          // B: bytes per byte-counter stage; 0: none
+    uint32_t fastRecoverySteps{2};         // F: stages below F are fast recovery
+    double rateAiMbps{20};
     double rateHaiMbps{200};
-    double minRateMbps{100};
-    double rateOnFirstCnpMbps{0}; // 0: the first CNP decreases like any other
-    double initialAlpha{1.0};
-    bool clampTargetRate{true}; // every CNP sets target = current rate (the paper)
-    bool rateTrace{false};      // write dcqcn-rates.csv into the result directory
+    double minRateMbps{1000};
+    double rateOnFirstCnpMbps{0}; // 0: the first cut decreases like any other
+    double initialAlpha{1.0};     // alpha at the first CNP
+    bool clampTargetRate{false};  // every cut sets target = current rate (the paper)
+    bool rateTrace{false};        // write dcqcn-rates.csv into the result directory
 };
 
 struct NicConfig

@@ -1,5 +1,6 @@
 #include "rdma/model/nic-schema.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "rdma/model/nic-config.h"
 
@@ -14,91 +15,199 @@ namespace
 using json = nlohmann::json;
 using Bounds = ConfigSchemaBounds;
 
+/// The preset a scenario gets when it names none; DcqcnConfig's initialisers are its values.
+const char* const DEFAULT_PRESET = "hpcc";
+
+/// Every preset sets every parameter, so that none inherits another preset's value.
+struct DcqcnPresetDecl
+{
+    const char* name;
+    const char* doc;
+    json values;
+};
+
+const std::vector<DcqcnPresetDecl>&
+DcqcnPresets()
+{
+    static const std::vector<DcqcnPresetDecl> presets{
+        // Zhu et al., SIGCOMM 2015, at 40 Gb/s; R_HAI and the floor from the paper author's
+        // public ns-3 DCQCN simulator (github.com/bobzhuyb/ns3-rdma).
+        {"paper",
+         "DCQCN as published (Zhu et al., SIGCOMM 2015); R_HAI and the floor from the paper "
+         "author's ns-3 simulator",
+         {{"cnp_interval_us", 50.0},
+          {"g", 1.0 / 256},
+          {"alpha_update_us", 55.0},
+          {"alpha_update", "per-cnp"},
+          {"rate_decrease_interval_us", 0.0},
+          {"rate_increase_us", 55.0},
+          {"byte_counter_bytes", 10485760},
+          {"fast_recovery_steps", 5},
+          {"rate_ai_mbps", 40.0},
+          {"rate_hai_mbps", 200.0},
+          {"min_rate_mbps", 100.0},
+          {"rate_on_first_cnp_mbps", 0.0},
+          {"initial_alpha", 1.0},
+          {"clamp_target_rate", true}}},
+        // ConnectX-6 Lx firmware defaults as mlxconfig reports them (rpg_* / dce_tcp_* /
+        // min_time_between_cnps). g follows the firmware-modelled DCQCN of the HPCC study.
+        {"nvidia-cx6",
+         "ConnectX-6 Lx firmware defaults (mlxconfig rpg_*, dce_tcp_*, min_time_between_cnps)",
+         {{"cnp_interval_us", 4.0},
+          {"g", 1.0 / 256},
+          {"alpha_update_us", 1.0},
+          {"alpha_update", "per-cnp"},
+          {"rate_decrease_interval_us", 0.0},
+          {"rate_increase_us", 300.0},
+          {"byte_counter_bytes", 32767},
+          {"fast_recovery_steps", 1},
+          {"rate_ai_mbps", 5.0},
+          {"rate_hai_mbps", 50.0},
+          {"min_rate_mbps", 1.0},
+          {"rate_on_first_cnp_mbps", 0.0},
+          {"initial_alpha", 1023.0 / 1024},
+          {"clamp_target_rate", false}}},
+        // The DCQCN of HPCC's ns-3 simulator (github.com/alibaba-edu/
+        // High-Precision-Congestion-Control) as simulation/run.py configures it for
+        // `--cc dcqcn --bw 100`, with the algorithm of rdma-hw.cc (the "Mellanox version").
+        {"hpcc",
+         "HPCC's ns-3 simulator at 100 Gb/s (simulation/run.py --cc dcqcn --bw 100, "
+         "src/point-to-point/model/rdma-hw.cc)",
+         {{"cnp_interval_us", 0.0},
+          {"g", 1.0 / 256},
+          {"alpha_update_us", 1.0},
+          {"alpha_update", "per-period"},
+          {"rate_decrease_interval_us", 4.0},
+          {"rate_increase_us", 300.0},
+          {"byte_counter_bytes", 0},
+          {"fast_recovery_steps", 2},
+          {"rate_ai_mbps", 20.0},
+          {"rate_hai_mbps", 200.0},
+          {"min_rate_mbps", 1000.0},
+          {"rate_on_first_cnp_mbps", 0.0},
+          {"initial_alpha", 1.0},
+          {"clamp_target_rate", false}}},
+    };
+    return presets;
+}
+
 void
 DeclareDcqcn(ConfigSchemaObject& d)
 {
+    const json* defaults = nullptr;
+    std::vector<std::string> names;
+    for (const DcqcnPresetDecl& p : DcqcnPresets())
+    {
+        names.push_back(p.name);
+        if (std::string(p.name) == DEFAULT_PRESET)
+        {
+            defaults = &p.values;
+        }
+    }
+    NS_ABORT_MSG_UNLESS(defaults, "the default DCQCN preset is not declared");
+    std::string defaultDoc;
+    for (const DcqcnPresetDecl& p : DcqcnPresets())
+    {
+        if (std::string(p.name) == DEFAULT_PRESET)
+        {
+            defaultDoc = p.doc;
+        }
+    }
+    auto def = [defaults](const char* key)
+    {
+        return defaults->at(key);
+    };
+
     d.Section("DCQCN",
               "The DCQCN reaction point of every queue pair (rate limiting on CNPs) and its "
               "notification point at the receiver (CNPs on ECN-marked packets). `preset` picks "
               "the defaults of the other keys; keys given explicitly still win.");
     d.Boolean("enabled").Default(true).Doc("DCQCN rate control").Bind(&DcqcnConfig::enabled);
-    d.Enum("preset", {"paper", "nvidia-cx6"})
-        .Default("paper")
-        .Doc("where the defaults of the keys below come from")
+    d.Enum("preset", names)
+        .Default(DEFAULT_PRESET)
+        .Doc(std::string("where the defaults of the keys below come from "
+                         "(docs/rdma-dcqcn.md#presets); the defaults shown first are `")
+             + DEFAULT_PRESET + "`'s: " + defaultDoc)
         .Bind(&DcqcnConfig::preset);
     d.Number("cnp_interval_us", Bounds::AtLeast(0))
-        .Default(50.0)
+        .Default(def("cnp_interval_us"))
         .Unit("µs")
-        .Doc("notification point: at most one CNP per QP per interval")
+        .Doc("notification point: at most one CNP per QP per interval (0: one per CE-marked "
+             "packet)")
         .Bind(&DcqcnConfig::cnpIntervalUs);
-    d.Number("g", Bounds::Between(0, 1)).Default(1.0 / 256).Doc("alpha gain").Bind(&DcqcnConfig::g);
+    d.Number("g", Bounds::Between(0, 1)).Default(def("g")).Doc("alpha gain").Bind(&DcqcnConfig::g);
     d.Number("alpha_update_us", Bounds::Above(0))
-        .Default(55.0)
+        .Default(def("alpha_update_us"))
         .Unit("µs")
-        .Doc("K: alpha decays every K without a CNP")
+        .Doc("K: the alpha update period (see alpha_update)")
         .Bind(&DcqcnConfig::alphaUpdateUs);
+    d.Enum("alpha_update", {"per-cnp", "per-period"})
+        .Default(def("alpha_update"))
+        .Doc("per-cnp: alpha rises at every CNP and decays every K without one (the paper); "
+             "per-period: every K, alpha rises if a CNP arrived in that period and decays "
+             "otherwise (ConnectX firmware as HPCC's simulator models it)")
+        .Bind(&DcqcnConfig::alphaUpdate);
+    d.Number("rate_decrease_interval_us", Bounds::AtLeast(0))
+        .Default(def("rate_decrease_interval_us"))
+        .Unit("µs")
+        .Doc("at most one rate cut per interval: the CNPs of an interval cause one cut at its "
+             "end (ConnectX rate_reduce_monitor_period); 0: every CNP cuts at once")
+        .Bind(&DcqcnConfig::rateDecreaseIntervalUs);
     d.Number("rate_increase_us", Bounds::Above(0))
-        .Default(55.0)
+        .Default(def("rate_increase_us"))
         .Unit("µs")
         .Doc("T: rate-increase timer")
         .Bind(&DcqcnConfig::rateIncreaseUs);
-    d.Integer("byte_counter_bytes", 1, UINT32_MAX)
-        .Default(10485760)
+    d.Integer("byte_counter_bytes", 0, UINT32_MAX)
+        .Default(def("byte_counter_bytes"))
         .Unit("bytes")
-        .Doc("B: bytes per byte-counter stage")
+        .Doc("B: bytes per byte-counter stage; 0: no byte counter, the timer alone drives the "
+             "increase")
         .Bind(&DcqcnConfig::byteCounterBytes);
     d.Integer("fast_recovery_steps", 0, 1000)
-        .Default(5)
-        .Doc("F: fast-recovery stages before additive increase")
+        .Default(def("fast_recovery_steps"))
+        .Doc("F: stages (counted from 1) are fast recovery while below F")
         .Bind(&DcqcnConfig::fastRecoverySteps);
     d.Number("rate_ai_mbps", Bounds::AtLeast(0))
-        .Default(40.0)
+        .Default(def("rate_ai_mbps"))
         .Unit("Mb/s")
         .Doc("additive-increase step of the target rate")
         .Bind(&DcqcnConfig::rateAiMbps);
     d.Number("rate_hai_mbps", Bounds::AtLeast(0))
-        .Default(200.0)
+        .Default(def("rate_hai_mbps"))
         .Unit("Mb/s")
         .Doc("hyper-increase step of the target rate")
         .Bind(&DcqcnConfig::rateHaiMbps);
     d.Number("min_rate_mbps", Bounds::Above(0))
-        .Default(100.0)
+        .Default(def("min_rate_mbps"))
         .Unit("Mb/s")
         .Doc("the rate never drops below this")
         .Bind(&DcqcnConfig::minRateMbps);
     d.Number("rate_on_first_cnp_mbps", Bounds::AtLeast(0))
-        .Default(0.0)
+        .Default(def("rate_on_first_cnp_mbps"))
         .Unit("Mb/s")
-        .Doc("rate after the first CNP of a QP; 0: the first CNP decreases like any other")
+        .Doc("rate after the first cut of a QP; 0: the first cut decreases like any other")
         .Bind(&DcqcnConfig::rateOnFirstCnpMbps);
     d.Number("initial_alpha", Bounds::Between(0, 1))
-        .Default(1.0)
-        .Doc("alpha of a new QP")
+        .Default(def("initial_alpha"))
+        .Doc("alpha of a QP at its first CNP")
         .Bind(&DcqcnConfig::initialAlpha);
     d.Boolean("clamp_target_rate")
-        .Default(true)
-        .Doc("every CNP sets the target rate to the current rate (the paper)")
+        .Default(def("clamp_target_rate"))
+        .Doc("every cut sets the target rate to the current rate (the paper); false: only the "
+             "first cut after a rate increase does")
         .Bind(&DcqcnConfig::clampTargetRate);
     d.Boolean("rate_trace")
         .Default(false)
         .Doc("write dcqcn-rates.csv into the result directory")
         .Bind(&DcqcnConfig::rateTrace);
-    // ConnectX-6 Lx firmware defaults as mlxconfig reports them (rpg_* / dce_tcp_* /
-    // min_time_between_cnps). g follows the firmware-modelled DCQCN of the HPCC study.
-    d.Preset("preset",
-             "nvidia-cx6",
-             {{"cnp_interval_us", 4.0},
-              {"alpha_update_us", 1.0},
-              {"rate_increase_us", 300.0},
-              {"byte_counter_bytes", 32767},
-              {"fast_recovery_steps", 1},
-              {"rate_ai_mbps", 5.0},
-              {"rate_hai_mbps", 50.0},
-              {"min_rate_mbps", 1.0},
-              {"initial_alpha", 1023.0 / 1024},
-              {"clamp_target_rate", false}},
-             "ConnectX-6 Lx firmware defaults (mlxconfig rpg_*, dce_tcp_*, "
-             "min_time_between_cnps)");
+    for (const DcqcnPresetDecl& p : DcqcnPresets())
+    {
+        if (std::string(p.name) != DEFAULT_PRESET)
+        {
+            d.Preset("preset", p.name, p.values, p.doc);
+        }
+    }
 }
 
 } // namespace

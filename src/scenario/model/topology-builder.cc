@@ -4,6 +4,7 @@
 #include "fabric/model/egress-scheduler.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
@@ -143,6 +144,11 @@ TopologyBuilder::Build()
                                        DataRateValue(DataRate(d.rateOnFirstCnpMbps * 1e6)));
     rdma.SetCongestionControlAttribute("InitialAlpha", DoubleValue(d.initialAlpha));
     rdma.SetCongestionControlAttribute("ClampTargetRate", BooleanValue(d.clampTargetRate));
+    rdma.SetCongestionControlAttribute(
+        "RateDecreaseInterval", TimeValue(Time::FromDouble(d.rateDecreaseIntervalUs, Time::US)));
+    rdma.SetCongestionControlAttribute(
+        "AlphaUpdate",
+        EnumValue(d.alphaUpdate == "per-period" ? Dcqcn::ALPHA_PER_PERIOD : Dcqcn::ALPHA_PER_CNP));
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
     SetUpP2mp();

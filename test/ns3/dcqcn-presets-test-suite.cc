@@ -1,0 +1,352 @@
+/*
+ * The DCQCN presets against DCQCN off on the four checks of docs/rdma-dcqcn.md#presets-compared
+ * (scenarios/validation/): one 16 MiB flow from a 400 Gb/s host into a 100 Gb/s fabric, five
+ * 16 MiB flows on one uplink, a 32-to-1 incast of 1 MiB and a 64-to-1 incast of 256 KiB. Every
+ * run is held to bounds derived on paper (no flow beats the bottleneck); the default preset is
+ * held to the claims that make it the default; and the 64-to-1 incast with the `hpcc` preset
+ * is compared with the HPCC simulator's published figures, framing accounted for
+ * (docs/validation.md).
+ */
+#include "dcqcn-test-helpers.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "rdma/model/dcqcn.h"
+#include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+using namespace ns3;
+using namespace ns3::test;
+
+namespace
+{
+
+const std::vector<std::string> PRESETS{"paper", "nvidia-cx6", "hpcc"};
+const std::string DEFAULT_PRESET = "hpcc";
+
+/// One run of a validation scenario.
+struct Outcome
+{
+    bool complete{false};
+    std::vector<double> fctUs; ///< per flow, in ops.csv order
+    double minUs{0};
+    double p50Us{0}; ///< nearest rank, as summary.json's p50
+    double maxUs{0};
+    uint64_t cnps{0};
+    uint64_t pauses{0};
+    uint64_t cuts{0};
+    /// The shortest time between two rate cuts of one queue pair (infinity: fewer than two).
+    double minCutGapUs{std::numeric_limits<double>::infinity()};
+};
+
+void
+RateChanged(std::vector<double>* cutTimes, double oldBps, double newBps)
+{
+    if (newBps < oldBps)
+    {
+        cutTimes->push_back(Simulator::Now().GetSeconds() * 1e6);
+    }
+}
+
+/// Run scenarios/validation/FILE with DCQCN off ("off") or with a preset.
+Outcome
+RunValidation(const std::string& file, const std::string& preset)
+{
+    nlohmann::json j = ReadValidationScenario(file);
+    if (preset == "off")
+    {
+        j["nic"]["dcqcn"] = {{"enabled", false}};
+    }
+    else
+    {
+        j["nic"]["dcqcn"] = {{"enabled", true}, {"preset", preset}};
+    }
+    j["output"]["dir"] = "/tmp/mcast4ai-test-dcqcn-presets-" + preset + "-" + file;
+    ScenarioConfig c = Scenario::Parse(j.dump(), file, {});
+    ScenarioRunner::UsePicoseconds();
+    ScenarioRunner runner(c);
+    runner.Build();
+    // Every rate cut of every sending queue pair (a cut lowers the rate; nothing else does).
+    std::vector<std::vector<double>> cutTimes;
+    std::vector<Ptr<Dcqcn>> ccs;
+    const uint32_t hosts = runner.GetFabric().GetHostCount();
+    cutTimes.reserve(hosts * 4);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        Ptr<RdmaNic> nic = runner.GetFabric().GetNic(h);
+        for (uint32_t i = 0; i < nic->GetNQps(); ++i)
+        {
+            Ptr<Dcqcn> cc = DynamicCast<Dcqcn>(nic->GetQpByIndex(i)->GetCongestionControl());
+            if (cc)
+            {
+                cutTimes.emplace_back();
+                ccs.push_back(cc);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < ccs.size(); ++i)
+    {
+        ccs[i]->TraceConnectWithoutContext("Rate", MakeBoundCallback(&RateChanged, &cutTimes[i]));
+    }
+    Outcome o;
+    o.complete = runner.Run();
+    nlohmann::json s = runner.Summary();
+    o.cnps = s["network"]["cnps"];
+    o.pauses = s["network"]["pfc_pauses"];
+    for (const auto& op : runner.GetMetrics()->GetOps())
+    {
+        o.fctUs.push_back((op.end - op.start).GetSeconds() * 1e6);
+    }
+    Metrics::Distribution d = Metrics::Summarize(o.fctUs);
+    o.minUs = *std::min_element(o.fctUs.begin(), o.fctUs.end());
+    o.p50Us = d.p50;
+    o.maxUs = d.max;
+    for (std::size_t i = 0; i < ccs.size(); ++i)
+    {
+        o.cuts += ccs[i]->GetCuts();
+        for (std::size_t k = 1; k < cutTimes[i].size(); ++k)
+        {
+            o.minCutGapUs = std::min(o.minCutGapUs, cutTimes[i][k] - cutTimes[i][k - 1]);
+        }
+    }
+    return o;
+}
+
+/// Runs a scenario off and with every preset, prints the table row of docs/rdma-dcqcn.md.
+std::map<std::string, Outcome>
+RunAll(const std::string& file)
+{
+    std::map<std::string, Outcome> runs;
+    runs["off"] = RunValidation(file, "off");
+    for (const auto& p : PRESETS)
+    {
+        runs[p] = RunValidation(file, p);
+    }
+    for (const auto& [name, o] : runs)
+    {
+        std::clog << std::fixed << std::setprecision(1) << file << " " << name << ": FCT min "
+                  << o.minUs << " p50 " << o.p50Us << " max " << o.maxUs << " us, " << o.cnps
+                  << " CNPs, " << o.cuts << " cuts, " << o.pauses << " PFC pauses, complete "
+                  << o.complete << std::endl;
+    }
+    return runs;
+}
+
+class SingleFlowTestCase : public TestCase
+{
+public:
+    SingleFlowTestCase()
+        : TestCase("one 16 MiB flow, 400 Gbps host into a 100 Gbps fabric, per preset")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        auto runs = RunAll("dcqcn-single-flow-400g-100g.json");
+        // The 100 Gb/s uplink carries every byte: payload, headers and framing at MTU 4096.
+        const double bottleneckUs = MessageDataSeconds(16u << 20, 4096, 100) * 1e6;
+        const Outcome& off = runs["off"];
+        NS_TEST_ASSERT_MSG_EQ(off.complete, true, "completes without DCQCN");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(off.maxUs, bottleneckUs, "no faster than the uplink");
+        // Off, the path adds only cables, pipelines and the ACK's way back: tens of us.
+        NS_TEST_ASSERT_MSG_LT(off.maxUs, bottleneckUs + 20, "off runs at the uplink's rate");
+        for (const auto& p : PRESETS)
+        {
+            const Outcome& o = runs[p];
+            NS_TEST_ASSERT_MSG_EQ(o.complete, true, p << " completes");
+            NS_TEST_ASSERT_MSG_GT(o.cnps, 0, p << ": the 4:1 step down is congestion");
+            // DCQCN can only slow a flow that DCQCN-off already runs at the bottleneck rate.
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(o.maxUs, off.maxUs * 0.999, p << ": not faster than off");
+        }
+        // The default: one flow into a slower link converges to that link's rate; the over-cut
+        // of the first round trip may cost it at most half again the off time (measured:
+        // about a third, docs/rdma-dcqcn.md#presets-compared).
+        const Outcome& def = runs[DEFAULT_PRESET];
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.5 * off.maxUs, "default within 50% of off");
+        for (const auto& p : PRESETS)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
+        }
+        // The rate-decrease interval: never two cuts of one queue pair within 4 us.
+        NS_TEST_ASSERT_MSG_GT(def.cuts, 1, "the hpcc preset cut more than once");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(def.minCutGapUs, 4.0 - 1e-6, "at most one cut per 4 us");
+    }
+};
+
+class EcmpCollideTestCase : public TestCase
+{
+public:
+    EcmpCollideTestCase()
+        : TestCase("five 16 MiB flows on one 100 Gbps uplink, per preset")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        auto runs = RunAll("dcqcn-ecmp-collide.json");
+        // The shared uplink carries all five flows: the last ends no earlier than that.
+        const double bottleneckUs = 5 * MessageDataSeconds(16u << 20, 1024, 100) * 1e6;
+        const Outcome& off = runs["off"];
+        for (const auto& [name, o] : runs)
+        {
+            NS_TEST_ASSERT_MSG_EQ(o.complete, true, name << " completes");
+            NS_TEST_ASSERT_MSG_EQ(o.fctUs.size(), 5, name << ": five flows");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(o.maxUs, bottleneckUs, name << ": no faster than 5 S / B");
+        }
+        NS_TEST_ASSERT_MSG_LT(off.maxUs, bottleneckUs * 1.01, "off drains the uplink at line rate");
+        // The default: fair shares of B / 5 end together (fastest within 20% of the slowest),
+        // and the five flows take at most a quarter longer than off (measured: 14%).
+        const Outcome& def = runs[DEFAULT_PRESET];
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(def.minUs, 0.8 * def.maxUs, "fair shares end together");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.25 * off.maxUs, "default within 25% of off");
+        for (const auto& p : PRESETS)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
+        }
+    }
+};
+
+class Incast32TestCase : public TestCase
+{
+public:
+    Incast32TestCase()
+        : TestCase("32-to-1 incast of 1 MiB, per preset")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        auto runs = RunAll("incast-32.json");
+        const double bottleneckUs = 32 * MessageDataSeconds(1u << 20, 1024, 100) * 1e6;
+        const Outcome& off = runs["off"];
+        for (const auto& [name, o] : runs)
+        {
+            NS_TEST_ASSERT_MSG_EQ(o.complete, true, name << " completes");
+            NS_TEST_ASSERT_MSG_EQ(o.fctUs.size(), 32, name << ": 32 flows");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(o.maxUs, bottleneckUs, name << ": no faster than N S / B");
+        }
+        // Off, the receiver's port never idles: the last flow ends within 1% of N S / B.
+        NS_TEST_ASSERT_MSG_LT(off.maxUs, bottleneckUs * 1.01, "off keeps the receiver busy");
+        const Outcome& def = runs[DEFAULT_PRESET];
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.25 * off.maxUs, "default within 25% of off");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(def.pauses, off.pauses, "no more PFC pauses than off");
+        for (const auto& p : PRESETS)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
+        }
+    }
+};
+
+/// HPCC's 64-to-1 incast (256 KiB per sender, 100G hosts, 400G spines, 1 us links), the HPCC
+/// simulator's published DCQCN figures, and the same bytes as each model puts them on a link.
+struct HpccIncast
+{
+    static constexpr double MEDIAN_US = 1304;
+    static constexpr double MAX_US = 1397;
+    static constexpr uint32_t SENDERS = 64;
+    static constexpr uint64_t BYTES = 256 * 1024;
+
+    /// HPCC's data packet: PACKET_PAYLOAD_SIZE 1000 plus PPP 2, IPv4 20, UDP 8 and its
+    /// 6-byte sequence header (no INT with DCQCN); a link serialises exactly those bytes.
+    static double HpccWireBytes()
+    {
+        const uint64_t packets = (BYTES + 999) / 1000;
+        return SENDERS * static_cast<double>(BYTES + packets * (2 + 20 + 8 + 6));
+    }
+
+    /// Ours: 58 header bytes, 24 of framing (preamble and SFD, FCS, gap) per packet, one RETH.
+    static double OurWireBytes()
+    {
+        return SENDERS * MessageDataSeconds(BYTES, 1024, 100) * 100e9 / 8;
+    }
+
+    /// HPCC's figures in our wire bytes: both incasts are paced by the receiver's port.
+    static double Scale()
+    {
+        return OurWireBytes() / HpccWireBytes();
+    }
+};
+
+class Incast64TestCase : public TestCase
+{
+public:
+    Incast64TestCase()
+        : TestCase("64-to-1 incast of 256 KiB, per preset")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        auto runs = RunAll("hpcc-incast-64.json");
+        const double bottleneckUs = HpccIncast::OurWireBytes() * 8 / 100e9 * 1e6;
+        const Outcome& off = runs["off"];
+        for (const auto& [name, o] : runs)
+        {
+            NS_TEST_ASSERT_MSG_EQ(o.complete, true, name << " completes");
+            NS_TEST_ASSERT_MSG_EQ(o.fctUs.size(), 64, name << ": 64 flows");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(o.maxUs, bottleneckUs, name << ": no faster than N S / B");
+        }
+        NS_TEST_ASSERT_MSG_LT(off.maxUs, bottleneckUs * 1.01, "off keeps the receiver busy");
+        const Outcome& def = runs[DEFAULT_PRESET];
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.01 * off.maxUs, "default as fast as off");
+        for (const auto& p : PRESETS)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
+        }
+    }
+};
+
+class HpccIncastTestCase : public TestCase
+{
+public:
+    HpccIncastTestCase()
+        : TestCase("64-to-1 incast with the hpcc preset: median and max FCT within 5% of the "
+                   "HPCC simulator's, framing accounted for")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const double k = HpccIncast::Scale();
+        // 18,121,728 / 17,383,168 bytes: +4.25%.
+        NS_TEST_ASSERT_MSG_EQ_TOL(k, 1.0424871, 1e-7, "our wire bytes per HPCC wire byte");
+        const double median = HpccIncast::MEDIAN_US * k;
+        const double max = HpccIncast::MAX_US * k;
+        Outcome o = RunValidation("hpcc-incast-64.json", "hpcc");
+        std::clog << std::fixed << std::setprecision(1) << "hpcc-incast-64: ours p50 " << o.p50Us
+                  << " max " << o.maxUs << " us; HPCC 1304 / 1397 us x " << std::setprecision(6)
+                  << k << std::setprecision(1) << " = " << median << " / " << max << " us ("
+                  << std::showpos << (o.p50Us / median - 1) * 100 << "% / "
+                  << (o.maxUs / max - 1) * 100 << "%)" << std::noshowpos << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(o.complete, true, "all 64 flows complete");
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.p50Us, median, 0.05 * median, "median FCT within 5%");
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.maxUs, max, 0.05 * max, "max FCT within 5%");
+    }
+};
+
+class DcqcnPresetsTestSuite : public TestSuite
+{
+public:
+    DcqcnPresetsTestSuite()
+        : TestSuite("mcast4ai-dcqcn-presets", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new SingleFlowTestCase());
+        AddTestCase(new EcmpCollideTestCase());
+        AddTestCase(new Incast32TestCase());
+        AddTestCase(new Incast64TestCase());
+        AddTestCase(new HpccIncastTestCase());
+    }
+};
+
+DcqcnPresetsTestSuite g_dcqcnPresetsTestSuite;
+
+} // namespace

@@ -1,0 +1,63 @@
+/*
+ * Helpers of the DCQCN suites: a preset's parameters for configurations built in C++, and the
+ * scenarios of scenarios/validation/ read from the source tree.
+ */
+#ifndef MCAST4AI_DCQCN_TEST_HELPERS_H
+#define MCAST4AI_DCQCN_TEST_HELPERS_H
+
+#include "rdma/model/nic-config.h"
+#include "scenario/model/scenario.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+namespace test
+{
+
+/// The DCQCN parameters a scenario gets with `nic.dcqcn.preset` = name (the schema fills them).
+inline DcqcnConfig
+DcqcnPreset(const std::string& name)
+{
+    nlohmann::json j = {
+        {"topology", {{"kind", "leaf-spine"}, {"leaves", 1}, {"spines", 1}, {"hosts_per_leaf", 2}}},
+        {"nic", {{"dcqcn", {{"preset", name}}}}},
+        {"workloads",
+         nlohmann::json::array(
+             {{{"type", "flows"},
+               {"pattern", "list"},
+               {"flows", nlohmann::json::array({{{"src", 0}, {"dst", 1}, {"bytes", 1}}})}}})}};
+    return Scenario::Parse(j.dump(), "preset.json", {}).nic.dcqcn;
+}
+
+/// scenarios/validation/NAME, found from this file's place in the source tree.
+inline std::string
+ValidationScenarioPath(const std::string& name)
+{
+    std::string here = __FILE__; // .../test/ns3/dcqcn-test-helpers.h
+    std::string root = here.substr(0, here.rfind("/test/ns3/"));
+    return root + "/scenarios/validation/" + name;
+}
+
+/// The JSON of scenarios/validation/NAME.
+inline nlohmann::json
+ReadValidationScenario(const std::string& name)
+{
+    std::ifstream in(ValidationScenarioPath(name));
+    if (!in)
+    {
+        throw std::runtime_error("cannot read " + ValidationScenarioPath(name));
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    return nlohmann::json::parse(text.str());
+}
+
+} // namespace test
+} // namespace ns3
+
+#endif /* MCAST4AI_DCQCN_TEST_HELPERS_H */
