@@ -18,10 +18,7 @@ python=/usr/bin/python3
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
+require_runner "$runner"
 if [[ ! -x $python ]]; then
     fail "$python not found (the Debian package python3 provides it)"
     finish

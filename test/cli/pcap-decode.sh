@@ -47,10 +47,7 @@ if ! command -v tshark >/dev/null 2>&1; then
         "install the Debian package 'tshark' (bash scripts/setup.sh test does it)"
     finish
 fi
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
+require_runner "$runner"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

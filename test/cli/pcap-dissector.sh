@@ -77,10 +77,7 @@ if ! tshark -v 2>/dev/null | grep -q "with Lua"; then
     fail "tshark is built without Lua: the dissector cannot be loaded" "$(tshark -v | head -n 1)"
     finish
 fi
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
+require_runner "$runner"
 if [[ ! -f $lua ]]; then
     fail "dissector $lua is missing"
     finish

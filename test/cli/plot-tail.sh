@@ -26,15 +26,8 @@ script=$src/scripts/plot_tail.py
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
-if ! $python -c 'import numpy, pandas, matplotlib' 2>/dev/null; then
-    fail "$python cannot import numpy, pandas and matplotlib" \
-        "(Debian: python3-pandas python3-matplotlib)"
-    finish
-fi
+require_runner "$runner"
+require_plotting_python
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

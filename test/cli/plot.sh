@@ -24,19 +24,9 @@ script=$src/scripts/plot
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
-if [[ ! -x $script ]] || [[ $(head -n 1 "$script") != '#!/usr/bin/python3' ]]; then
-    fail "$script is not an executable starting with #!/usr/bin/python3"
-    finish
-fi
-if ! $python -c 'import numpy, pandas, matplotlib' 2>/dev/null; then
-    fail "$python cannot import numpy, pandas and matplotlib" \
-        "(Debian: python3-pandas python3-matplotlib)"
-    finish
-fi
+require_runner "$runner"
+require_python_script "$script"
+require_plotting_python
 
 tmp=$(mktemp -d)
 export TMPDIR=$tmp

@@ -34,10 +34,7 @@ name=cli-sweep-slurm
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep-fixture.bash"
 
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
+require_runner "$runner"
 
 tmp=$(mktemp -d)
 export TMPDIR=$tmp

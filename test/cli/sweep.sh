@@ -29,14 +29,8 @@ script=$src/scripts/sweep
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep-fixture.bash"
 
-if [[ ! -x $runner ]]; then
-    fail "runner '$runner' is not an executable file"
-    finish
-fi
-if [[ ! -x $script ]] || [[ $(head -n 1 "$script") != '#!/usr/bin/python3' ]]; then
-    fail "$script is not an executable starting with #!/usr/bin/python3"
-    finish
-fi
+require_runner "$runner"
+require_python_script "$script"
 
 tmp=$(mktemp -d)
 export TMPDIR=$tmp  # where scripts/sweep puts its runs (a SIGKILLed sweep leaves them)

@@ -27,3 +27,26 @@ finish() {
     [[ $failed -eq 0 && $passed -gt 0 ]]
     exit
 }
+
+# Preconditions shared by the cli tests: each stops the test as a failure when it does not hold.
+require_runner() {  # RUNNER
+    if [[ ! -x $1 ]]; then
+        fail "runner '$1' is not an executable file"
+        finish
+    fi
+}
+
+require_python_script() {  # SCRIPT: executable, run by /usr/bin/python3 (not the PATH one)
+    if [[ ! -x $1 ]] || [[ $(head -n 1 "$1") != '#!/usr/bin/python3' ]]; then
+        fail "$1 is not an executable starting with #!/usr/bin/python3"
+        finish
+    fi
+}
+
+require_plotting_python() {  # the scripts' numpy, pandas and matplotlib
+    if ! /usr/bin/python3 -c 'import numpy, pandas, matplotlib' 2>/dev/null; then
+        fail "/usr/bin/python3 cannot import numpy, pandas and matplotlib" \
+            "(Debian: python3-pandas python3-matplotlib)"
+        finish
+    fi
+}
