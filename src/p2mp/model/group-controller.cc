@@ -191,7 +191,7 @@ GroupController::Release(uint32_t groupId)
 void
 GroupController::UpdateIdle(uint32_t id)
 {
-    const Group& g = m_groups[id];
+    Group& g = m_groups[id];
     // As the eviction rule says: no message in flight and not being installed.
     bool idle = g.refs == 0 && !g.installing;
     for (uint32_t s : g.switches)
@@ -202,11 +202,10 @@ GroupController::UpdateIdle(uint32_t id)
     {
         return;
     }
-    m_groups[id].teardown.Cancel();
+    g.teardown.Cancel();
     if (idle && g.installed)
     {
-        m_groups[id].teardown
-            = Simulator::Schedule(m_idleTeardown, &GroupController::TearDown, this, id);
+        g.teardown = Simulator::Schedule(m_idleTeardown, &GroupController::TearDown, this, id);
     }
 }
 
