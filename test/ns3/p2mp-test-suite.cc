@@ -821,6 +821,55 @@ private:
     }
 };
 
+/**
+ * PFC headroom is sized for the largest frame a port can receive, the mechanism's largest P2MP
+ * header included (a frame in flight after XOFF that carries a header the headroom did not
+ * count would overflow it). Every port of a leaf holds two such frames per lossless priority
+ * (data and control), so against unicast the carved bytes grow by ports x 2 x 2 x header.
+ */
+class HeadroomCountsP2mpHeaderTestCase : public TestCase
+{
+public:
+    HeadroomCountsP2mpHeaderTestCase()
+        : TestCase("PFC headroom includes the largest P2MP header of each mechanism")
+    {
+    }
+
+private:
+    static uint64_t Carved(const std::string& mechanism, bool addressList = false)
+    {
+        ScenarioConfig c = LeafSpine(2, 2, 8, "headroom-" + mechanism);
+        c.p2mp.mechanism = mechanism;
+        c.p2mp.ackAggregation = mechanism == "new-protocol" ? "source-tor" : "none";
+        if (addressList)
+        {
+            c.p2mp.addressMapping = "per-receiver-list";
+        }
+        TopologyBuilder fabric(c);
+        fabric.Build();
+        uint64_t carved = fabric.GetSwitch(0)->GetMmu()->GetCarvedBytes(); // leaf 0
+        Simulator::Destroy();
+        return carved;
+    }
+
+    void DoRun() override
+    {
+        const uint64_t base = Carved("unicast");
+        const uint64_t perHeaderByte = (8 + 2) * 2 * 2; // leaf ports x priorities x frames
+        const uint32_t hosts = 16;
+        NS_TEST_EXPECT_MSG_EQ(
+            Carved("bier") - base, perHeaderByte * (12 + 256 / 8), "BIER, BSL 256");
+        // The ID list of every host: 16 bytes and a 16-bit ID per host (a bound; 4-byte padded).
+        NS_TEST_EXPECT_MSG_EQ(Carved("bier-xpu-list") - base,
+                              perHeaderByte * (16 + 2 * hosts),
+                              "XPU-ID list of every host");
+        NS_TEST_EXPECT_MSG_EQ(Carved("new-protocol") - base, perHeaderByte * 12, "the shim");
+        NS_TEST_EXPECT_MSG_EQ(Carved("new-protocol", true) - base,
+                              perHeaderByte * (16 + 16 * hosts),
+                              "the shim with an entry per host");
+    }
+};
+
 class P2mpTestSuite : public TestSuite
 {
 public:
@@ -847,6 +896,7 @@ public:
         AddTestCase(new EcnOnP2mpTestCase("bier"));
         AddTestCase(new EcnOnP2mpTestCase("bier-xpu-list"));
         AddTestCase(new EcnOnP2mpTestCase("new-protocol"));
+        AddTestCase(new HeadroomCountsP2mpHeaderTestCase());
     }
 };
 

@@ -31,14 +31,29 @@ P2mpHelper::Install(const TopologyGraph& graph,
                     const std::vector<Ptr<FabricSwitch>>& switches,
                     const std::vector<Ptr<RdmaNic>>& nics) const
 {
-    Ptr<P2mpDelivery> delivery = m_factory.Create<P2mpDelivery>();
+    Ptr<P2mpDelivery> delivery = Create();
+    Install(delivery, graph, switches, nics);
+    return delivery;
+}
+
+Ptr<P2mpDelivery>
+P2mpHelper::Create() const
+{
+    return m_factory.Create<P2mpDelivery>();
+}
+
+void
+P2mpHelper::Install(Ptr<P2mpDelivery> delivery,
+                    const TopologyGraph& graph,
+                    const std::vector<Ptr<FabricSwitch>>& switches,
+                    const std::vector<Ptr<RdmaNic>>& nics) const
+{
     P2mpDelivery::Fabric fabric;
     fabric.graph = &graph;
     fabric.switches = switches;
     fabric.nics = nics;
     delivery->Install(fabric);
     NS_LOG_INFO("P2MP delivery " << delivery->GetInstanceTypeId().GetName());
-    return delivery;
 }
 
 } // namespace ns3

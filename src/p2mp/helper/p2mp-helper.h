@@ -33,6 +33,15 @@ public:
                               const std::vector<Ptr<FabricSwitch>>& switches,
                               const std::vector<Ptr<RdmaNic>>& nics) const;
 
+    /// Create the delivery without installing it: what the fabric must be sized for (its
+    /// largest header, for PFC headroom) is known before the switches exist.
+    Ptr<P2mpDelivery> Create() const;
+    /// Install a delivery made by Create() in the switches.
+    void Install(Ptr<P2mpDelivery> delivery,
+                 const TopologyGraph& graph,
+                 const std::vector<Ptr<FabricSwitch>>& switches,
+                 const std::vector<Ptr<RdmaNic>>& nics) const;
+
 private:
     ObjectFactory m_factory;
 };

@@ -58,9 +58,13 @@ TopologyBuilder::Build()
 
     FabricHelper fabric;
     fabric.SetSwitchLatency(Time::FromDouble(sw.latencyNs, Time::NS));
-    // Largest RoCEv2 frame: Ethernet, IPv4, UDP, BTH, RETH, payload, ICRC, plus framing.
-    uint32_t maxFrame = nic.mtuBytes + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES
-                        + FrameInfo::RETH_BYTES + FrameInfo::ICRC_BYTES + 24;
+    // Largest frame: Ethernet, the mechanism's largest P2MP header, IPv4, UDP, BTH, RETH,
+    // payload, ICRC, plus framing. PFC headroom and hysteresis are counted in such frames.
+    const P2mpHelper p2mp = MakeP2mpHelper();
+    m_delivery = p2mp.Create();
+    uint32_t maxFrame = nic.mtuBytes + m_delivery->MaxHeaderBytes(m_graph->HostCount())
+                        + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES + FrameInfo::RETH_BYTES
+                        + FrameInfo::ICRC_BYTES + 24;
     fabric.SetMaxFrameBytes(maxFrame);
     // Every class RDMA data rides is lossless: the NIC's, and those workloads chose.
     uint8_t lossless = static_cast<uint8_t>((1u << nic.dataPriority) | (1u << nic.ctrlPriority));
@@ -151,11 +155,11 @@ TopologyBuilder::Build()
         EnumValue(d.alphaUpdate == "per-period" ? Dcqcn::ALPHA_PER_PERIOD : Dcqcn::ALPHA_PER_CNP));
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
-    SetUpP2mp();
+    p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
 }
 
-void
-TopologyBuilder::SetUpP2mp()
+P2mpHelper
+TopologyBuilder::MakeP2mpHelper() const
 {
     const P2mpConfig& pc = m_config.p2mp;
     P2mpHelper p2mp;
@@ -186,7 +190,7 @@ TopologyBuilder::SetUpP2mp()
         }
         p2mp.SetAttribute("AddressList", BooleanValue(pc.addressMapping == "per-receiver-list"));
     }
-    m_delivery = p2mp.Install(*m_graph, m_switches, m_nics);
+    return p2mp;
 }
 
 Ptr<P2mpDelivery>

@@ -8,6 +8,7 @@
 
 #include "fabric/model/fabric-switch.h"
 #include "ns3/node-container.h"
+#include "p2mp/helper/p2mp-helper.h"
 #include "p2mp/model/group-controller.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "p2mp/model/p2mp-switch-stage.h"
@@ -55,7 +56,8 @@ public:
     Ptr<TrafficLedger> GetTrafficLedger() const;
 
 private:
-    void SetUpP2mp();
+    /// The helper for p2mp.mechanism, its keys set as attributes.
+    P2mpHelper MakeP2mpHelper() const;
 
     ScenarioConfig m_config;
     std::unique_ptr<TopologyGraph> m_graph; // built in Build(); owns the route tables
