@@ -56,15 +56,15 @@ TopologySchema::Declare(ConfigSchemaObject& t)
         = t.Variant("leaf-spine",
                     "Two tiers: every leaf connects to every spine; a leaf-spine is sized by "
                     "leaves, spines and hosts_per_leaf.");
-    ls.Integer("leaves", 1, MAX_HOSTS)
+    ls.Integer("leaves", 1, MAX_PORTS)
         .Required()
         .Doc("leaf (top-of-rack) switches")
         .Bind(&TopologyConfig::leaves);
-    ls.Integer("spines", 1, MAX_HOSTS)
+    ls.Integer("spines", 1, MAX_PORTS)
         .Required()
         .Doc("spine switches, each connected to every leaf")
         .Bind(&TopologyConfig::spines);
-    ls.Integer("hosts_per_leaf", 1, MAX_HOSTS)
+    ls.Integer("hosts_per_leaf", 1, MAX_PORTS)
         .Required()
         .Doc("hosts below each leaf")
         .Bind(&TopologyConfig::hostsPerLeaf);
@@ -83,7 +83,7 @@ TopologySchema::Declare(ConfigSchemaObject& t)
                    + std::to_string(hosts) + " hosts; at most " + std::to_string(MAX_HOSTS)
                    + " are supported";
         },
-        "leaves x hosts_per_leaf <= 65536 hosts");
+        "leaves x hosts_per_leaf <= 65535 hosts (16-bit BFR-ids and XPU IDs, 0 reserved)");
     ls.Rule(
         "spines",
         {"spines", "hosts_per_leaf"},
@@ -92,12 +92,12 @@ TopologySchema::Declare(ConfigSchemaObject& t)
             // Port numbers are 16-bit in the forwarding tables.
             const uint64_t ports
                 = v.Get("hosts_per_leaf")->get<uint64_t>() + v.Get("spines")->get<uint64_t>();
-            if (ports <= MAX_HOSTS)
+            if (ports <= MAX_PORTS)
             {
                 return std::nullopt;
             }
             return "a leaf would have " + v.Path("hosts_per_leaf") + " + " + v.Path("spines")
-                   + " = " + std::to_string(ports) + " ports; at most " + std::to_string(MAX_HOSTS)
+                   + " = " + std::to_string(ports) + " ports; at most " + std::to_string(MAX_PORTS)
                    + " are supported";
         },
         "hosts_per_leaf + spines <= 65536 ports per leaf");
@@ -118,16 +118,16 @@ TopologySchema::Declare(ConfigSchemaObject& t)
         = t.Variant("fat-tree",
                     "Three tiers of k-port switches (k pods of k/2 edge and k/2 aggregation "
                     "switches, (k/2)^2 cores); a fat-tree is sized by k alone: k^3/4 hosts.");
-    ft.Integer("k", 2, 64)
+    ft.Integer("k", 2, 62)
         .Required()
-        .Note("even; k^3/4 hosts")
+        .Note("even; k^3/4 hosts (k = 64 would number 65,536, one past the 16-bit host IDs)")
         .Check(
             [](const json& v)
             {
                 return v.get<uint64_t>() % 2 == 0;
             },
             "even",
-            "must be an even integer between 2 and 64 (k/2 hosts per edge switch)")
+            "must be an even integer between 2 and 62 (k/2 hosts per edge switch)")
         .Doc("switch port count")
         .Bind(&TopologyConfig::k);
     ft.Derive(

@@ -19,8 +19,11 @@ class TopologySchema
 public:
     /// Name of the derived host count variable.
     static const char* const HOSTS;
-    /// Most hosts a fabric may have (port and host numbers are 16-bit in forwarding tables).
-    static constexpr uint64_t MAX_HOSTS = 65536;
+    /// Most hosts a fabric may have: a host's BFR-id and XPU ID is its index + 1 in 16 bits,
+    /// and 0 is not a valid BFR-id (RFC 8279).
+    static constexpr uint64_t MAX_HOSTS = 65535;
+    /// Most ports a switch may have (port numbers are 16-bit in forwarding tables).
+    static constexpr uint64_t MAX_PORTS = 65536;
 
     static void Declare(ConfigSchemaObject& section);
 };
