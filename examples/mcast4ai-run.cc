@@ -20,6 +20,18 @@
 
 using namespace ns3;
 
+#ifdef MCAST4AI_JEMALLOC
+// jemalloc reads its options from this symbol. A 1,024-host run touches a gigabyte or more of
+// queue pairs, frames and switch queues in no particular order, and with 4 KiB pages most of
+// its cache misses are TLB misses too: transparent huge pages for every arena make the event
+// loop about a fifth faster (docs/performance.md). The MALLOC_CONF environment variable still
+// overrides it.
+extern "C"
+{
+    const char* malloc_conf = "thp:always";
+}
+#endif
+
 namespace
 {
 const char* USAGE
