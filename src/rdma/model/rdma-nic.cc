@@ -546,7 +546,14 @@ RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t
         nak,
         msn);
     ack.info.owner = to.owner;
+    m_naksSent += nak;
     QueueControl(std::move(ack));
+}
+
+uint64_t
+RdmaNic::GetNaksSent() const
+{
+    return m_naksSent;
 }
 
 void

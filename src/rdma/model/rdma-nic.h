@@ -126,6 +126,8 @@ public:
     uint64_t GetDataBytesSent() const;
     uint64_t GetHeaderBytesSent() const;
     uint64_t GetRetransmissions() const;
+    /// NAKs this NIC's responders sent (a gap: go-back-N from the first missing PSN).
+    uint64_t GetNaksSent() const;
     uint64_t GetCnpsSent() const;
     /// P2MP packets that left this NIC and the copies they took (for copies-per-message).
     uint64_t GetMulticastPackets() const;
@@ -224,6 +226,7 @@ private:
     uint64_t m_dataBytes{0};
     uint64_t m_headerBytes{0};
     uint64_t m_cnpsSent{0};
+    uint64_t m_naksSent{0};
     uint64_t m_mcastPackets{0};
     uint64_t m_mcastCopies{0};
     uint64_t m_cnpsReceived{0};

@@ -276,6 +276,7 @@ ScenarioRunner::NetworkSummary() const
     uint64_t senderBytes = 0;
     uint64_t headerBytes = 0;
     uint64_t retx = 0;
+    uint64_t naks = 0;
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
     uint64_t cnps = 0;
@@ -291,6 +292,7 @@ ScenarioRunner::NetworkSummary() const
         senderBytes += nic->GetDataBytesSent() + nic->GetHeaderBytesSent();
         headerBytes += nic->GetHeaderBytesSent();
         retx += nic->GetRetransmissions();
+        naks += nic->GetNaksSent();
         acks += nic->GetAcksReceived();
         dataPackets += nic->GetDataPacketsSent();
         cnps += nic->GetCnpsSent();
@@ -383,6 +385,7 @@ ScenarioRunner::NetworkSummary() const
             {"cnps", cnps},
             {"drops", drops},
             {"retransmissions", retx},
+            {"naks", naks},
             {"acks_at_senders", acks},
             {"header_bytes", headerBytes},
             {"data_packets", dataPackets},
