@@ -350,6 +350,22 @@ const std::vector<BadCase> kTopology{
      Set("/topology/levaes", 2),
      "topology.levaes",
      "unknown key 'levaes' for kind 'leaf-spine' (did you mean 'leaves'?)"},
+    {"TieBreakWithEcmp",
+     Set("/load_balancing", {{"mode", "ecmp"}, {"tie_break", "first"}}),
+     "load_balancing.tie_break",
+     "applies only to load_balancing.mode 'spray-adaptive'"},
+    {"FlowletGapWithSprayRandom",
+     Set("/load_balancing", {{"mode", "spray-random"}, {"flowlet_gap_us", 10}}),
+     "load_balancing.flowlet_gap_us",
+     "applies only to load_balancing.mode 'spray-adaptive'"},
+    {"FlowletGapNegative",
+     Set("/load_balancing", {{"mode", "spray-adaptive"}, {"flowlet_gap_us", -1}}),
+     "load_balancing.flowlet_gap_us",
+     ">= 0"},
+    {"TieBreakUnknown",
+     Set("/load_balancing", {{"mode", "spray-adaptive"}, {"tie_break", "last"}}),
+     "load_balancing.tie_break",
+     "'random'"},
     {"FatTreeOddK", Set("/topology", {{"kind", "fat-tree"}, {"k", 5}}), "topology.k", "even"},
     {"FatTreeKTooLarge", Set("/topology", {{"kind", "fat-tree"}, {"k", 66}}), "topology.k", "62"},
     // k = 64 makes 65,536 hosts: host 65,535 would need the 16-bit ID 65,536.
@@ -426,15 +442,10 @@ const std::vector<BadCase> kNicSwitch{
 };
 
 const std::vector<BadCase> kModes{
-    {"LbSprayRandom",
-     Set("/load_balancing/mode", "spray-random"),
+    {"LbSteering",
+     Set("/load_balancing/mode", "steering"),
      "load_balancing.mode",
-     "'spray-random' is not implemented yet"},
-    {"LbSprayAdaptive",
-     Set("/load_balancing/mode", "spray-adaptive"),
-     "load_balancing.mode",
-     "not implemented yet"},
-    {"LbSteering", Set("/load_balancing/mode", "steering"), "load_balancing.mode", "not impl"},
+     "'steering' is not implemented yet"},
     {"LbUnknown",
      Set("/load_balancing/mode", "random"),
      "load_balancing.mode",
@@ -1356,7 +1367,7 @@ TEST(ScenarioReference, HasATableRowPerKey)
     EXPECT_NE(md.find("| `topology.k` |"), std::string::npos);
     EXPECT_NE(md.find("| `workloads[].flows[].dst` |"), std::string::npos);
     EXPECT_NE(md.find("`switch.ecn.kmin_kb`, `switch.ecn.kmax_kb`"), std::string::npos);
-    EXPECT_NE(md.find("reserved, not implemented yet: `\"spray-random\"`"), std::string::npos);
+    EXPECT_NE(md.find("reserved, not implemented yet: `\"steering\"`"), std::string::npos);
 }
 
 TEST(ScenarioErrorTest, WhatIsFilePathReason)

@@ -49,6 +49,8 @@ struct SwitchConfig
 struct LoadBalancingConfig
 {
     std::string mode{"ecmp"};
+    std::string tieBreak{"random"}; ///< spray-adaptive: among equally loaded ports
+    double flowletGapUs{0};         ///< spray-adaptive: 0 = every packet chooses
 };
 
 } // namespace ns3

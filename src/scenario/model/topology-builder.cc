@@ -94,7 +94,15 @@ TopologyBuilder::Build()
     fabric.SetEcnThresholdsKb(
         sw.ecn.kminKb >= 0 ? std::optional<double>(sw.ecn.kminKb) : std::nullopt,
         sw.ecn.kmaxKb >= 0 ? std::optional<double>(sw.ecn.kmaxKb) : std::nullopt);
-    fabric.SetPathChoice(PathChoice::Registry().Get(m_config.loadBalancing.mode).GetName());
+    const LoadBalancingConfig& lb = m_config.loadBalancing;
+    fabric.SetPathChoice(PathChoice::Registry().Get(lb.mode).GetName());
+    // A mode's own keys are attributes of its class only.
+    if (lb.mode == "spray-adaptive")
+    {
+        fabric.SetPathChoiceAttribute("TieBreak", StringValue(lb.tieBreak));
+        fabric.SetPathChoiceAttribute("FlowletGap",
+                                      TimeValue(Time::FromDouble(lb.flowletGapUs, Time::US)));
+    }
     fabric.SetEgressScheduler(EgressScheduler::Registry().Get(sw.scheduling).GetName());
     if (sw.scheduling == "dwrr")
     {

@@ -1,0 +1,33 @@
+/*
+ * Packet spraying: every packet picks one of the equal-cost next hops uniformly at random,
+ * whatever flow it belongs to. Load spreads evenly in expectation, and packets of one flow
+ * take different paths and may arrive out of order.
+ */
+#ifndef MCAST4AI_SPRAY_RANDOM_PATH_CHOICE_H
+#define MCAST4AI_SPRAY_RANDOM_PATH_CHOICE_H
+
+#include "fabric/model/path-choice.h"
+
+namespace ns3
+{
+
+/**
+ * \brief Per-packet uniform choice among the equal-cost next hops.
+ *
+ * The draws are a counter hashed with the switch's seed: the same scenario and seed give the
+ * same choices, and no ns-3 random stream is taken from the rest of the model.
+ */
+class SprayRandomPathChoice final : public PathChoice
+{
+public:
+    static TypeId GetTypeId();
+
+    uint16_t Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops) override;
+
+private:
+    uint64_t m_draws{0}; ///< choices made so far (the counter of the draws)
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_SPRAY_RANDOM_PATH_CHOICE_H */
