@@ -34,27 +34,42 @@ DcqcnPreset(const std::string& name)
     return Scenario::Parse(j.dump(), "preset.json", {}).nic.dcqcn;
 }
 
-/// scenarios/validation/NAME, found from this file's place in the source tree.
+/// scenarios/DIR/NAME, found from this file's place in the source tree.
 inline std::string
-ValidationScenarioPath(const std::string& name)
+ScenarioFilePath(const std::string& dir, const std::string& name)
 {
     std::string here = __FILE__; // .../test/ns3/dcqcn-test-helpers.h
     std::string root = here.substr(0, here.rfind("/test/ns3/"));
-    return root + "/scenarios/validation/" + name;
+    return root + "/scenarios/" + dir + "/" + name;
+}
+
+/// The JSON of scenarios/DIR/NAME.
+inline nlohmann::json
+ReadScenarioFile(const std::string& dir, const std::string& name)
+{
+    const std::string path = ScenarioFilePath(dir, name);
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw std::runtime_error("cannot read " + path);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    return nlohmann::json::parse(text.str());
+}
+
+/// scenarios/validation/NAME.
+inline std::string
+ValidationScenarioPath(const std::string& name)
+{
+    return ScenarioFilePath("validation", name);
 }
 
 /// The JSON of scenarios/validation/NAME.
 inline nlohmann::json
 ReadValidationScenario(const std::string& name)
 {
-    std::ifstream in(ValidationScenarioPath(name));
-    if (!in)
-    {
-        throw std::runtime_error("cannot read " + ValidationScenarioPath(name));
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    return nlohmann::json::parse(text.str());
+    return ReadScenarioFile("validation", name);
 }
 
 } // namespace test

@@ -17,9 +17,7 @@
 #include "test-fabric.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,27 +34,15 @@ constexpr double RATE_GBPS = 100;
 constexpr double CABLE_S = 1e-6;
 constexpr double SWITCH_S = 500e-9;
 
-/// scenarios/load-balancing/NAME.
-nlohmann::json
-ReadScenario(const std::string& name)
-{
-    std::string here = __FILE__;
-    std::string root = here.substr(0, here.rfind("/test/ns3/"));
-    std::ifstream in(root + "/scenarios/load-balancing/" + name);
-    std::stringstream text;
-    text << in.rdbuf();
-    return nlohmann::json::parse(text.str());
-}
-
 /// One flow alone: its data frames on every link in turn (the slowest is the line rate), the
 /// last frame's way host, leaf, spine, leaf, host (4 cables, 3 pipelines, 3 store-and-forward
 /// serialisations), and its ACK's way back.
 double
 IdealFctSeconds()
 {
-    double path = 4 * CABLE_S + 3 * SWITCH_S + 3 * WireSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS);
-    double ackBack = 4 * CABLE_S + 3 * SWITCH_S + 4 * WireSeconds(ACK_FRAME_BYTES, RATE_GBPS);
-    return MessageDataSeconds(FLOW_BYTES, MTU, RATE_GBPS) + path + ackBack;
+    return MessageDataSeconds(FLOW_BYTES, MTU, RATE_GBPS)
+           + CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS, CABLE_S, SWITCH_S)
+           + CrossLeafAckSeconds(RATE_GBPS, CABLE_S, SWITCH_S);
 }
 
 struct Outcome
@@ -71,7 +57,7 @@ struct Outcome
 Outcome
 RunLowEntropy(const nlohmann::json& patch, const std::string& tag)
 {
-    nlohmann::json j = ReadScenario("low-entropy-8x8.json");
+    nlohmann::json j = ReadScenarioFile("load-balancing", "low-entropy-8x8.json");
     j.merge_patch(patch);
     j["output"]["dir"] = "/tmp/mcast4ai-test-load-balancing-" + tag;
     ScenarioConfig c = Scenario::Parse(j.dump(), "low-entropy-8x8.json", {});

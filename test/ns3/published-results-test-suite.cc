@@ -63,15 +63,14 @@ MessageWireSeconds(uint32_t header)
 double
 PathSeconds(uint32_t header)
 {
-    return 4 * CABLE_S + 3 * SWITCH_S
-           + 3 * WireSeconds(MTU + ROCE_HEADER_BYTES + header, RATE_GBPS);
+    return CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES + header, RATE_GBPS, CABLE_S, SWITCH_S);
 }
 
 /// The aggregated ACK's way back over the same hops: 4 cables, 3 pipelines, 4 serialisations.
 double
 AckBackSeconds()
 {
-    return 4 * CABLE_S + 3 * SWITCH_S + 4 * WireSeconds(ACK_FRAME_BYTES, RATE_GBPS);
+    return CrossLeafAckSeconds(RATE_GBPS, CABLE_S, SWITCH_S);
 }
 
 std::string

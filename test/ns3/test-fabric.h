@@ -65,6 +65,21 @@ LeafHopSeconds(uint32_t mtu, double rateGbps, double cableS, double switchS)
     return 2 * cableS + switchS + WireSeconds(mtu + ROCE_HEADER_BYTES, rateGbps);
 }
 
+/// Host, leaf, spine, leaf, host after the last frame (frameBytes) has left its sender: 4
+/// cables, 3 pipelines, and the frame stored and forwarded by 3 switches.
+inline double
+CrossLeafPathSeconds(uint32_t frameBytes, double rateGbps, double cableS, double switchS)
+{
+    return 4 * cableS + 3 * switchS + 3 * WireSeconds(frameBytes, rateGbps);
+}
+
+/// An ACK's way back over the same hops: 4 cables, 3 pipelines, 4 serialisations.
+inline double
+CrossLeafAckSeconds(double rateGbps, double cableS, double switchS)
+{
+    return 4 * cableS + 3 * switchS + 4 * WireSeconds(ACK_FRAME_BYTES, rateGbps);
+}
+
 inline ScenarioConfig
 LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, const std::string& name)
 {

@@ -1,6 +1,5 @@
 #include "fabric/model/ecmp-path-choice.h"
 
-#include "core/model/mix64.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -23,10 +22,7 @@ EcmpPathChoice::GetTypeId()
 uint32_t
 EcmpPathChoice::Index(const FrameInfo& fi, uint32_t n) const
 {
-    uint64_t h = Mix64((static_cast<uint64_t>(m_seed) << 32) ^ fi.srcIp);
-    h = Mix64(h ^ (static_cast<uint64_t>(fi.dstIp) << 16) ^ fi.protocol);
-    h = Mix64(h ^ (static_cast<uint64_t>(fi.srcPort) << 16) ^ fi.dstPort);
-    return static_cast<uint32_t>(h % n);
+    return static_cast<uint32_t>(FlowHash(fi) % n);
 }
 
 uint16_t

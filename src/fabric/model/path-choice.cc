@@ -1,5 +1,6 @@
 #include "fabric/model/path-choice.h"
 
+#include "core/model/mix64.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -42,6 +43,22 @@ int64_t
 PathChoice::AssignStreams(int64_t stream)
 {
     return 0;
+}
+
+uint64_t
+PathChoice::FlowHash(const FrameInfo& fi) const
+{
+    uint64_t h = Mix64((static_cast<uint64_t>(m_seed) << 32) ^ fi.srcIp);
+    h = Mix64(h ^ (static_cast<uint64_t>(fi.dstIp) << 16) ^ fi.protocol);
+    return Mix64(h ^ (static_cast<uint64_t>(fi.srcPort) << 16) ^ fi.dstPort);
+}
+
+uint32_t
+PathChoice::DrawBelow(uint64_t n)
+{
+    uint64_t h = Mix64((static_cast<uint64_t>(m_seed) << 32) ^ ++m_draws);
+    // Multiply-shift maps the 64-bit draw onto [0, n) without the modulo's bias.
+    return static_cast<uint32_t>((static_cast<unsigned __int128>(h) * n) >> 64);
 }
 
 void

@@ -45,8 +45,17 @@ public:
 protected:
     void DoDispose() override;
 
+    /// A frame's flow, its 5-tuple hashed with the switch's seed (ECMP's hash; flowlet key).
+    uint64_t FlowHash(const FrameInfo& fi) const;
+    /// The next of this switch's uniform draws in [0, n): a counter hashed with the seed, so
+    /// the same scenario and seed give the same draws without an ns-3 random stream.
+    uint32_t DrawBelow(uint64_t n);
+
     FabricSwitch* m_switch{nullptr}; ///< owner; not a Ptr, the switch owns this object
     uint32_t m_seed{0};              ///< per-switch seed (attribute Seed)
+
+private:
+    uint64_t m_draws{0}; ///< draws made so far by DrawBelow()
 };
 
 } // namespace ns3

@@ -1,6 +1,5 @@
 #include "fabric/model/spray-adaptive-path-choice.h"
 
-#include "core/model/mix64.h"
 #include "fabric/model/fabric-switch.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -63,8 +62,7 @@ SprayAdaptivePathChoice::LeastLoaded(const std::vector<uint16_t>& hops)
             // Reservoir sampling: the k-th tied port replaces the choice with probability 1/k,
             // so every tied port is equally likely after one pass.
             ++ties;
-            uint64_t h = Mix64((static_cast<uint64_t>(m_seed) << 32) ^ ++m_draws);
-            if (static_cast<uint32_t>((static_cast<unsigned __int128>(h) * ties) >> 64) == 0)
+            if (DrawBelow(ties) == 0)
             {
                 chosen = port;
             }
@@ -87,9 +85,7 @@ SprayAdaptivePathChoice::Choose(const FrameInfo& fi, const std::vector<uint16_t>
         m_flowlets.resize(m_tableSize);
     }
     // The flow is its 5-tuple, as ECMP hashes it; 0 marks an empty slot.
-    uint64_t key = Mix64((static_cast<uint64_t>(fi.srcIp) << 32) ^ fi.dstIp);
-    key = Mix64(key ^ (static_cast<uint64_t>(fi.srcPort) << 24) ^ (fi.dstPort << 8) ^ fi.protocol);
-    key |= 1;
+    uint64_t key = FlowHash(fi) | 1;
     Flowlet& f = m_flowlets[key % m_tableSize];
     int64_t now = Simulator::Now().GetPicoSeconds();
     if (f.key == key && now - f.lastPs < m_flowletGap.GetPicoSeconds())

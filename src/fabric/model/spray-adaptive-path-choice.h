@@ -57,7 +57,6 @@ private:
     Time m_flowletGap;
     uint32_t m_tableSize{4096};
     std::vector<Flowlet> m_flowlets; ///< allocated at the first packet when flowlets are on
-    uint64_t m_draws{0};
     uint64_t m_flowletHits{0};
     uint64_t m_flowletsStarted{0};
 };

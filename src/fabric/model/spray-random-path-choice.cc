@@ -1,6 +1,5 @@
 #include "fabric/model/spray-random-path-choice.h"
 
-#include "core/model/mix64.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -23,10 +22,7 @@ SprayRandomPathChoice::GetTypeId()
 uint16_t
 SprayRandomPathChoice::Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops)
 {
-    uint64_t h = Mix64((static_cast<uint64_t>(m_seed) << 32) ^ ++m_draws);
-    // Multiply-shift maps the 64-bit draw onto [0, n) without the modulo's bias.
-    uint16_t port
-        = hops[static_cast<uint32_t>((static_cast<unsigned __int128>(h) * hops.size()) >> 64)];
+    uint16_t port = hops[DrawBelow(hops.size())];
     NS_LOG_LOGIC("spray " << fi.DstHost() << " -> port " << port);
     return port;
 }

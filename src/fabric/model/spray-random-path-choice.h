@@ -14,8 +14,7 @@ namespace ns3
 /**
  * \brief Per-packet uniform choice among the equal-cost next hops.
  *
- * The draws are a counter hashed with the switch's seed: the same scenario and seed give the
- * same choices, and no ns-3 random stream is taken from the rest of the model.
+ * The draws are PathChoice::DrawBelow(): the same scenario and seed give the same choices.
  */
 class SprayRandomPathChoice final : public PathChoice
 {
@@ -23,9 +22,6 @@ public:
     static TypeId GetTypeId();
 
     uint16_t Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops) override;
-
-private:
-    uint64_t m_draws{0}; ///< choices made so far (the counter of the draws)
 };
 
 } // namespace ns3
