@@ -1,5 +1,6 @@
 #include "p2mp/model/p2mp-channel.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "p2mp/model/group-controller.h"
 #include "p2mp/model/p2mp-delivery.h"
@@ -7,6 +8,8 @@
 #include "rdma/model/rdma-nic.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -47,6 +50,7 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
 {
     m_delivery = delivery;
     m_root = root;
+    m_ranks = ranks.size();
     m_entropy = entropy;
     m_owner = owner;
     const std::vector<Ptr<RdmaNic>>& nics = delivery->GetNics();
@@ -63,6 +67,10 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     // reduce them itself.
     Ptr<AckAggregator> local
         = (m_ackFree || delivery->AggregatesInNetwork()) ? nullptr : CreateObject<AckAggregator>();
+    if (local)
+    {
+        local->SetAttribute("SelectiveNaks", BooleanValue(nics[root]->IsReorderTolerant()));
+    }
     m_groupQpn = groupQpn;
     m_mcastQp
         = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
@@ -103,6 +111,17 @@ P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes, uint32_t op
     {
         m_copies += receivers->size();
         SendUnicast(tag);
+    }
+    else if (receivers->size() != m_ranks && m_mcastQp->GetNic()->IsReorderTolerant())
+    {
+        // A go-back-N responder skips the PSNs of messages it is not a receiver of when a
+        // message's first packet arrives; a tolerant one cannot tell those from late packets.
+        throw std::invalid_argument(
+            "a reorder-tolerant NIC cannot receive P2MP messages sent to a subset of a flow's "
+            "receivers (host "
+            + std::to_string(m_root) + " sent one to " + std::to_string(receivers->size()) + " of "
+            + std::to_string(m_ranks)
+            + "); use reorder go-back-n, or a unicast mechanism or workload");
     }
     else if (m_controller)
     {

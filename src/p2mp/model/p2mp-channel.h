@@ -104,6 +104,7 @@ private:
     Ptr<P2mpDelivery> m_delivery;
     Ptr<GroupController> m_controller;
     uint32_t m_root{0};
+    uint32_t m_ranks{0}; // receivers it was set up with
     uint32_t m_mtu{1024};
     bool m_multicast{false};
     bool m_ackFree{false};

@@ -100,6 +100,8 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
                                  nic->GetCnpInterval(),
                                  SwitchAddress(index),
                                  std::move(hostPorts));
+        stage->GetAckAggregator()->SetAttribute("SelectiveNaks",
+                                                BooleanValue(nic->IsReorderTolerant()));
     }
     fabric.switches[index]->AddStage(stage);
     m_stages[index] = stage;

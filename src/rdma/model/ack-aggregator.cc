@@ -1,5 +1,6 @@
 #include "rdma/model/ack-aggregator.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "wire/model/bth-header.h"
@@ -21,6 +22,12 @@ AckAggregator::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
               .AddConstructor<AckAggregator>()
+              .AddAttribute("SelectiveNaks",
+                            "NAKs are selective (reorder-tolerant NICs): a child's NAK goes "
+                            "upstream with its own missing PSN, not the group's minimum",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&AckAggregator::m_selectiveNaks),
+                            MakeBooleanChecker())
               .AddTraceSource("Aggregated",
                               "An aggregated ACK went upstream (flow key, PSN acknowledged)",
                               MakeTraceSourceAccessor(&AckAggregator::m_aggregatedTrace),
@@ -154,9 +161,10 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
     uint64_t agg = Aggregate(f);
     if (nak)
     {
-        // Go back to where the furthest-behind child is, not just to this child's gap.
+        // Go-back-N: back to where the furthest-behind child is, not just to this child's
+        // gap. Selective: this child's hole, which is all a selective NAK asks for.
         a.kind = Action::NAK;
-        a.psn = agg;
+        a.psn = m_selectiveNaks ? psn : agg;
         ++m_acksOut;
         return a;
     }

@@ -115,6 +115,7 @@ private:
     uint64_t m_frees{0};
     uint64_t m_acksIn{0};
     uint64_t m_acksOut{0};
+    bool m_selectiveNaks{false};
 
     TracedCallback<uint64_t, uint64_t> m_aggregatedTrace; // flow, PSN acknowledged upstream
 };

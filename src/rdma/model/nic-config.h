@@ -40,6 +40,9 @@ struct NicConfig
     double rtoUs{1000.0};     // retransmission timeout
     uint32_t dataPriority{3}; // PFC priority class of RDMA data
     uint32_t ctrlPriority{6}; // class of ACK/NAK/CNP, served before data
+    std::string reorder{"go-back-n"}; // receivers: go-back-n or tolerant
+    uint32_t reorderWindow{4096};     // tolerant: bitmap size in packets
+    double reorderTimeoutUs{100.0};   // tolerant: a hole this old is NAKed selectively
     DcqcnConfig dcqcn;
 };
 

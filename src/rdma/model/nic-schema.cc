@@ -1,5 +1,6 @@
 #include "rdma/model/nic-schema.h"
 
+#include "core/model/config-schema.h"
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "rdma/model/nic-config.h"
@@ -240,6 +241,45 @@ NicSchema::Declare(ConfigSchemaObject& nic)
         .Default(6)
         .Doc("PFC priority class of ACK/NAK/CNP, served before data")
         .Bind(&NicConfig::ctrlPriority);
+    nic.Enum("reorder", {"go-back-n", "tolerant"})
+        .Default("go-back-n")
+        .Doc("the receiver: go-back-n (the classic RoCE NIC: a gap is NAKed and what follows it "
+             "dropped until the requester goes back) or tolerant (packets ahead of a hole are "
+             "placed and held in a bitmap, a hole is NAKed selectively once it is "
+             "reorder_timeout_us old, requesters resend only the PSNs asked for); see "
+             "docs/rdma-dcqcn.md#reorder-tolerant-receivers")
+        .Bind(&NicConfig::reorder);
+    nic.Integer("reorder_window", 1, 1u << 22)
+        .Auto("4096 with reorder tolerant")
+        .Unit("packets")
+        .Doc("tolerant: bitmap size of every responder, in packets past its next expected PSN; "
+             "a packet further ahead is dropped")
+        .Bind(&NicConfig::reorderWindow, uint32_t{4096});
+    nic.Number("reorder_timeout_us", Bounds::AtLeast(0))
+        .Auto("100 with reorder tolerant")
+        .Unit("µs")
+        .Doc("tolerant: a hole is NAKed selectively once the first packet held behind it is "
+             "this old (0: at once)")
+        .Bind(&NicConfig::reorderTimeoutUs, 100.0);
+    // Optional, without defaults: given, they must go with the receiver they configure.
+    for (const char* key : {"reorder_window", "reorder_timeout_us"})
+    {
+        const std::string k = key;
+        nic.Rule(
+            k,
+            {k, "reorder"},
+            [k](const ConfigSchemaView& v) -> std::optional<std::string>
+            {
+                const nlohmann::json* reorder = v.Get("reorder");
+                if (!v.Get(k) || !reorder || *reorder == "tolerant")
+                {
+                    return std::nullopt;
+                }
+                return "applies only to " + v.Path("reorder") + " 'tolerant', got "
+                       + ConfigSchema::ValueText(*reorder);
+            },
+            "`" + k + "` only with `reorder` 'tolerant'");
+    }
     DeclareDcqcn(
         nic.Object("dcqcn").Doc("DCQCN congestion control").Bind(&NicConfig::dcqcn).Fields());
     // ACKs and CNPs sharing the data class would be paused by the very congestion they report.

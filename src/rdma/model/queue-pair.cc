@@ -34,7 +34,8 @@ QueuePair::GetTypeId()
                               MakeTraceSourceAccessor(&QueuePair::m_completeTrace),
                               "ns3::QueuePair::CompleteTracedCallback")
               .AddTraceSource("GoBackN",
-                              "The requester went back to a PSN (NAK or timeout)",
+                              "The requester went back to a PSN, or (tolerant NIC) resends one "
+                              "(NAK or timeout)",
                               MakeTraceSourceAccessor(&QueuePair::m_retransmitTrace),
                               "ns3::TracedValueCallback::Uint64");
     return tid;
@@ -254,7 +255,7 @@ QueuePair::SetMulticastResponder(uint32_t ackEvery, bool ackFree)
 bool
 QueuePair::HasPacketToSend() const
 {
-    return m_sndNxt < m_psnEnd;
+    return m_sndNxt < m_psnEnd || !m_resend.empty();
 }
 
 Time
@@ -302,12 +303,36 @@ Ptr<Packet>
 QueuePair::BuildNextPacket(uint32_t& payloadBytes)
 {
     NS_ASSERT(HasPacketToSend());
+    if (!m_resend.empty())
+    {
+        // Selective repeat: PSNs a tolerant responder asked for go before new data.
+        uint64_t psn = m_resend.front();
+        m_resend.pop_front();
+        // Messages are in PSN order: the last one starting at or before psn holds it.
+        std::size_t lo = 0;
+        std::size_t hi = m_messages.size();
+        while (hi - lo > 1)
+        {
+            std::size_t mid = (lo + hi) / 2;
+            (m_messages[mid].firstPsn <= psn ? lo : hi) = mid;
+        }
+        return BuildPacket(psn, lo, payloadBytes);
+    }
     while (m_sndNxt >= m_messages[m_buildIndex].firstPsn + m_messages[m_buildIndex].packets)
     {
         ++m_buildIndex;
     }
-    const Message& m = m_messages[m_buildIndex];
-    uint64_t index = m_sndNxt - m.firstPsn;
+    Ptr<Packet> p = BuildPacket(m_sndNxt, m_buildIndex, payloadBytes);
+    ++m_sndNxt;
+    m_maxSent = std::max(m_maxSent, m_sndNxt);
+    return p;
+}
+
+Ptr<Packet>
+QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes)
+{
+    const Message& m = m_messages[messageIndex];
+    uint64_t index = psn - m.firstPsn;
     uint64_t offset = index * m_mtu;
     uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
     bool first = index == 0;
@@ -340,10 +365,10 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
     bth.SetPadCount(pad);
     bth.SetDestQp(m_p2mp ? m_groupQpn : m_remoteQpn);
     bth.SetAckRequest(last);
-    bth.SetPsn(static_cast<uint32_t>(m_sndNxt & BthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>(psn & BthHeader::PSN_MASK));
     p->AddHeader(bth);
 
-    m_lastBuilt = m_buildIndex;
+    m_lastBuilt = messageIndex;
     m_lastBuiltFirst = first;
     if (first && m_localAgg)
     {
@@ -358,7 +383,7 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
         {
             m_lastProgress = Simulator::Now(); // first packet in flight: the timer starts now
         }
-        if (m_sndNxt < m_maxSent)
+        if (psn < m_maxSent)
         {
             ++m_retransmissions;
             if (m.tag)
@@ -371,8 +396,6 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
             }
         }
     }
-    ++m_sndNxt;
-    m_maxSent = std::max(m_maxSent, m_sndNxt);
     ++m_packetsSent;
     if (!m_ackFree)
     {
@@ -381,7 +404,7 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
     else if (last)
     {
         // Nobody will acknowledge: the message is done once its last packet is on its way.
-        Simulator::ScheduleNow(&QueuePair::Acknowledge, this, m_sndNxt - 1);
+        Simulator::ScheduleNow(&QueuePair::Acknowledge, this, psn);
     }
     return p;
 }
@@ -401,11 +424,7 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         }
         else if (a.kind == AckAggregator::Action::NAK)
         {
-            if (a.psn > m_sndUna && a.psn <= m_maxSent)
-            {
-                Acknowledge(a.psn - 1);
-            }
-            GoBackN(std::max(a.psn, m_sndUna));
+            Nak(a.psn);
         }
         return;
     }
@@ -419,13 +438,46 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
     }
     else if (kind == 3) // NAK: the responder expects psn
     {
-        if (psn > m_sndUna && psn <= m_maxSent)
-        {
-            Acknowledge(psn - 1);
-        }
-        GoBackN(std::max(psn, m_sndUna));
+        Nak(psn);
     }
     // RNR NAKs are not generated: receive queues are modelled as never empty.
+}
+
+void
+QueuePair::Nak(uint64_t psn)
+{
+    if (m_nic->IsReorderTolerant())
+    {
+        // A selective NAK names one missing PSN and says nothing of the others (through an
+        // aggregator it is one receiver's hole, not the group's cumulative point).
+        Resend(psn);
+        return;
+    }
+    if (psn > m_sndUna && psn <= m_maxSent)
+    {
+        Acknowledge(psn - 1);
+    }
+    GoBackN(std::max(psn, m_sndUna));
+}
+
+void
+QueuePair::Resend(uint64_t psn)
+{
+    if (psn < m_sndUna || psn >= m_maxSent)
+    {
+        return; // acknowledged meanwhile, or never sent
+    }
+    for (std::size_t i = 0; i < m_resend.size(); ++i)
+    {
+        if (m_resend[i] == psn)
+        {
+            return; // asked for again (another receiver of the group) before it went
+        }
+    }
+    NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": resend PSN " << psn);
+    m_resend.push_back(uint64_t{psn});
+    m_retransmitTrace(psn);
+    m_nic->NotifyReady(this);
 }
 
 void
@@ -436,6 +488,20 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
     if (m_sndNxt < m_sndUna)
     {
         m_sndNxt = m_sndUna;
+    }
+    if (!m_resend.empty())
+    {
+        // Resends the cumulative ACK made moot go (the message they belong to may go too).
+        std::size_t n = m_resend.size();
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            uint64_t psn = m_resend.front();
+            m_resend.pop_front();
+            if (psn >= m_sndUna)
+            {
+                m_resend.push_back(std::move(psn));
+            }
+        }
     }
     while (!m_messages.empty()
            && m_messages.front().firstPsn + m_messages.front().packets <= m_sndUna)
@@ -494,7 +560,14 @@ QueuePair::TimerExpired()
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": timeout, back to PSN "
                        << m_sndUna);
     m_lastProgress = Simulator::Now();
-    GoBackN(m_sndUna);
+    if (m_nic->IsReorderTolerant())
+    {
+        Resend(m_sndUna); // the responder NAKs any further hole it still has
+    }
+    else
+    {
+        GoBackN(m_sndUna);
+    }
     QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
 }

@@ -1,6 +1,7 @@
 /*
  * A reliable-connected queue pair: the requester side segments messages at the path MTU, keeps
- * PSNs, retransmits go-back-N on a NAK or a timeout; the responder side checks PSN order,
+ * PSNs, retransmits go-back-N on a NAK or a timeout (or, on a reorder-tolerant NIC, only the
+ * PSNs a selective NAK or the timeout names); the responder side checks PSN order,
  * coalesces ACKs and NAKs a gap once.
  */
 #ifndef MCAST4AI_QUEUE_PAIR_H
@@ -164,8 +165,15 @@ private:
                      uint64_t bytes,
                      const P2mpEncapsulator::Target& target,
                      uint32_t tag);
+    /// Build the packet of psn, which message messageIndex holds.
+    Ptr<Packet> BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes);
     void Acknowledge(uint64_t ackedPsn);
+    /// The responder (or the aggregate of a group's) NAKed psn.
+    void Nak(uint64_t psn);
+    /// Go-back-N NIC: resend everything from fromPsn.
     void GoBackN(uint64_t fromPsn);
+    /// Tolerant NIC: resend psn alone (selective repeat).
+    void Resend(uint64_t psn);
     void ArmTimer();
     void TimerExpired();
     /// Where the responder half's ACKs, NAKs and CNPs go.
@@ -189,8 +197,9 @@ private:
     uint64_t m_nextMessageId{0};
     uint64_t m_sndNxt{0};
     uint64_t m_sndUna{0};
-    uint64_t m_psnEnd{0};  // one past the last PSN posted
-    uint64_t m_maxSent{0}; // one past the highest PSN ever sent
+    uint64_t m_psnEnd{0};         // one past the last PSN posted
+    uint64_t m_maxSent{0};        // one past the highest PSN ever sent
+    RingQueue<uint64_t> m_resend; // tolerant NIC: PSNs to resend before new data
     Time m_lastProgress;
     EventId m_timer;
     uint64_t m_retransmissions{0};
@@ -214,7 +223,7 @@ private:
     ReceiveCallback m_receive;
 
     TracedCallback<uint64_t, uint64_t> m_completeTrace; // message id, bytes
-    TracedCallback<uint64_t> m_retransmitTrace;         // PSN gone back to
+    TracedCallback<uint64_t> m_retransmitTrace;         // PSN gone back to (or resent)
 };
 
 } // namespace ns3

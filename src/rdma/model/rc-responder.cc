@@ -56,6 +56,66 @@ RcResponder::Gap(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
     }
 }
 
+bool
+RcResponder::IsTolerant(const RdmaNic* nic)
+{
+    return nic->IsReorderTolerant();
+}
+
+void
+RcResponder::Early(
+    RdmaNic* nic, const Peer& peer, uint32_t localQpn, const FrameInfo& fi, uint64_t psn)
+{
+    uint64_t ahead = psn - m_expected;
+    nic->RecordDisplacement(ahead);
+    if (!m_reorder)
+    {
+        m_reorder = std::make_unique<ReorderBuffer>();
+    }
+    ReorderBuffer::Slot packet;
+    packet.arrival = Simulator::Now();
+    packet.bytes = fi.PayloadBytes();
+    packet.last = BthHeader::IsLast(fi.opcode);
+    packet.ackRequest = fi.ackRequest;
+    switch (m_reorder->Hold(ahead, nic->GetReorderWindow(), packet))
+    {
+        case ReorderBuffer::HELD:
+            break;
+        case ReorderBuffer::DUPLICATE:
+            Duplicate(nic);
+            break;
+        case ReorderBuffer::BEYOND:
+            NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": PSN " << psn
+                               << " is " << ahead << " ahead, past the reorder window: dropped");
+            nic->CountReorderDrop();
+            break;
+    }
+    CheckHole(nic, peer, localQpn);
+}
+
+void
+RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
+{
+    // Reordering under spraying fills a hole within a path-delay difference; a hole older
+    // than the reorder timeout is taken for a loss and asked for, once, by its PSN alone.
+    if (m_nakSent || m_reorder->GetHeld() == 0
+        || Simulator::Now() - m_reorder->GetHoleSince() < nic->GetReorderTimeout())
+    {
+        return;
+    }
+    NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": hole at PSN "
+                       << m_expected << " open since " << m_reorder->GetHoleSince().As(Time::US)
+                       << ", selective NAK");
+    m_nakSent = true;
+    SendAck(nic, peer, m_expected, true);
+}
+
+void
+RcResponder::Duplicate(RdmaNic* nic) const
+{
+    nic->CountSpuriousRetransmission();
+}
+
 void
 RcResponder::SendAck(RdmaNic* nic, const Peer& peer, uint64_t psn, bool nak) const
 {

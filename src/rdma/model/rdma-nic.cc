@@ -4,6 +4,7 @@
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -89,6 +90,36 @@ RdmaNic::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&RdmaNic::SetComputeIcrc, &RdmaNic::GetComputeIcrc),
                             MakeBooleanChecker())
+              .AddAttribute(
+                  "Reorder",
+                  "Receivers: go-back-n (a gap is NAKed and everything after it "
+                  "dropped) or tolerant (packets ahead of a hole are placed and held "
+                  "in a bitmap, a hole is NAKed selectively, requesters resend only "
+                  "the PSNs asked for)",
+                  EnumValue(RdmaNic::GO_BACK_N),
+                  MakeEnumAccessor(&RdmaNic::m_reorder),
+                  MakeEnumChecker(RdmaNic::GO_BACK_N, "go-back-n", RdmaNic::TOLERANT, "tolerant"))
+              .AddAttribute("ReorderWindow",
+                            "Tolerant: bitmap size of each responder, in packets past its "
+                            "expected PSN; packets further ahead are dropped",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&RdmaNic::m_reorderWindow),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ReorderTimeout",
+                            "Tolerant: a hole is NAKed selectively once the first packet held "
+                            "behind it is this old",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&RdmaNic::m_reorderTimeout),
+                            MakeTimeChecker(Seconds(0)))
+              .AddTraceSource("EarlyArrival",
+                              "A tolerant responder got a packet ahead of a hole (how many PSNs "
+                              "past the expected one)",
+                              MakeTraceSourceAccessor(&RdmaNic::m_earlyTrace),
+                              "ns3::TracedValueCallback::Uint64")
+              .AddTraceSource("DuplicateArrival",
+                              "A responder got a data packet it already had",
+                              MakeTraceSourceAccessor(&RdmaNic::m_duplicateTrace),
+                              "ns3::TracedValueCallback::Void")
               .AddTraceSource("CnpSent",
                               "The notification point sent a CNP (destination QPN)",
                               MakeTraceSourceAccessor(&RdmaNic::m_cnpSentTrace),
@@ -554,6 +585,61 @@ uint64_t
 RdmaNic::GetNaksSent() const
 {
     return m_naksSent;
+}
+
+uint32_t
+RdmaNic::GetReorderWindow() const
+{
+    return m_reorderWindow;
+}
+
+Time
+RdmaNic::GetReorderTimeout() const
+{
+    return m_reorderTimeout;
+}
+
+void
+RdmaNic::RecordDisplacement(uint64_t ahead)
+{
+    uint32_t bucket = 0;
+    while (bucket + 1 < DISPLACEMENT_BUCKETS && (ahead >> (bucket + 1)) != 0)
+    {
+        ++bucket;
+    }
+    ++m_displacement[bucket];
+    m_earlyTrace(ahead);
+}
+
+void
+RdmaNic::CountSpuriousRetransmission()
+{
+    ++m_spurious;
+    m_duplicateTrace();
+}
+
+void
+RdmaNic::CountReorderDrop()
+{
+    ++m_reorderDrops;
+}
+
+const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>&
+RdmaNic::GetDisplacementHistogram() const
+{
+    return m_displacement;
+}
+
+uint64_t
+RdmaNic::GetSpuriousRetransmissions() const
+{
+    return m_spurious;
+}
+
+uint64_t
+RdmaNic::GetReorderDrops() const
+{
+    return m_reorderDrops;
 }
 
 void

@@ -120,6 +120,35 @@ public:
     uint32_t GetAckEvery() const;
     Time GetRto() const;
 
+    /// Receivers: go-back-N (the classic RoCE NIC) or reorder-tolerant (RcResponder).
+    enum ReorderMode : uint8_t
+    {
+        GO_BACK_N,
+        TOLERANT
+    };
+
+    /// Whether its responders place packets out of order and its requesters resend selectively.
+    bool IsReorderTolerant() const
+    {
+        return m_reorder == TOLERANT;
+    }
+
+    /// Tolerant: bitmap size, in packets past the expected PSN, of each responder.
+    uint32_t GetReorderWindow() const;
+    /// Tolerant: how long a hole stays open before it is NAKed selectively.
+    Time GetReorderTimeout() const;
+    /// A responder got a packet `ahead` PSNs past its expected one (tolerant NIC).
+    void RecordDisplacement(uint64_t ahead);
+    /// A responder got a data packet it already had.
+    void CountSpuriousRetransmission();
+    /// A tolerant responder dropped a packet beyond its reorder window.
+    void CountReorderDrop();
+    /// Buckets of RecordDisplacement: [0] = 1, [1] = 2-3, [b] = 2^b .. 2^(b+1) - 1.
+    static constexpr uint32_t DISPLACEMENT_BUCKETS = 24;
+    const std::array<uint64_t, DISPLACEMENT_BUCKETS>& GetDisplacementHistogram() const;
+    uint64_t GetSpuriousRetransmissions() const;
+    uint64_t GetReorderDrops() const;
+
     // Counters for the metrics.
     uint64_t GetAcksReceived() const;
     uint64_t GetDataPacketsSent() const;
@@ -230,7 +259,15 @@ private:
     uint64_t m_mcastPackets{0};
     uint64_t m_mcastCopies{0};
     uint64_t m_cnpsReceived{0};
+    ReorderMode m_reorder{GO_BACK_N};
+    uint32_t m_reorderWindow{0};
+    Time m_reorderTimeout;
+    std::array<uint64_t, DISPLACEMENT_BUCKETS> m_displacement{};
+    uint64_t m_spurious{0};
+    uint64_t m_reorderDrops{0};
 
+    TracedCallback<uint64_t> m_earlyTrace;       // displacement of a packet ahead of a hole
+    TracedCallback<> m_duplicateTrace;           // a data packet received twice
     TracedCallback<uint32_t> m_cnpSentTrace;     // QPN the CNP is sent to
     TracedCallback<uint32_t> m_cnpReceivedTrace; // local QPN it arrived for
 };

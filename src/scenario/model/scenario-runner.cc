@@ -7,6 +7,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "scenario/model/scenario-error.h"
 #include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
 
@@ -14,6 +15,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 #include <sys/resource.h>
 
 // Generated at build time by cmake/revision.cmake (the waf build defines it instead).
@@ -210,7 +212,15 @@ ScenarioRunner::Run()
         Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
     }
     double t0 = WallNow();
-    Simulator::Run();
+    try
+    {
+        Simulator::Run();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        // A combination the model refuses only once it happens (P2mpChannel).
+        throw ScenarioError(m_config.file, "nic.reorder", e.what());
+    }
     m_wallSeconds = WallNow() - t0;
     if (m_options.progress)
     {
@@ -277,6 +287,9 @@ ScenarioRunner::NetworkSummary() const
     uint64_t headerBytes = 0;
     uint64_t retx = 0;
     uint64_t naks = 0;
+    uint64_t spurious = 0;
+    uint64_t reorderDrops = 0;
+    std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS> displacement{};
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
     uint64_t cnps = 0;
@@ -293,6 +306,12 @@ ScenarioRunner::NetworkSummary() const
         headerBytes += nic->GetHeaderBytesSent();
         retx += nic->GetRetransmissions();
         naks += nic->GetNaksSent();
+        spurious += nic->GetSpuriousRetransmissions();
+        reorderDrops += nic->GetReorderDrops();
+        for (uint32_t b = 0; b < RdmaNic::DISPLACEMENT_BUCKETS; ++b)
+        {
+            displacement[b] += nic->GetDisplacementHistogram()[b];
+        }
         acks += nic->GetAcksReceived();
         dataPackets += nic->GetDataPacketsSent();
         cnps += nic->GetCnpsSent();
@@ -386,6 +405,8 @@ ScenarioRunner::NetworkSummary() const
             {"drops", drops},
             {"retransmissions", retx},
             {"naks", naks},
+            {"spurious_retransmissions", spurious},
+            {"reorder", ReorderSummary(displacement, reorderDrops)},
             {"acks_at_senders", acks},
             {"header_bytes", headerBytes},
             {"data_packets", dataPackets},
@@ -404,6 +425,27 @@ ScenarioRunner::NetworkSummary() const
             {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
             {"switch_buffer_peak_bytes", bufferPeak},
             {"packet_hops", hops}};
+}
+
+nlohmann::json
+ScenarioRunner::ReorderSummary(const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>& hist,
+                               uint64_t drops)
+{
+    // Buckets by powers of two, in order, only those with packets (a run without reordering
+    // shows an empty list).
+    nlohmann::json buckets = nlohmann::json::array();
+    uint64_t early = 0;
+    for (uint32_t b = 0; b < hist.size(); ++b)
+    {
+        if (hist[b] == 0)
+        {
+            continue;
+        }
+        uint64_t lo = uint64_t{1} << b;
+        buckets.push_back({{"ahead_min", lo}, {"ahead_max", (lo << 1) - 1}, {"packets", hist[b]}});
+        early += hist[b];
+    }
+    return {{"early_packets", early}, {"displacement", buckets}, {"window_drops", drops}};
 }
 
 uint8_t

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_SCENARIO_RUNNER_H
 #define MCAST4AI_SCENARIO_RUNNER_H
 
+#include "rdma/model/rdma-nic.h"
 #include "scenario/model/packet-trace-writer.h"
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/scenario-config.h"
@@ -14,6 +15,7 @@
 #include "workload/model/metrics.h"
 #include "workload/model/workload.h"
 
+#include <array>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -68,6 +70,10 @@ private:
     void Progress();
     nlohmann::json NetworkSummary() const;
     /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
+    /// The reorder histogram of tolerant receivers (RdmaNic::RecordDisplacement) for
+    /// summary.json.
+    static nlohmann::json ReorderSummary(
+        const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
     static uint8_t OwnerOf(std::size_t k);
     /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).
     std::vector<uint64_t> RetransmissionsByOwner() const;

@@ -135,6 +135,10 @@ TopologyBuilder::Build()
     rdma.SetNicAttribute("Mtu", UintegerValue(nic.mtuBytes));
     rdma.SetNicAttribute("AckEvery", UintegerValue(nic.ackEvery));
     rdma.SetNicAttribute("Rto", TimeValue(Time::FromDouble(nic.rtoUs, Time::US)));
+    rdma.SetNicAttribute("Reorder", StringValue(nic.reorder));
+    rdma.SetNicAttribute("ReorderWindow", UintegerValue(nic.reorderWindow));
+    rdma.SetNicAttribute("ReorderTimeout",
+                         TimeValue(Time::FromDouble(nic.reorderTimeoutUs, Time::US)));
     rdma.SetNicAttribute("DataPriority", UintegerValue(nic.dataPriority));
     rdma.SetNicAttribute("ControlPriority", UintegerValue(nic.ctrlPriority));
     rdma.SetNicAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));

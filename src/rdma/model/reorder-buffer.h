@@ -1,0 +1,78 @@
+/*
+ * The receive bitmap of a reorder-tolerant RoCE responder: packets that arrive ahead of the
+ * next expected PSN are placed (a WRITE carries where its bytes go) and remembered here until
+ * the hole before them fills, so that completions and cumulative ACKs stay in PSN order.
+ */
+#ifndef MCAST4AI_REORDER_BUFFER_H
+#define MCAST4AI_REORDER_BUFFER_H
+
+#include "core/model/ring-queue.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \brief The packets a tolerant responder holds beyond its next expected PSN.
+ *
+ * Slot i stands for PSN expected + i; slot 0 is always the hole (a packet at the expected PSN
+ * is taken in order and never held). A responder allocates one only when a packet first
+ * arrives ahead of a hole, so flows that see no reordering pay nothing for it.
+ */
+class ReorderBuffer
+{
+public:
+    /// What a held packet contributes once the hole before it fills.
+    struct Slot
+    {
+        Time arrival;        ///< when it arrived (the hole's age is measured from it)
+        uint32_t bytes{0};   ///< payload bytes
+        bool present{false}; ///< a packet is held here
+        bool last{false};    ///< it ends a message
+        bool ackRequest{false};
+    };
+
+    /// Outcome of Hold().
+    enum Result : uint8_t
+    {
+        HELD,      ///< placed; it waits for the hole
+        DUPLICATE, ///< this PSN is held already: a spurious retransmission
+        BEYOND     ///< past the window: dropped, as a NIC without bitmap space must
+    };
+
+    /**
+     * Hold a packet that arrived `ahead` PSNs past the expected one (ahead >= 1); window is
+     * the bitmap size in packets (slots 0 .. window - 1).
+     */
+    Result Hold(uint64_t ahead, uint32_t window, const Slot& packet);
+
+    /**
+     * The expected PSN arrived (and was taken in order by the caller): slot 0 goes. Returns
+     * whether the new slot 0 holds a packet; if so it is copied to next and removed too, and
+     * the caller takes it in order and calls Advance() again.
+     */
+    bool Advance(Slot& next);
+
+    /// Packets held (0: no hole is open).
+    uint32_t GetHeld() const
+    {
+        return m_held;
+    }
+
+    /// When the first packet held behind the current hole arrived (valid while GetHeld() > 0).
+    Time GetHoleSince() const
+    {
+        return m_holeSince;
+    }
+
+private:
+    RingQueue<Slot> m_slots;
+    uint32_t m_held{0};
+    Time m_holeSince;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_REORDER_BUFFER_H */
