@@ -17,6 +17,8 @@
  */
 #include "dcqcn-test-helpers.h"
 #include "ns3/test.h"
+#include "p2mp/model/p2mp-switch-stage.h"
+#include "rdma/model/ack-aggregator.h"
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
 
@@ -238,6 +240,111 @@ private:
     }
 };
 
+/**
+ * ACK aggregation under spraying (the mechanism-evaluation draft's question: ACK paths need not
+ * be data paths), on scenarios/load-balancing/broadcast-spray-64.json: host 0 broadcasts 4 MiB
+ * as one message to 64 receivers under 5 leaves and 4 spines with BIER, while 4 flows from
+ * its leaf cross the spines too, all sprayed at random, tolerant NICs. BIER copies are sprayed
+ * like unicast packets, so each spine replicates part of the message.
+ * - source-tor: every receiver's ACK crosses the root's leaf whatever its path; the root gets
+ *   at most one aggregated ACK per PSN (fewer when a tolerant receiver acknowledges a filled
+ *   hole's packets at once), nothing is NAKed or resent, and the broadcast completes.
+ * - hop-by-hop: an aggregated ACK goes back to the replication point that sent the message's
+ *   first packet, not along the path of the packet it acknowledges. One spine receives the
+ *   ACKs of PSNs whose data came through the other three, and the aggregate is still correct
+ *   (ACKs are cumulative): the broadcast completes with nothing resent.
+ */
+class SprayAckAggregationTestCase : public TestCase
+{
+public:
+    explicit SprayAckAggregationTestCase(const std::string& aggregation)
+        : TestCase("spray-random, tolerant NICs, " + aggregation
+                   + " aggregation: a 64-receiver broadcast completes, one ACK per PSN at most"),
+          m_aggregation(aggregation)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        constexpr uint32_t LEAVES = 5;
+        constexpr uint32_t SPINES = 4;
+        constexpr uint64_t PACKETS = (4u << 20) / MTU;
+        nlohmann::json j = ReadScenarioFile("load-balancing", "broadcast-spray-64.json");
+        j["p2mp"]["ack_aggregation"] = m_aggregation;
+        j["output"]["dir"] = "/tmp/mcast4ai-test-spray-ack-" + m_aggregation;
+        ScenarioConfig c = Scenario::Parse(j.dump(), "broadcast-spray-64.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "the broadcast and the flows complete");
+        nlohmann::json s = runner.Summary();
+        const nlohmann::json& bcast = s["workloads"][0]["network"];
+        uint64_t rootAcks = bcast["acks_at_senders"].get<uint64_t>();
+        uint64_t early = s["network"]["reorder"]["early_packets"].get<uint64_t>();
+        // Spines are the switches after the leaves; each one's ports lead to leaves 0..4.
+        std::vector<uint64_t> spineAcksIn;
+        std::vector<uint64_t> spineDownBytes; // toward leaves 1..4 (receivers only)
+        for (uint32_t sp = 0; sp < SPINES; ++sp)
+        {
+            Ptr<P2mpSwitchStage> stage = runner.GetFabric().GetP2mpStage(LEAVES + sp);
+            Ptr<AckAggregator> agg = stage ? stage->GetAckAggregator() : nullptr;
+            spineAcksIn.push_back(agg ? agg->GetAcksIn() : 0);
+            Ptr<FabricSwitch> spine = runner.GetFabric().GetSwitch(LEAVES + sp);
+            uint64_t bytes = 0;
+            for (uint32_t p = 1; p < spine->GetNPorts(); ++p)
+            {
+                bytes += spine->GetPort(p)->GetTxBytes();
+            }
+            spineDownBytes.push_back(bytes);
+        }
+        std::clog << m_aggregation << ": broadcast " << s["workloads"][0]["duration_us"]["max"]
+                  << " us, ACKs at the root " << rootAcks << " for " << PACKETS
+                  << " PSNs, early packets " << early << ", NAKs " << s["network"]["naks"]
+                  << ", retransmissions " << s["network"]["retransmissions"]
+                  << "; per spine: ACKs aggregated in";
+        for (uint32_t sp = 0; sp < SPINES; ++sp)
+        {
+            std::clog << " " << spineAcksIn[sp];
+        }
+        std::clog << ", bytes down to the receivers' leaves";
+        for (uint32_t sp = 0; sp < SPINES; ++sp)
+        {
+            std::clog << " " << spineDownBytes[sp];
+        }
+        std::clog << std::endl;
+        NS_TEST_EXPECT_MSG_GT(early, 0, "spraying reorders the data");
+        NS_TEST_EXPECT_MSG_EQ(s["network"]["naks"].get<uint64_t>(), 0, "no hole was NAKed");
+        NS_TEST_EXPECT_MSG_EQ(s["network"]["retransmissions"].get<uint64_t>(), 0, "none resent");
+        NS_TEST_EXPECT_MSG_GT(rootAcks, 0, "the root is acknowledged");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(rootAcks, PACKETS, "at most one aggregated ACK per PSN");
+        // Every spine carried part of the broadcast to the receivers' leaves: at least a
+        // tenth of its 4 leaves x 4 MiB (a quarter is the even share).
+        for (uint32_t sp = 0; sp < SPINES; ++sp)
+        {
+            NS_TEST_EXPECT_MSG_GT(
+                spineDownBytes[sp], 4 * (4u << 20) / 10, "data through every spine");
+        }
+        uint32_t aggregatingSpines = 0;
+        for (uint64_t n : spineAcksIn)
+        {
+            aggregatingSpines += n > 0;
+        }
+        if (m_aggregation == "hop-by-hop")
+        {
+            // A single message: one first packet, one spine that replicated it, and every
+            // leaf's aggregated ACK goes to that spine.
+            NS_TEST_EXPECT_MSG_EQ(aggregatingSpines, 1, "ACKs go where the first packet came from");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(aggregatingSpines, 0, "only the source's leaf aggregates");
+        }
+    }
+
+    std::string m_aggregation;
+};
+
 class LoadBalancingTestSuite : public TestSuite
 {
 public:
@@ -250,6 +357,8 @@ public:
         AddTestCase(new SprayTestCase("spray-random", "tolerant"));
         AddTestCase(new SprayTestCase("spray-adaptive", "tolerant"));
         AddTestCase(new FlowletTestCase());
+        AddTestCase(new SprayAckAggregationTestCase("source-tor"));
+        AddTestCase(new SprayAckAggregationTestCase("hop-by-hop"));
     }
 };
 

@@ -25,6 +25,12 @@ EcmpPathChoice::Index(const FrameInfo& fi, uint32_t n) const
     return static_cast<uint32_t>(FlowHash(fi) % n);
 }
 
+bool
+EcmpPathChoice::IsPerFlow() const
+{
+    return true;
+}
+
 uint16_t
 EcmpPathChoice::Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops)
 {

@@ -19,6 +19,7 @@ public:
     static TypeId GetTypeId();
 
     uint16_t Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops) override;
+    bool IsPerFlow() const override;
     /// The hash's choice among n equal-cost ports for a flow (exposed for tests).
     uint32_t Index(const FrameInfo& fi, uint32_t n) const;
 };

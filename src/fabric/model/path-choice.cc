@@ -33,6 +33,12 @@ PathChoice::Registry()
     return registry;
 }
 
+bool
+PathChoice::IsPerFlow() const
+{
+    return false;
+}
+
 void
 PathChoice::Attach(FabricSwitch* sw)
 {

@@ -39,6 +39,12 @@ public:
      * \return one of hops
      */
     virtual uint16_t Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops) = 0;
+    /**
+     * Whether the choice is a function of the flow alone (ECMP). P2MP replication then keeps
+     * its own per-flow rule (BIER's entropy); otherwise it asks Choose() for every copy, so
+     * that spraying applies to multicast data too.
+     */
+    virtual bool IsPerFlow() const;
     /// Fix the random streams this choice draws from; returns how many it used.
     virtual int64_t AssignStreams(int64_t stream);
 

@@ -164,7 +164,12 @@ Bift::Entries(uint32_t si) const
 }
 
 void
-Bift::Replicate(uint32_t si, const uint64_t* bitString, uint32_t entropy, Copies& out) const
+Bift::Replicate(uint32_t si,
+                const uint64_t* bitString,
+                uint32_t entropy,
+                Copies& out,
+                PathChoice* spray,
+                const FrameInfo* fi) const
 {
     if (si >= m_entries.size())
     {
@@ -189,7 +194,9 @@ Bift::Replicate(uint32_t si, const uint64_t* bitString, uint32_t entropy, Copies
                 continue;
             }
             const Entry& entry = entries[e];
-            const uint16_t port = ChoosePort(entry.ports, m_node, entropy);
+            const uint16_t port = (spray && entry.ports.size() > 1)
+                                      ? spray->Choose(*fi, entry.ports)
+                                      : ChoosePort(entry.ports, m_node, entropy);
             std::size_t c = disjoint ? n : 0;
             while (c < n && out[c].first != port)
             {
@@ -223,7 +230,9 @@ Bift::SplitIds(const TopologyGraph& g,
                uint32_t switchNode,
                const std::vector<uint16_t>& bfrIds,
                uint32_t entropy,
-               IdGroups& out)
+               IdGroups& out,
+               PathChoice* spray,
+               const FrameInfo* fi)
 {
     const uint32_t hosts = g.HostCount();
     std::size_t n = 0;
@@ -239,7 +248,8 @@ Bift::SplitIds(const TopologyGraph& g,
         {
             continue; // switchNode is that host itself
         }
-        const uint16_t port = ChoosePort(ports, switchNode, entropy);
+        const uint16_t port = (spray && ports.size() > 1) ? spray->Choose(*fi, ports)
+                                                          : ChoosePort(ports, switchNode, entropy);
         std::size_t c = lastGroup;
         if (c >= n || out[c].first != port)
         {

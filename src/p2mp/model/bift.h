@@ -5,6 +5,7 @@
 #ifndef MCAST4AI_BIFT_H
 #define MCAST4AI_BIFT_H
 
+#include "fabric/model/path-choice.h"
 #include "topology/model/topology-graph.h"
 
 #include <cstddef>
@@ -88,8 +89,16 @@ public:
      * \param bitString Words() words
      * \param entropy the packet's entropy (the UDP source port)
      * \param out replaced by the copies, ascending by port
+     * \param spray when given (a per-packet path choice, load_balancing.mode spray-*), it
+     *        picks among an entry's equal-cost ports instead of the entropy rule
+     * \param fi the packet's fields, for spray
      */
-    void Replicate(uint32_t si, const uint64_t* bitString, uint32_t entropy, Copies& out) const;
+    void Replicate(uint32_t si,
+                   const uint64_t* bitString,
+                   uint32_t entropy,
+                   Copies& out,
+                   PathChoice* spray = nullptr,
+                   const FrameInfo* fi = nullptr) const;
 
     /**
      * XPU-ID-list forwarding: group an explicit list of receiver BFR-ids by the egress port the
@@ -105,12 +114,15 @@ public:
      * \param bfrIds receiver BFR-ids (host + 1)
      * \param entropy the packet's entropy
      * \param out replaced by (port, IDs) groups, ascending by port
+     * \param spray, fi as for Replicate()
      */
     static void SplitIds(const TopologyGraph& g,
                          uint32_t switchNode,
                          const std::vector<uint16_t>& bfrIds,
                          uint32_t entropy,
-                         IdGroups& out);
+                         IdGroups& out,
+                         PathChoice* spray = nullptr,
+                         const FrameInfo* fi = nullptr);
 
     /**
      * The ECMP choice shared by Replicate() and SplitIds():

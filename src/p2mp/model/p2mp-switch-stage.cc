@@ -43,6 +43,10 @@ void
 P2mpSwitchStage::Attach(FabricSwitch* sw)
 {
     SwitchStage::Attach(sw);
+    if (m_replicator)
+    {
+        m_replicator->SetSprayChoice(PeekPointer(sw->GetPathChoice()));
+    }
     // Each port's MAC is the source of the ACKs this switch sends out of it.
     m_ackFrames.clear();
     for (uint32_t p = 0; p < sw->GetNPorts(); ++p)

@@ -49,6 +49,12 @@ Replicator::GetGroupTable() const
     return m_groups;
 }
 
+void
+Replicator::SetSprayChoice(PathChoice* choice)
+{
+    m_spray = (choice && !choice->IsPerFlow()) ? choice : nullptr;
+}
+
 Time
 Replicator::Replicate(FabricFrame& frame,
                       uint32_t inPort,
@@ -83,7 +89,7 @@ Replicator::Replicate(FabricFrame& frame,
                     receivers->push_back(si * m_bsl + k);
                 });
         }
-        m_bift.Replicate(si, bits.Words().data(), fi.entropy, m_bierCopies);
+        m_bift.Replicate(si, bits.Words().data(), fi.entropy, m_bierCopies, m_spray, &fi);
         hdr.SetTtl(hdr.GetTtl() - 1);
         for (std::size_t i = 0; i < m_bierCopies.size(); ++i)
         {
@@ -114,7 +120,7 @@ Replicator::Replicate(FabricFrame& frame,
                 receivers->push_back(id - 1u);
             }
         }
-        Bift::SplitIds(*m_graph, m_node, ids, fi.entropy, m_idGroups);
+        Bift::SplitIds(*m_graph, m_node, ids, fi.entropy, m_idGroups, m_spray, &fi);
         for (std::size_t i = 0; i < m_idGroups.size(); ++i)
         {
             Ptr<Packet> c = (i + 1 < m_idGroups.size()) ? p->Copy() : p;

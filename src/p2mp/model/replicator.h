@@ -47,6 +47,13 @@ public:
                    std::vector<Copy>& out,
                    std::vector<uint32_t>* receivers);
 
+    /**
+     * The switch's path choice when it is per packet (spraying): BIER and XPU-list copies then
+     * take the port it picks among equal-cost ones, instead of the entropy rule. Group trees
+     * (the new protocol) are fixed by the controller and do not spray.
+     */
+    void SetSprayChoice(PathChoice* choice);
+
     /// BIFT entries plus installed group entries: the forwarding state the metrics report.
     uint64_t GetBiftEntries() const;
     uint64_t GetDrops() const;
@@ -59,6 +66,7 @@ private:
                        std::vector<uint32_t>* receivers);
 
     const TopologyGraph* m_graph{nullptr};
+    PathChoice* m_spray{nullptr}; // the switch's, which owns it; null under ECMP
     uint32_t m_node{0};
     uint32_t m_bsl{0};
     Bift m_bift;
