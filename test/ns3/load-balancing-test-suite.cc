@@ -16,14 +16,21 @@
  *   the ideal.
  */
 #include "dcqcn-test-helpers.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "p2mp/model/p2mp-switch-stage.h"
 #include "rdma/model/ack-aggregator.h"
+#include "rdma/model/path-steering.h"
+#include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/frame-info.h"
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -345,6 +352,223 @@ private:
     std::string m_aggregation;
 };
 
+/// Every data packet the receivers got: per (sender, message), the source ports it came with.
+struct PacketLog
+{
+    uint32_t packetsPerMessage{0};
+    std::map<std::pair<uint32_t, uint64_t>, std::set<uint16_t>> ports;
+    uint64_t packets{0};
+};
+
+void
+LogPacket(PacketLog* log, Ptr<const Packet> p)
+{
+    FrameInfo fi;
+    if (!fi.Parse(p) || !fi.roce || !BthHeader::IsData(fi.opcode))
+    {
+        return;
+    }
+    ++log->packets;
+    log->ports[{fi.SrcHost(), fi.psn / log->packetsPerMessage}].insert(fi.srcPort);
+}
+
+void
+LogRepath(std::vector<Time>* times, uint16_t from, uint16_t to)
+{
+    times->push_back(Simulator::Now());
+}
+
+/**
+ * Steering changes a queue pair's source port only between messages: on the low-entropy
+ * fabric with load_balancing.mode steering (scenarios/load-balancing/steering-8x8.json: the
+ * 16 MiB flows posted as 64 messages of 256 KiB),
+ * every data packet any receiver gets is logged, and all packets of one message, resends
+ * included, carry one port. Repaths happen (the seed's ECMP collides) and no queue pair
+ * repaths twice within min_repath_interval_us.
+ */
+class SteeringBoundaryTestCase : public TestCase
+{
+public:
+    explicit SteeringBoundaryTestCase(const std::string& receiver)
+        : TestCase("steering with a " + receiver
+                   + " NIC: one source port per message, repaths "
+                     "at least min_repath_interval_us apart"),
+          m_receiver(receiver)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        constexpr uint64_t MESSAGE = 256 << 10;
+        constexpr double INTERVAL_US = 100;
+        nlohmann::json j = ReadScenarioFile("load-balancing", "steering-8x8.json");
+        NS_TEST_ASSERT_MSG_EQ(j["load_balancing"]["message_bytes"].get<uint64_t>(), MESSAGE, "");
+        NS_TEST_ASSERT_MSG_EQ(j["load_balancing"]["min_repath_interval_us"].get<double>(),
+                              INTERVAL_US,
+                              "");
+        j["nic"]["reorder"] = m_receiver;
+        j["output"]["dir"] = "/tmp/mcast4ai-test-steering-" + m_receiver;
+        ScenarioConfig c = Scenario::Parse(j.dump(), "steering-8x8.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        PacketLog log;
+        log.packetsPerMessage = MESSAGE / MTU;
+        std::vector<std::vector<Time>> repaths(FLOWS);
+        for (uint32_t f = 0; f < FLOWS; ++f)
+        {
+            Ptr<RdmaNic> sender = runner.GetFabric().GetNic(f);
+            Ptr<PathSteering> steering = sender->GetQpByIndex(0)->GetPathSteering();
+            NS_TEST_ASSERT_MSG_NE(steering, nullptr, "the sender's queue pair steers");
+            steering->TraceConnectWithoutContext("Repath",
+                                                 MakeBoundCallback(&LogRepath, &repaths[f]));
+            runner.GetFabric().GetNic(FLOWS + f)->GetDevice()->TraceConnectWithoutContext(
+                "Rx", MakeBoundCallback(&LogPacket, &log));
+        }
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        nlohmann::json s = runner.Summary();
+        uint64_t split = 0;
+        for (const auto& [message, ports] : log.ports)
+        {
+            split += ports.size() > 1;
+        }
+        uint64_t total = 0;
+        bool spaced = true;
+        for (const std::vector<Time>& times : repaths)
+        {
+            total += times.size();
+            for (std::size_t i = 1; i < times.size(); ++i)
+            {
+                spaced = spaced && (times[i] - times[i - 1]).GetMicroSeconds() >= INTERVAL_US;
+            }
+        }
+        std::clog << "steering, " << m_receiver << ": " << log.packets << " data packets in "
+                  << log.ports.size() << " messages, " << split << " with more than one port; "
+                  << total << " repaths (summary " << s["network"]["steering"] << "), slowest flow "
+                  << s["workloads"][0]["duration_us"]["max"] << " us" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(log.ports.size(), FLOWS * (FLOW_BYTES / MESSAGE), "every message");
+        NS_TEST_EXPECT_MSG_EQ(split, 0, "no message changed its source port");
+        NS_TEST_EXPECT_MSG_GT(total, 0, "the senders repathed");
+        NS_TEST_EXPECT_MSG_EQ(total,
+                              s["network"]["steering"]["repaths"].get<uint64_t>(),
+                              "the summary counts every repath");
+        NS_TEST_EXPECT_MSG_EQ(spaced, true, "repaths at least min_repath_interval_us apart");
+    }
+
+    std::string m_receiver;
+};
+
+/**
+ * qps_per_connection (scenarios/load-balancing/qps-8x8.json, the low-entropy fabric with
+ * Q = 4): each flow is split over Q queue pairs with their own source ports, so
+ * ECMP hashes 8 Q sub-flows onto 8 uplinks. With sub-flows sharing an uplink served equally,
+ * the slowest flow takes (the largest number of sub-flows on one uplink) / Q x the ideal: the
+ * balls-into-bins maximum load, whose expectation E[M(m, n)] for m balls in n bins is the
+ * closed form, computed exactly below. Over 5 seeds without DCQCN (whose slow recovery after
+ * early cuts is not the path choice), Q = 4 comes within 10% of E[M(32, 8)] / 4 = 1.761 x
+ * ideal; with the default DCQCN, Q = 4 is faster than Q = 1 on average. The summary reports
+ * the state it costs: queue pairs per host.
+ */
+class QpsPerConnectionTestCase : public TestCase
+{
+public:
+    QpsPerConnectionTestCase()
+        : TestCase("qps_per_connection 4 under ECMP: the slowest flow as balls-into-bins predicts")
+    {
+    }
+
+    /// E[max load] of m balls thrown uniformly into n bins, exactly: P(max <= k) =
+    /// m! / n^m [x^m] (sum_{j<=k} x^j / j!)^n.
+    static double ExpectedMaxLoad(uint32_t m, uint32_t n)
+    {
+        double expected = 0;
+        for (uint32_t k = 0; k < m; ++k)
+        {
+            std::vector<double> poly(m + 1, 0.0); // coefficients of x^0..x^m
+            poly[0] = 1;
+            for (uint32_t bin = 0; bin < n; ++bin)
+            {
+                std::vector<double> next(m + 1, 0.0);
+                for (uint32_t a = 0; a <= m; ++a)
+                {
+                    double factorial = 1;
+                    for (uint32_t j = 0; j <= k && a + j <= m; ++j)
+                    {
+                        factorial *= j > 0 ? j : 1;
+                        next[a + j] += poly[a] / factorial;
+                    }
+                }
+                poly = next;
+            }
+            double p = poly[m]; // times m! / n^m
+            for (uint32_t i = 1; i <= m; ++i)
+            {
+                p *= double(i) / n;
+            }
+            expected += 1 - p; // E[M] = sum over k >= 0 of P(M > k)
+        }
+        return expected;
+    }
+
+private:
+    void DoRun() override
+    {
+        const double ideal = IdealFctSeconds() * 1e6;
+        const double predicted = ExpectedMaxLoad(32, 8) / 4;
+        // 2.597233 and 7.047784: the same sum in exact rational arithmetic (Python fractions).
+        NS_TEST_EXPECT_MSG_EQ_TOL(ExpectedMaxLoad(8, 8), 2.597233, 1e-6, "E[M(8, 8)]");
+        NS_TEST_EXPECT_MSG_EQ_TOL(ExpectedMaxLoad(32, 8), 7.047784, 1e-6, "E[M(32, 8)]");
+        double meanOff = 0;
+        double meanOn[2] = {0, 0};
+        for (uint32_t seed = 1; seed <= 5; ++seed)
+        {
+            for (bool dcqcn : {false, true})
+            {
+                for (uint32_t q : {1u, 4u})
+                {
+                    if (!dcqcn && q == 1)
+                    {
+                        continue;
+                    }
+                    nlohmann::json patch
+                        = {{"seed", seed}, {"nic", {{"dcqcn", {{"enabled", dcqcn}}}}}};
+                    nlohmann::json j = ReadScenarioFile("load-balancing", "qps-8x8.json");
+                    j.merge_patch(patch);
+                    j["workloads"][0]["qps_per_connection"] = q;
+                    j["output"]["dir"] = "/tmp/mcast4ai-test-qps";
+                    ScenarioConfig c = Scenario::Parse(j.dump(), "qps-8x8.json", {});
+                    ScenarioRunner::UsePicoseconds();
+                    ScenarioRunner runner(c);
+                    runner.Build();
+                    NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+                    nlohmann::json s = runner.Summary();
+                    double ratio = s["workloads"][0]["duration_us"]["max"].get<double>() / ideal;
+                    NS_TEST_EXPECT_MSG_EQ(s["network"]["qps_per_host"]["max"].get<uint64_t>(),
+                                          q,
+                                          "a host holds Q queue pairs per flow");
+                    std::clog << "seed " << seed << ", Q " << q << ", DCQCN "
+                              << (dcqcn ? "on" : "off") << ": slowest " << ratio << " x ideal"
+                              << std::endl;
+                    if (!dcqcn)
+                    {
+                        meanOff += ratio / 5;
+                    }
+                    else
+                    {
+                        meanOn[q == 4] += ratio / 5;
+                    }
+                }
+            }
+        }
+        std::clog << "Q 4 without DCQCN: mean " << meanOff << " x ideal, balls-into-bins "
+                  << predicted << "; with DCQCN: Q 1 " << meanOn[0] << ", Q 4 " << meanOn[1]
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(meanOff, predicted, 0.1 * predicted, "E[M(32, 8)] / 4");
+        NS_TEST_EXPECT_MSG_LT(meanOn[1], meanOn[0], "more queue pairs, faster, with DCQCN");
+    }
+};
+
 class LoadBalancingTestSuite : public TestSuite
 {
 public:
@@ -359,6 +583,9 @@ public:
         AddTestCase(new FlowletTestCase());
         AddTestCase(new SprayAckAggregationTestCase("source-tor"));
         AddTestCase(new SprayAckAggregationTestCase("hop-by-hop"));
+        AddTestCase(new SteeringBoundaryTestCase("go-back-n"));
+        AddTestCase(new SteeringBoundaryTestCase("tolerant"));
+        AddTestCase(new QpsPerConnectionTestCase());
     }
 };
 

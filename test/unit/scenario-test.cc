@@ -85,6 +85,9 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.nic.dataPriority, b.nic.dataPriority);
     EXPECT_EQ(a.nic.ctrlPriority, b.nic.ctrlPriority);
     EXPECT_EQ(a.nic.dcqcn.enabled, b.nic.dcqcn.enabled);
+    EXPECT_EQ(a.nic.reorder, b.nic.reorder);
+    EXPECT_EQ(a.nic.reorderWindow, b.nic.reorderWindow);
+    EXPECT_EQ(a.nic.reorderTimeoutUs, b.nic.reorderTimeoutUs);
     EXPECT_EQ(a.sw.bufferMb, b.sw.bufferMb);
     EXPECT_EQ(a.sw.latencyNs, b.sw.latencyNs);
     EXPECT_EQ(a.sw.reserveKb, b.sw.reserveKb);
@@ -97,6 +100,10 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.sw.ecn.kmaxKb, b.sw.ecn.kmaxKb);
     EXPECT_EQ(a.sw.ecn.pmax, b.sw.ecn.pmax);
     EXPECT_EQ(a.loadBalancing.mode, b.loadBalancing.mode);
+    EXPECT_EQ(a.loadBalancing.endpointSteering, b.loadBalancing.endpointSteering);
+    EXPECT_EQ(a.loadBalancing.allowSteeringWithSpraying, b.loadBalancing.allowSteeringWithSpraying);
+    EXPECT_EQ(a.loadBalancing.minRepathIntervalUs, b.loadBalancing.minRepathIntervalUs);
+    EXPECT_EQ(a.loadBalancing.messageBytes, b.loadBalancing.messageBytes);
     EXPECT_EQ(a.p2mp.mechanism, b.p2mp.mechanism);
     EXPECT_EQ(a.p2mp.ackAggregation, b.p2mp.ackAggregation);
     EXPECT_EQ(a.p2mp.bier.bslBits, b.p2mp.bier.bslBits);
@@ -113,6 +120,7 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
         EXPECT_EQ(x.startUs, y.startUs);
         EXPECT_EQ(x.senders, y.senders);
         EXPECT_EQ(x.receiver, y.receiver);
+        EXPECT_EQ(x.qpsPerConnection, y.qpsPerConnection);
         ASSERT_EQ(x.flows.size(), y.flows.size());
         for (std::size_t j = 0; j < x.flows.size(); ++j)
         {
@@ -442,10 +450,19 @@ const std::vector<BadCase> kNicSwitch{
 };
 
 const std::vector<BadCase> kModes{
-    {"LbSteering",
-     Set("/load_balancing/mode", "steering"),
-     "load_balancing.mode",
-     "'steering' is not implemented yet"},
+    {"LbSteeringWithSpraying",
+     Both(Set("/load_balancing/mode", "spray-random"),
+          Set("/load_balancing/endpoint_steering", true)),
+     "load_balancing.endpoint_steering",
+     "would act on the same traffic"},
+    {"LbSteeringOff",
+     Both(Set("/load_balancing/mode", "steering"), Set("/load_balancing/endpoint_steering", false)),
+     "load_balancing.endpoint_steering",
+     "cannot be false with load_balancing.mode 'steering'"},
+    {"LbMessageBytesWithoutSteering",
+     Set("/load_balancing/message_bytes", 4096),
+     "load_balancing.message_bytes",
+     "applies only with endpoint steering"},
     {"LbUnknown",
      Set("/load_balancing/mode", "random"),
      "load_balancing.mode",
@@ -781,11 +798,11 @@ TEST(ScenarioSet, LaterOverrideWins)
 
 TEST(ScenarioSet, OverrideIsValidatedLikeTheFile)
 {
-    const ScenarioError bad = ErrorOf(Minimal(), {"load_balancing.mode=steering"});
+    const ScenarioError bad = ErrorOf(Minimal(), {"load_balancing.message_bytes=4096"});
     EXPECT_EQ(bad.GetFile(), kLabel);
-    EXPECT_EQ(bad.GetPath(), "load_balancing.mode");
-    EXPECT_NE(bad.GetReason().find("not implemented yet"), std::string::npos);
-    EXPECT_NE(bad.GetReason().find("(set by --set load_balancing.mode=steering)"),
+    EXPECT_EQ(bad.GetPath(), "load_balancing.message_bytes");
+    EXPECT_NE(bad.GetReason().find("applies only with endpoint steering"), std::string::npos);
+    EXPECT_NE(bad.GetReason().find("(set by --set load_balancing.message_bytes=4096)"),
               std::string::npos);
 
     EXPECT_EQ(ErrorOf(Minimal(), {"nic.mtu_bytes=1000"}).GetPath(), "nic.mtu_bytes");
@@ -919,13 +936,16 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                 "fast_recovery_steps": 3, "rate_ai_mbps": 7.5, "rate_hai_mbps": 75.5,
                 "min_rate_mbps": 2.5, "rate_on_first_cnp_mbps": 1000.5,
                 "initial_alpha": 0.5, "clamp_target_rate": true, "rate_trace": true,
-                "alpha_update": "per-period", "rate_decrease_interval_us": 2.5}},
+                "alpha_update": "per-period", "rate_decrease_interval_us": 2.5},
+                "reorder": "tolerant", "reorder_window": 77, "reorder_timeout_us": 12.5},
         "switch": {"buffer_mb": 12.5, "latency_ns": 0, "reserve_kb": 0.1, "alpha": 0.125,
                    "pfc": {"enabled": false, "headroom_kb": 97.3, "hysteresis_kb": 0},
                    "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1},
                    "scheduling": "dwrr",
                    "dwrr": {"weights": [2, 1, 1, 1, 5, 1, 0, 0], "quantum_bytes": 4096}},
-        "load_balancing": {"mode": "ecmp"},
+        "load_balancing": {"mode": "steering", "endpoint_steering": true,
+                           "allow_steering_with_spraying": true,
+                           "min_repath_interval_us": 50.5, "message_bytes": 4096},
         "p2mp": {"mechanism": "new-protocol", "ack_aggregation": "hop-by-hop",
                  "ack_mode": "every-n", "ack_every": 4, "address_mapping": "per-receiver-list",
                  "bier": {"bsl_bits": 4096}, "xpu_list": {"lookup_ns_per_id": 2.5},
@@ -933,12 +953,12 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                                   "on_table_full": "fallback-unicast"}},
         "workloads": [
             {"type": "flows", "pattern": "list", "label": "L", "op": "send",
-             "flows": [{"src": 127, "dst": 0, "bytes": 18446744073709551615, "start_us": 0.7},
+             "qps_per_connection": 3, "flows": [{"src": 127, "dst": 0, "bytes": 18446744073709551615, "start_us": 0.7},
                        {"src": 1, "dst": 2, "bytes": 1, "start_us": 0}]},
             {"type": "flows", "pattern": "permutation", "bytes": 3, "start_us": 1e-3,
-             "label": "flows-1", "op": "write"},
+             "label": "flows-1", "op": "write", "qps_per_connection": 1},
             {"type": "flows", "pattern": "incast", "senders": 127, "receiver": 64, "bytes": 9,
-             "start_us": 5, "label": "flows-2", "op": "write"}],
+             "start_us": 5, "label": "flows-2", "op": "write", "qps_per_connection": 256}],
         "stragglers": [],
         "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
                    "packet_trace": true}
@@ -1367,7 +1387,9 @@ TEST(ScenarioReference, HasATableRowPerKey)
     EXPECT_NE(md.find("| `topology.k` |"), std::string::npos);
     EXPECT_NE(md.find("| `workloads[].flows[].dst` |"), std::string::npos);
     EXPECT_NE(md.find("`switch.ecn.kmin_kb`, `switch.ecn.kmax_kb`"), std::string::npos);
-    EXPECT_NE(md.find("reserved, not implemented yet: `\"steering\"`"), std::string::npos);
+    EXPECT_NE(md.find("| `load_balancing.mode` | enum | `\"ecmp\"`, `\"spray-random\"`, "
+                      "`\"spray-adaptive\"`, `\"steering\"` |"),
+              std::string::npos);
 }
 
 TEST(ScenarioErrorTest, WhatIsFilePathReason)

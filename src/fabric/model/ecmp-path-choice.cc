@@ -8,6 +8,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EcmpPathChoice");
 NS_OBJECT_ENSURE_REGISTERED(EcmpPathChoice);
 MCAST4AI_REGISTER_NAMED_TYPE(PathChoice::Registry(), "ecmp", EcmpPathChoice);
+// Endpoint steering needs nothing but ECMP in the fabric: the senders vary the hashed port.
+static const bool g_steeringUsesEcmp [[maybe_unused]]
+= (PathChoice::Registry().Add("steering", EcmpPathChoice::GetTypeId()), true);
 
 TypeId
 EcmpPathChoice::GetTypeId()

@@ -25,7 +25,9 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
         .Default("ecmp")
         .Doc("ecmp: a flow hash (UDP source port) picks one path per flow; spray-random: every "
              "packet picks a path uniformly; spray-adaptive: every packet (or flowlet) takes the "
-             "equal-cost port with the fewest bytes queued")
+             "equal-cost port with the fewest bytes queued; steering: switches hash as ecmp and "
+             "senders change a queue pair's UDP source port between messages, toward the port "
+             "their messages were delivered fastest on")
         .Bind(&LoadBalancingConfig::mode);
     // Optional, without defaults: given, they must go with the mode they configure.
     lb.Enum("tie_break", {"random", "first"})
@@ -38,6 +40,79 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
         .Unit("us")
         .Doc("spray-adaptive: a flow keeps its port until it pauses this long (a flowlet)")
         .Bind(&LoadBalancingConfig::flowletGapUs, 0.0);
+    lb.Boolean("endpoint_steering")
+        .DefaultFrom(
+            [](const ConfigSchemaView& v) -> std::optional<nlohmann::json>
+            {
+                const nlohmann::json* mode = v.Get("mode");
+                return nlohmann::json(mode && *mode == "steering");
+            },
+            "true with mode steering, else false")
+        .Doc("senders steer their source port between messages (docs/fabric.md, \"Path "
+             "steering\"); true with a spraying mode runs both on the same traffic, which needs "
+             "allow_steering_with_spraying")
+        .Bind(&LoadBalancingConfig::endpointSteering);
+    lb.Boolean("allow_steering_with_spraying")
+        .Default(false)
+        .Doc("the explicit override that lets endpoint steering and switch spraying act on the "
+             "same traffic (the inference-transport draft warns that they interact)")
+        .Bind(&LoadBalancingConfig::allowSteeringWithSpraying);
+    lb.Number("min_repath_interval_us", ConfigSchemaBounds::AtLeast(0))
+        .Auto("100 with endpoint steering")
+        .Unit("us")
+        .Doc("steering: a queue pair changes its source port at most once per interval")
+        .Bind(&LoadBalancingConfig::minRepathIntervalUs, 100.0);
+    lb.Integer("message_bytes", 0, uint64_t{1} << 40)
+        .Auto("262144 with endpoint steering")
+        .Unit("bytes")
+        .Doc("steering: a flow's transfer is posted as messages of this size, the granularity at "
+             "which its path may change (0: as posted)")
+        .Bind(&LoadBalancingConfig::messageBytes, uint64_t{262144});
+    lb.Rule(
+        "endpoint_steering",
+        {"endpoint_steering", "mode", "allow_steering_with_spraying"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const nlohmann::json* steer = v.Get("endpoint_steering");
+            const nlohmann::json* mode = v.Get("mode");
+            const nlohmann::json* allow = v.Get("allow_steering_with_spraying");
+            if (!steer || !mode)
+            {
+                return std::nullopt;
+            }
+            if (!steer->get<bool>() && *mode == "steering")
+            {
+                return "cannot be false with " + v.Path("mode") + " 'steering'";
+            }
+            std::string m = mode->get<std::string>();
+            if (steer->get<bool>() && m.rfind("spray-", 0) == 0 && !(allow && allow->get<bool>()))
+            {
+                return "endpoint steering and " + v.Path("mode") + " '" + m
+                       + "' would act on the same traffic, and the inference-transport draft "
+                         "warns that they interact; set "
+                       + v.Path("allow_steering_with_spraying") + " to run them together";
+            }
+            return std::nullopt;
+        },
+        "endpoint steering with switch spraying only with allow_steering_with_spraying");
+    for (const char* key : {"min_repath_interval_us", "message_bytes"})
+    {
+        const std::string k = key;
+        lb.Rule(
+            k,
+            {k, "endpoint_steering"},
+            [k](const ConfigSchemaView& v) -> std::optional<std::string>
+            {
+                const nlohmann::json* steer = v.Get("endpoint_steering");
+                if (!v.Get(k) || !steer || steer->get<bool>())
+                {
+                    return std::nullopt;
+                }
+                return "applies only with endpoint steering (" + v.Path("endpoint_steering")
+                       + " true, as mode 'steering' sets it)";
+            },
+            "`" + k + "` only with endpoint steering");
+    }
     for (const char* key : {"tie_break", "flowlet_gap_us"})
     {
         const std::string k = key;

@@ -51,6 +51,10 @@ struct LoadBalancingConfig
     std::string mode{"ecmp"};
     std::string tieBreak{"random"}; ///< spray-adaptive: among equally loaded ports
     double flowletGapUs{0};         ///< spray-adaptive: 0 = every packet chooses
+    bool endpointSteering{false};   ///< senders steer their source port (mode steering)
+    bool allowSteeringWithSpraying{false};
+    double minRepathIntervalUs{100}; ///< steering: at most one repath per QP per interval
+    uint64_t messageBytes{262144};   ///< steering: transfers are posted in messages this size
 };
 
 } // namespace ns3

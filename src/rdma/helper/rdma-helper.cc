@@ -33,6 +33,18 @@ RdmaHelper::SetCongestionControlAttribute(const std::string& name, const Attribu
     m_ccAttributes.emplace_back(name, value.Copy());
 }
 
+void
+RdmaHelper::SetPathSteering(const std::string& typeName)
+{
+    m_steeringType = typeName;
+}
+
+void
+RdmaHelper::SetPathSteeringAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_steeringAttributes.emplace_back(name, value.Copy());
+}
+
 std::vector<Ptr<RdmaNic>>
 RdmaHelper::Install(const NodeContainer& nodes,
                     const std::vector<Ptr<FabricNetDevice>>& hostPorts) const
@@ -46,6 +58,14 @@ RdmaHelper::Install(const NodeContainer& nodes,
         for (const auto& [name, value] : m_ccAttributes)
         {
             nic->SetCongestionControlAttribute(name, *value);
+        }
+        if (!m_steeringType.empty())
+        {
+            nic->SetPathSteeringType(TypeId::LookupByName(m_steeringType));
+            for (const auto& [name, value] : m_steeringAttributes)
+            {
+                nic->SetPathSteeringAttribute(name, *value);
+            }
         }
         nic->Setup(nodes.Get(h), hostPorts[h], h);
         nodes.Get(h)->AggregateObject(nic);

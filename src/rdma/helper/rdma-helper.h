@@ -32,6 +32,9 @@ public:
     /// The rate controller of every sending QP, by TypeId name (ns3::Dcqcn by default).
     void SetCongestionControl(const std::string& typeName);
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+    /// Endpoint path steering of every sending unicast QP, by TypeId name (none by default).
+    void SetPathSteering(const std::string& typeName);
+    void SetPathSteeringAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * One NIC per host: host h is nodes.Get(h) and sends through hostPorts[h].
@@ -44,6 +47,8 @@ private:
     ObjectFactory m_nicFactory;
     std::string m_ccType;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
+    std::string m_steeringType;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_steeringAttributes;
 };
 
 } // namespace ns3

@@ -54,6 +54,7 @@ QueuePair::DoDispose()
         m_cc->Dispose();
         m_cc = nullptr;
     }
+    m_steering = nullptr;
     m_nic = nullptr;
     m_p2mp = nullptr;
     m_localAgg = nullptr;
@@ -171,6 +172,7 @@ QueuePair::Enqueue(Operation op,
     m.posted = Simulator::Now();
     m.target = target;
     m.tag = tag <= FrameInfo::MAX_OP_TAG ? tag : 0;
+    m.port = m_srcPort;
     m_psnEnd += m.packets;
     uint64_t id = m.id;
     m_messages.push_back(std::move(m));
@@ -183,6 +185,18 @@ uint64_t
 QueuePair::GetNextPostPsn() const
 {
     return m_psnEnd;
+}
+
+void
+QueuePair::SetPathSteering(Ptr<PathSteering> steering)
+{
+    m_steering = steering;
+}
+
+Ptr<PathSteering>
+QueuePair::GetPathSteering() const
+{
+    return m_steering;
 }
 
 void
@@ -283,6 +297,7 @@ QueuePair::SetAggregateCnps(bool aggregate)
 void
 QueuePair::ReceiveCnp()
 {
+    ++m_cnps;
     if (!m_cc)
     {
         return;
@@ -331,12 +346,29 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
 Ptr<Packet>
 QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes)
 {
-    const Message& m = m_messages[messageIndex];
+    Message& m = m_messages[messageIndex];
     uint64_t index = psn - m.firstPsn;
     uint64_t offset = index * m_mtu;
     uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
     bool first = index == 0;
     bool last = index + 1 == m.packets;
+    if (first && psn >= m_maxSent)
+    {
+        // A message's port is chosen once, when it first goes: steering never changes the
+        // path inside a message, and its resends keep the port too.
+        if (m_steering)
+        {
+            m_srcPort = m_steering->NextPort(m_srcPort);
+            m.port = m_srcPort;
+        }
+        m.firstSent = Simulator::Now();
+        m.cnps = m_cnps;
+    }
+    if (last && psn >= m_maxSent)
+    {
+        m.lastSent = Simulator::Now();
+    }
+    m_builtPort = m.port;
     uint8_t opcode;
     if (m.op == WRITE)
     {
@@ -508,6 +540,11 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
     {
         Message done = m_messages.front();
         m_messages.pop_front();
+        if (m_steering)
+        {
+            m_steering->MessageDone(
+                done.port, done.bytes, done.firstSent, done.lastSent, m_cnps - done.cnps);
+        }
         m_buildIndex = m_buildIndex > 0 ? m_buildIndex - 1 : 0;
         m_completeTrace(done.id, done.bytes);
         if (!m_completion.IsNull())
@@ -560,14 +597,11 @@ QueuePair::TimerExpired()
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": timeout, back to PSN "
                        << m_sndUna);
     m_lastProgress = Simulator::Now();
-    if (m_nic->IsReorderTolerant())
-    {
-        Resend(m_sndUna); // the responder NAKs any further hole it still has
-    }
-    else
-    {
-        GoBackN(m_sndUna);
-    }
+    // Tolerant NICs too: a responder NAKs only holes it holds packets behind, and after a
+    // timeout there may be none (packets dropped past its window), so everything from the
+    // oldest unacknowledged PSN goes again; what the responder holds already it counts as
+    // duplicates.
+    GoBackN(m_sndUna);
     QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
 }

@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 #include "rdma/model/ack-aggregator.h"
 #include "rdma/model/p2mp-encapsulator.h"
+#include "rdma/model/path-steering.h"
 #include "rdma/model/rc-responder.h"
 #include "rdma/model/rdma-congestion-control.h"
 #include "wire/model/frame-info.h"
@@ -51,7 +52,11 @@ public:
         uint64_t packets{0};
         Time posted;
         P2mpEncapsulator::Target target; ///< receivers of a P2MP message (empty for unicast)
-        uint32_t tag{0}; ///< the operation its frames count toward (FrameInfo::op), 0 for none
+        uint32_t tag{0};  ///< the operation its frames count toward (FrameInfo::op), 0 for none
+        uint16_t port{0}; ///< UDP source port of all its packets (chosen when it first goes)
+        Time firstSent;   ///< when its first packet was first sent
+        Time lastSent;    ///< when its last packet was first sent
+        uint32_t cnps{0}; ///< the QP's CNP count when its first packet was first sent
     };
 
     /// Requester completion: the last packet of the message is acknowledged.
@@ -118,6 +123,15 @@ public:
     /// Responder of a P2MP flow: a message's first packet may skip the PSNs of messages this
     /// receiver was not part of. ackEvery 0 = acknowledge only message ends; ackFree = never.
     void SetMulticastResponder(uint32_t ackEvery, bool ackFree);
+
+    /// Endpoint path steering of this QP's source port between messages; null: a fixed port.
+    void SetPathSteering(Ptr<PathSteering> steering);
+    Ptr<PathSteering> GetPathSteering() const;
+    /// UDP source port of the packet BuildNextPacket() built last (its message's port).
+    uint16_t GetBuiltPort() const
+    {
+        return m_builtPort;
+    }
 
     /// DCQCN reaction point of this QP's sends; null means unpaced, line-rate sending.
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
@@ -209,12 +223,15 @@ private:
     CompletionCallback m_completion;
 
     Ptr<RdmaCongestionControl> m_cc;
+    Ptr<PathSteering> m_steering;
+    uint16_t m_builtPort{0};
     Time m_nextSend;
     Ptr<P2mpEncapsulator> m_p2mp;
     uint32_t m_groupQpn{0};
     Ptr<AckAggregator> m_localAgg;
     bool m_ackFree{false};
     bool m_aggregateCnps{false};
+    uint32_t m_cnps{0}; // CNPs received (path steering's congestion signal)
     std::size_t m_lastBuilt{0};
     bool m_lastBuiltFirst{false};
 

@@ -1,5 +1,6 @@
 #include "rdma/model/rdma-nic.h"
 
+#include "core/model/mix64.h"
 #include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
@@ -90,6 +91,11 @@ RdmaNic::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&RdmaNic::SetComputeIcrc, &RdmaNic::GetComputeIcrc),
                             MakeBooleanChecker())
+              .AddAttribute("Seed",
+                            "Seeds the NIC's random choices (path-steering probes)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&RdmaNic::m_seed),
+                            MakeUintegerChecker<uint64_t>())
               .AddAttribute(
                   "Reorder",
                   "Receivers: go-back-n (a gap is NAKed and everything after it "
@@ -150,6 +156,27 @@ void
 RdmaNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
 {
     m_ccFactory.Set(name, value);
+}
+
+void
+RdmaNic::SetPathSteeringType(TypeId tid)
+{
+    NS_ABORT_MSG_UNLESS(tid.IsChildOf(PathSteering::GetTypeId()),
+                        tid.GetName() << " is not a PathSteering");
+    m_steeringFactory.SetTypeId(tid);
+    m_steering = true;
+}
+
+void
+RdmaNic::SetPathSteeringAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_steeringFactory.Set(name, value);
+}
+
+bool
+RdmaNic::IsSteering() const
+{
+    return m_steering;
 }
 
 bool
@@ -267,6 +294,18 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
     {
         qp->SetCongestionControl(CreateCongestionControl());
     }
+    if (m_steering)
+    {
+        Ptr<PathSteering> steering = m_steeringFactory.Create<PathSteering>();
+        // Payload bytes per second at line rate: MTU-sized packets with RoCEv2 headers and
+        // Ethernet framing.
+        double wire = m_mtu + FrameInfo::ETH_BYTES + FrameInfo::IPV4_BYTES + FrameInfo::UDP_BYTES
+                      + FrameInfo::BTH_BYTES + FrameInfo::ICRC_BYTES + m_device->GetFramingBytes();
+        steering->Setup(Mix64(m_seed ^ (uint64_t{m_host} << 32) ^ qp->GetQpn()),
+                        m_device->GetDataRate().GetBitRate() / 8.0 * m_mtu / wire,
+                        m_ccEnabled);
+        qp->SetPathSteering(steering);
+    }
     m_created.push_back(m_qps.size());
     m_qps.push_back(qp);
     m_isActive.push_back(false);
@@ -282,6 +321,7 @@ RdmaNic::CreateMulticastQp(uint32_t groupQpn,
                            uint8_t owner)
 {
     Ptr<QueuePair> qp = CreateQp(m_host, srcPort, owner);
+    qp->SetPathSteering(nullptr); // a P2MP flow's entropy is its group's (BIER's ECMP)
     qp->SetMulticast(sender, groupQpn, localAgg, ackFree);
     qp->SetRemoteQpn(groupQpn);
     // Receivers acknowledge to the group QPN: one number names the flow at every hop, so an
@@ -445,7 +485,7 @@ RdmaNic::NextDataFrame(uint8_t pausedMask, Time now)
         else
         {
             Encapsulate(
-                p, qp->GetRemoteHost(), qp->GetSourcePort(), qp->GetPriority(), m_ecnCapable);
+                p, qp->GetRemoteHost(), qp->GetBuiltPort(), qp->GetPriority(), m_ecnCapable);
             qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
             ++m_dataPackets;
             m_dataBytes += payload;
@@ -498,7 +538,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
     RocePacketBuilder::AddUdpIp(
         p,
         MakeAddressing(
-            GroupAddress(qp->GetGroupQpn()), qp->GetSourcePort(), qp->GetPriority(), m_ecnCapable));
+            GroupAddress(qp->GetGroupQpn()), qp->GetBuiltPort(), qp->GetPriority(), m_ecnCapable));
     m_copiesPriority = qp->GetPriority();
     m_frames.clear();
     qp->GetP2mpEncapsulator()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);

@@ -96,6 +96,11 @@ public:
     /// Queue a CNP (BTH opcode 0x81) for a responder's peer, ahead of all data.
     void SendCnp(const RcResponder::Peer& to);
 
+    /// Unicast QPs created from now on steer their source port (a child of PathSteering).
+    void SetPathSteeringType(TypeId tid);
+    void SetPathSteeringAttribute(const std::string& name, const AttributeValue& value);
+    /// Whether its unicast QPs steer their source port.
+    bool IsSteering() const;
     /// The rate controller every QP created from now on gets (a child of RdmaCongestionControl).
     void SetCongestionControlType(TypeId tid);
     /// Set an attribute of the rate controllers of QPs created from now on.
@@ -246,6 +251,9 @@ private:
     bool m_ccEnabled;
     Time m_cnpInterval;
     ObjectFactory m_ccFactory;
+    ObjectFactory m_steeringFactory; // no TypeId: no steering
+    bool m_steering{false};
+    uint64_t m_seed{1};
     EventId m_wakeup;
     Time m_wakeupAt;
     uint32_t m_timerLane; // the QPs' retransmission timers: see GetTimerLane

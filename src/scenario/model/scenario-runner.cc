@@ -289,6 +289,10 @@ ScenarioRunner::NetworkSummary() const
     uint64_t naks = 0;
     uint64_t spurious = 0;
     uint64_t reorderDrops = 0;
+    uint64_t qps = 0;
+    uint64_t qpsMax = 0;
+    uint64_t repaths = 0;
+    uint64_t probes = 0;
     std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS> displacement{};
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
@@ -307,6 +311,19 @@ ScenarioRunner::NetworkSummary() const
         retx += nic->GetRetransmissions();
         naks += nic->GetNaksSent();
         spurious += nic->GetSpuriousRetransmissions();
+        qps += nic->GetNQps();
+        qpsMax = std::max<uint64_t>(qpsMax, nic->GetNQps());
+        if (nic->IsSteering())
+        {
+            for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+            {
+                if (Ptr<PathSteering> steering = nic->GetQpByIndex(q)->GetPathSteering())
+                {
+                    repaths += steering->GetRepaths();
+                    probes += steering->GetProbes();
+                }
+            }
+        }
         reorderDrops += nic->GetReorderDrops();
         for (uint32_t b = 0; b < RdmaNic::DISPLACEMENT_BUCKETS; ++b)
         {
@@ -407,6 +424,10 @@ ScenarioRunner::NetworkSummary() const
             {"naks", naks},
             {"spurious_retransmissions", spurious},
             {"reorder", ReorderSummary(displacement, reorderDrops)},
+            {"qps_per_host",
+             {{"mean", m_fabric->GetHostCount() ? double(qps) / m_fabric->GetHostCount() : 0.0},
+              {"max", qpsMax}}},
+            {"steering", {{"repaths", repaths}, {"probes", probes}}},
             {"acks_at_senders", acks},
             {"header_bytes", headerBytes},
             {"data_packets", dataPackets},

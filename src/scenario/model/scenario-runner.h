@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_SCENARIO_RUNNER_H
 #define MCAST4AI_SCENARIO_RUNNER_H
 
+#include "rdma/model/path-steering.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/packet-trace-writer.h"
 #include "scenario/model/rate-trace-writer.h"

@@ -13,6 +13,7 @@
 #include "p2mp/helper/p2mp-helper.h"
 #include "rdma/helper/rdma-helper.h"
 #include "rdma/model/dcqcn.h"
+#include "rdma/model/path-steering.h"
 #include "scenario/model/scenario-error.h"
 
 #include <cmath>
@@ -136,6 +137,15 @@ TopologyBuilder::Build()
     rdma.SetNicAttribute("AckEvery", UintegerValue(nic.ackEvery));
     rdma.SetNicAttribute("Rto", TimeValue(Time::FromDouble(nic.rtoUs, Time::US)));
     rdma.SetNicAttribute("Reorder", StringValue(nic.reorder));
+    rdma.SetNicAttribute("Seed", UintegerValue(m_config.seed));
+    const LoadBalancingConfig& steer = m_config.loadBalancing;
+    if (steer.endpointSteering)
+    {
+        rdma.SetPathSteering(PathSteering::Registry().Get("endpoint").GetName());
+        rdma.SetPathSteeringAttribute(
+            "MinRepathInterval", TimeValue(Time::FromDouble(steer.minRepathIntervalUs, Time::US)));
+        rdma.SetPathSteeringAttribute("MessageBytes", UintegerValue(steer.messageBytes));
+    }
     rdma.SetNicAttribute("ReorderWindow", UintegerValue(nic.reorderWindow));
     rdma.SetNicAttribute("ReorderTimeout",
                          TimeValue(Time::FromDouble(nic.reorderTimeoutUs, Time::US)));

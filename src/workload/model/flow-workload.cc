@@ -91,11 +91,17 @@ FlowWorkload::DoInstall()
         {
             return EntropyPort(entropy());
         };
-        Ptr<QueuePair> a = srcNic->CreateQp(spec.dst, port(), m_context.owner);
-        Ptr<QueuePair> b = dstNic->CreateQp(spec.src, port(), m_context.owner);
-        RdmaNic::Connect(a, b);
-        a->SetCompletionCallback(MakeCallback(&FlowWorkload::FlowComplete, this, f));
-        m_qps.push_back(a);
+        m_qps.emplace_back();
+        for (uint32_t q = 0; q < w.qpsPerConnection; ++q)
+        {
+            Ptr<QueuePair> a = srcNic->CreateQp(spec.dst, port(), m_context.owner);
+            Ptr<QueuePair> b = dstNic->CreateQp(spec.src, port(), m_context.owner);
+            RdmaNic::Connect(a, b);
+            a->SetCompletionCallback(MakeCallback(&FlowWorkload::FlowComplete, this, f));
+            m_qps.back().push_back(a);
+        }
+        m_outstanding.push_back(0);
+        m_unposted.emplace_back(w.qpsPerConnection, 0);
 
         Metrics::OpRecord r;
         r.op = f;
@@ -114,13 +120,57 @@ void
 FlowWorkload::StartFlow(uint32_t flow)
 {
     StartOp(m_handles[flow]);
-    m_qps[flow]->Post(m_op, m_flows[flow].bytes, OpTag(m_handles[flow]));
+    const uint64_t bytes = m_flows[flow].bytes;
+    const uint64_t n = m_qps[flow].size();
+    for (uint64_t q = 0; q < n; ++q)
+    {
+        // An even share per queue pair, the remainder one byte each to the first ones.
+        uint64_t share = bytes / n + (q < bytes % n ? 1 : 0);
+        if (share == 0 && q > 0)
+        {
+            continue;
+        }
+        m_unposted[flow][q] = share;
+        for (uint32_t k = 0; k < POSTED_AHEAD && m_unposted[flow][q] > 0; ++k)
+        {
+            PostNext(flow, q);
+        }
+    }
+}
+
+void
+FlowWorkload::PostNext(uint32_t flow, uint32_t q)
+{
+    // A steering queue pair may change its path between messages: its share goes in
+    // messages of the steering's size, posted a few ahead of the acknowledgements so that the
+    // queue pair never runs dry and a huge flow never holds millions of posted messages.
+    Ptr<QueuePair> qp = m_qps[flow][q];
+    Ptr<PathSteering> steering = qp->GetPathSteering();
+    uint64_t& left = m_unposted[flow][q];
+    uint64_t size = steering && steering->GetMessageBytes() > 0
+                        ? std::min(left, steering->GetMessageBytes())
+                        : left;
+    left -= size;
+    ++m_outstanding[flow];
+    qp->Post(m_op, size, OpTag(m_handles[flow]));
 }
 
 void
 FlowWorkload::FlowComplete(uint32_t flow, Ptr<QueuePair> qp, const QueuePair::Message& m)
 {
-    CompleteOp(m_handles[flow]);
+    --m_outstanding[flow];
+    const std::vector<Ptr<QueuePair>>& qps = m_qps[flow];
+    for (uint32_t q = 0; q < qps.size(); ++q)
+    {
+        if (qps[q] == qp && m_unposted[flow][q] > 0)
+        {
+            PostNext(flow, q);
+        }
+    }
+    if (m_outstanding[flow] == 0)
+    {
+        CompleteOp(m_handles[flow]);
+    }
 }
 
 const std::vector<FlowSpec>&

@@ -38,9 +38,15 @@ protected:
 private:
     void StartFlow(uint32_t flow);
     void FlowComplete(uint32_t flow, Ptr<QueuePair> qp, const QueuePair::Message& m);
+    /// Post the next message of QP q of a flow (bytes of its share not yet posted remain).
+    void PostNext(uint32_t flow, uint32_t q);
+    /// Messages a steering queue pair has posted ahead of its acknowledgements.
+    static constexpr uint32_t POSTED_AHEAD = 8;
 
     std::vector<FlowSpec> m_flows;
-    std::vector<Ptr<QueuePair>> m_qps;
+    std::vector<std::vector<Ptr<QueuePair>>> m_qps; // per flow: its qps_per_connection QPs
+    std::vector<uint64_t> m_outstanding;            // per flow: messages posted, not acknowledged
+    std::vector<std::vector<uint64_t>> m_unposted;  // per flow and QP: bytes not yet posted
     std::vector<uint64_t> m_handles;
     QueuePair::Operation m_op{QueuePair::WRITE};
 };

@@ -43,6 +43,12 @@ FlowsWorkloadSchema::Declare(ConfigSchemaObject& w)
         .Default("write")
         .Doc("RDMA WRITE or SEND")
         .Bind(&WorkloadConfig::op);
+    w.Integer("qps_per_connection", 1, 256)
+        .Default(1)
+        .Doc("queue pairs each flow is split over, each with its own UDP source port (more "
+             "entropy for ECMP, the inference-transport draft's first mitigation); the bytes are "
+             "shared out evenly and the flow ends when every part is acknowledged")
+        .Bind(&WorkloadConfig::qpsPerConnection);
     w.Discriminator("pattern").Required().Doc("which pairs send").Bind(&WorkloadConfig::pattern);
     w.Rule(
         "pattern",

@@ -32,6 +32,7 @@ struct WorkloadConfig
     double startUs{0};
     uint32_t senders{0};  // incast
     uint32_t receiver{0}; // incast
+    uint32_t qpsPerConnection{1}; // flows: queue pairs each flow is split over
     // broadcast
     std::string algorithm{"multicast"};
     uint32_t root{0};

@@ -1,0 +1,64 @@
+/*
+ * Path steering from endpoint estimation alone (the inference-transport draft's first source
+ * of path-load awareness): each source port's messages' round-trip times and delivery rates.
+ */
+#ifndef MCAST4AI_ENDPOINT_PATH_STEERING_H
+#define MCAST4AI_ENDPOINT_PATH_STEERING_H
+
+#include "rdma/model/path-steering.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Least-loaded known entropy, probing new ones when the current path queues.
+ *
+ * Per source port it keeps EWMAs of its messages' RTT (last packet sent to its ACK), delivery
+ * rate (bytes over the time from the later of the message's first packet and the previous
+ * message's acknowledgement to its own) and congestion (whether CNPs arrived while the
+ * message was outstanding). A port is loaded when its congestion estimate is at least one
+ * half with DCQCN on (a shared path keeps ECN-marking while DCQCN holds the rates down, a path
+ * of its own stops, however slowly DCQCN then recovers), and without DCQCN when it delivers
+ * below RateThreshold of the line's payload rate (a shared path halves it). At a message
+ * boundary, at most once per MinRepathInterval and only once a message sent on the current
+ * port since the last change was acknowledged:
+ * - if the current port is not loaded, stay;
+ * - else move to the known port that is not loaded and delivered fastest, if there is one;
+ * - else probe a port never used (a draw from the ephemeral range 49152..65535).
+ */
+class EndpointPathSteering : public PathSteering
+{
+public:
+    static TypeId GetTypeId();
+
+    uint16_t NextPort(uint16_t current) override;
+    void MessageDone(
+        uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps) override;
+
+private:
+    struct Estimate
+    {
+        uint16_t port{0};
+        uint32_t samples{0};
+        double rttUs{0};  ///< EWMA
+        double rate{0};   ///< payload bytes per second, EWMA
+        double marked{0}; ///< EWMA of "CNPs arrived while a message was out"
+    };
+
+    Estimate* Find(uint16_t port);
+    bool IsLoaded(const Estimate& e) const;
+
+    double m_rateThreshold{0.9};
+    double m_gain{0.5};
+    uint32_t m_maxPorts{16};
+    std::vector<Estimate> m_estimates;
+    Time m_lastDone;
+    uint32_t m_freshSamples{0}; ///< of the current port since the last change
+    uint16_t m_current{0};
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_ENDPOINT_PATH_STEERING_H */

@@ -1,0 +1,83 @@
+/*
+ * Endpoint path steering (the inference-transport draft): a sending queue pair changes its UDP
+ * source port, the fabric's ECMP entropy, between messages and never inside one, choosing from
+ * what it has learnt about each value's path. The fabric stays plain ECMP. A NIC chooses its
+ * model by TypeId name, as it chooses its congestion control.
+ */
+#ifndef MCAST4AI_PATH_STEERING_H
+#define MCAST4AI_PATH_STEERING_H
+
+#include "core/model/named-type-registry.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \brief The entropy choice of one sending queue pair.
+ *
+ * The queue pair asks NextPort() when a message's first packet is first sent, and reports
+ * every acknowledged message with MessageDone(). The load information is advisory: it
+ * changes only the source port, never the rate (DCQCN is untouched).
+ */
+class PathSteering : public Object
+{
+public:
+    static TypeId GetTypeId();
+    /// The names of the steering models and their TypeIds.
+    static NamedTypeRegistry& Registry();
+
+    /**
+     * Make the choices reproducible and scale the estimates: seed names the queue pair (the
+     * scenario's seed mixed with its host and QPN), payloadRate is the bytes per second of
+     * payload the NIC's port carries at line rate.
+     */
+    void Setup(uint64_t seed, double payloadRate, bool congestionControl);
+
+    /// The source port of the message about to start; current is the port of the last one.
+    virtual uint16_t NextPort(uint16_t current) = 0;
+    /**
+     * A message sent on port was fully acknowledged now: bytes of payload, its first packet
+     * first sent at firstSent and its last at lastSent (now - lastSent is the message's RTT:
+     * the path's delay and queueing, there and back); cnps arrived for the queue pair while
+     * it was outstanding.
+     */
+    virtual void MessageDone(
+        uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps)
+        = 0;
+
+    /// Changes of source port so far (a probe of a new value included).
+    uint64_t GetRepaths() const;
+    /// Of those, changes to a value never used before.
+    uint64_t GetProbes() const;
+    /// The size transfers are split into (0: as posted); see the MessageBytes attribute.
+    uint64_t GetMessageBytes() const;
+
+protected:
+    /// The next of this queue pair's uniform draws in [0, n) (seeded, counter-based).
+    uint32_t DrawBelow(uint32_t n);
+    /// Count a change of port (traced); probe: the port is new to this queue pair.
+    void Repathed(uint16_t from, uint16_t to, bool probe);
+
+    Time m_minRepathInterval;
+    uint64_t m_messageBytes{0};
+    double m_payloadRate{0};
+    bool m_congestionControl{false}; ///< the queue pair's rate is DCQCN's (CNPs are a signal)
+    Time m_lastRepath;
+    bool m_repathed{false};
+
+private:
+    uint64_t m_seed{0};
+    uint64_t m_draws{0};
+    uint64_t m_repaths{0};
+    uint64_t m_probes{0};
+    TracedCallback<uint16_t, uint16_t> m_repathTrace; // from, to
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_PATH_STEERING_H */
