@@ -79,6 +79,8 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.topology.hostLink.delayUs, b.topology.hostLink.delayUs);
     EXPECT_EQ(a.topology.fabricLink.rateGbps, b.topology.fabricLink.rateGbps);
     EXPECT_EQ(a.topology.fabricLink.delayUs, b.topology.fabricLink.delayUs);
+    EXPECT_EQ(a.topology.hostLink.lossRate, b.topology.hostLink.lossRate);
+    EXPECT_EQ(a.topology.fabricLink.lossRate, b.topology.fabricLink.lossRate);
     EXPECT_EQ(a.nic.mtuBytes, b.nic.mtuBytes);
     EXPECT_EQ(a.nic.ackEvery, b.nic.ackEvery);
     EXPECT_EQ(a.nic.rtoUs, b.nic.rtoUs);
@@ -927,8 +929,8 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
     const json in = json::parse(R"({
         "name": "all-fields", "seed": 18446744073709551615, "stop_time_ms": 0.1,
         "topology": {"kind": "fat-tree", "k": 8,
-                     "host_link": {"rate_gbps": 25.5, "delay_us": 0.3},
-                     "fabric_link": {"rate_gbps": 800, "delay_us": 0}},
+                     "host_link": {"rate_gbps": 25.5, "delay_us": 0.3, "loss_rate": 0.5},
+                     "fabric_link": {"rate_gbps": 800, "delay_us": 0, "loss_rate": 0}},
         "nic": {"mtu_bytes": 4096, "ack_every": 16, "rto_us": 123.456, "data_priority": 0,
                 "ctrl_priority": 7, "dcqcn": {"enabled": false, "preset": "nvidia-cx6",
                 "cnp_interval_us": 7.5, "g": 0.125, "alpha_update_us": 3.25,

@@ -1,10 +1,12 @@
 #include "fabric/helper/fabric-helper.h"
 
+#include "core/model/mix64.h"
 #include "fabric/model/ecmp-path-choice.h"
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/strict-priority-scheduler.h"
 #include "fabric/model/switch-mmu.h"
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -157,6 +159,13 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
         {
             Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>();
             dev->SetAttribute("DataRate", DataRateValue(DataRate(linkOf(port).rateGbps * 1e9)));
+            if (linkOf(port).lossRate > 0)
+            {
+                dev->SetAttribute("LossRate", DoubleValue(linkOf(port).lossRate));
+                dev->SetAttribute(
+                    "LossSeed",
+                    UintegerValue(Mix64(m_seed ^ (uint64_t{n} << 20) ^ ports[n].size())));
+            }
             if (!graph.IsHost(n))
             {
                 dev->SetAttribute("RxLatency", TimeValue(m_switchLatency));

@@ -1,6 +1,8 @@
 #include "fabric/model/fabric-net-device.h"
 
+#include "core/model/mix64.h"
 #include "fabric/model/fabric-channel.h"
+#include "ns3/double.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -58,6 +60,22 @@ FabricNetDevice::GetTypeId()
                             UintegerValue(9000),
                             MakeUintegerAccessor(&FabricNetDevice::m_mtu),
                             MakeUintegerChecker<uint16_t>())
+              .AddAttribute("LossRate",
+                            "Probability that a frame arriving on this port is lost (bit errors "
+                            "on its link: the frame fails its FCS and is dropped), each frame "
+                            "independently",
+                            DoubleValue(0),
+                            MakeDoubleAccessor(&FabricNetDevice::m_lossRate),
+                            MakeDoubleChecker<double>(0, 1))
+              .AddAttribute("LossSeed",
+                            "Seeds the port's loss draws (a counter hashed with it)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&FabricNetDevice::m_lossSeed),
+                            MakeUintegerChecker<uint64_t>())
+              .AddTraceSource("PhyRxDrop",
+                              "A frame was lost on arrival to the link's random loss",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_phyRxDropTrace),
+                              "ns3::Packet::TracedCallback")
               .AddTraceSource("Tx",
                               "A frame starts serialisation",
                               MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
@@ -215,6 +233,14 @@ FabricNetDevice::TransmitComplete()
 void
 FabricNetDevice::Receive(FabricFrame frame)
 {
+    if (m_lossRate > 0 && UnitInterval(Mix64(m_lossSeed ^ Mix64(++m_lossDraws))) < m_lossRate)
+    {
+        // Corrupted on the wire: the MAC drops it before anyone (pcap included) sees it.
+        ++m_linkLosses;
+        m_phyRxDropTrace(frame.GetPacket());
+        NS_LOG_LOGIC("port " << m_ifIndex << ": frame lost on the link");
+        return;
+    }
     if (m_pcap)
     {
         m_pcap->Write(Simulator::Now(), frame.GetPacket());
@@ -469,6 +495,12 @@ uint64_t
 FabricNetDevice::GetPfcSent() const
 {
     return m_pfcSent;
+}
+
+uint64_t
+FabricNetDevice::GetLinkLosses() const
+{
+    return m_linkLosses;
 }
 
 uint64_t

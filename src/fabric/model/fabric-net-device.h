@@ -126,6 +126,8 @@ public:
     /// PFC pause frames (non-zero pause time) sent and received; resumes are not counted.
     uint64_t GetPfcSent() const;
     uint64_t GetPfcReceived() const;
+    /// Frames this port lost on arrival to its link's random loss (LossRate).
+    uint64_t GetLinkLosses() const;
     Time GetBusyTime() const;
     /// Start of the first and end of the last transmission (for utilisation checks).
     Time GetFirstTxStart() const;
@@ -217,6 +219,8 @@ private:
     Time m_lastTxEnd;
     TracedCallback<Ptr<const Packet>> m_txTrace;
     TracedCallback<Ptr<const Packet>> m_rxTrace;
+    double m_lossRate{0}; // a frame arriving is lost with this probability (next to what
+                          // Receive reads anyway)
     DataRate m_rate;
 
     Ptr<FabricChannel> m_channel;
@@ -238,6 +242,10 @@ private:
     Mac48Address m_address;
     uint64_t m_pfcSent{0};
     uint64_t m_pfcReceived{0};
+    uint64_t m_lossSeed{0}; // seeds the draws: the same scenario and seed lose the same frames
+    uint64_t m_lossDraws{0};
+    uint64_t m_linkLosses{0};
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
 };

@@ -535,6 +535,14 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
             }
         }
     }
+    if (m_recovering)
+    {
+        m_recovering = m_sndUna < m_maxSent;
+        if (m_recovering)
+        {
+            Resend(m_sndUna);
+        }
+    }
     while (!m_messages.empty()
            && m_messages.front().firstPsn + m_messages.front().packets <= m_sndUna)
     {
@@ -597,11 +605,22 @@ QueuePair::TimerExpired()
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": timeout, back to PSN "
                        << m_sndUna);
     m_lastProgress = Simulator::Now();
-    // Tolerant NICs too: a responder NAKs only holes it holds packets behind, and after a
-    // timeout there may be none (packets dropped past its window), so everything from the
-    // oldest unacknowledged PSN goes again; what the responder holds already it counts as
-    // duplicates.
-    GoBackN(m_sndUna);
+    if (m_nic->IsReorderTolerant() && !m_recovering)
+    {
+        // A tolerant responder holds what arrived: resend the oldest PSN, and then the next
+        // one at every ACK that does not cover all that was sent (TCP's partial ACKs), which
+        // finds the holes it has nothing behind to NAK for (a lost tail).
+        m_recovering = true;
+        Resend(m_sndUna);
+    }
+    else
+    {
+        // Go-back-N; and a tolerant NIC whose recovery timed out as well (many holes with
+        // nothing behind them: packets dropped past the responder's window) sends everything
+        // again, the responder counting what it holds already as duplicates.
+        m_recovering = false;
+        GoBackN(m_sndUna);
+    }
     QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
 }

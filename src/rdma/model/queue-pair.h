@@ -231,7 +231,8 @@ private:
     Ptr<AckAggregator> m_localAgg;
     bool m_ackFree{false};
     bool m_aggregateCnps{false};
-    uint32_t m_cnps{0}; // CNPs received (path steering's congestion signal)
+    uint32_t m_cnps{0};       // CNPs received (path steering's congestion signal)
+    bool m_recovering{false}; // tolerant NIC after a timeout: resend at every partial ACK
     std::size_t m_lastBuilt{0};
     bool m_lastBuiltFirst{false};
 

@@ -97,12 +97,27 @@ void
 RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
 {
     // Reordering under spraying fills a hole within a path-delay difference; a hole older
-    // than the reorder timeout is taken for a loss and asked for, once, by its PSN alone.
-    if (m_nakSent || m_reorder->GetHeld() == 0
-        || Simulator::Now() - m_reorder->GetHoleSince() < nic->GetReorderTimeout())
+    // than the reorder timeout is taken for a loss and asked for by its PSN alone, again
+    // every reorder timeout while it stays open (the NAK or the resend may be lost too;
+    // with a timeout of 0, once).
+    Time now = Simulator::Now();
+    Time timeout = nic->GetReorderTimeout();
+    if (!m_multicast)
+    {
+        // Later holes too, each once (an SACK's worth of NAKs): without them each hole would
+        // wait for the one before it to fill, a round trip each. Not for P2MP receivers: an
+        // aggregator reads a NAK's PSN as everything below it received.
+        while (uint64_t i = m_reorder->NextHoleToNak(now - timeout + TimeStep(1), 64))
+        {
+            SendAck(nic, peer, m_expected + i, true);
+        }
+    }
+    if (m_reorder->GetHeld() == 0 || now - m_reorder->GetHoleSince() < timeout
+        || (m_nakSent && (timeout.IsZero() || now - m_reorder->lastNak < timeout)))
     {
         return;
     }
+    m_reorder->lastNak = now;
     NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": hole at PSN "
                        << m_expected << " open since " << m_reorder->GetHoleSince().As(Time::US)
                        << ", selective NAK");

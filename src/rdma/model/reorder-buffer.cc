@@ -16,7 +16,10 @@ ReorderBuffer::Hold(uint64_t ahead, uint32_t window, const Slot& packet)
     }
     while (m_slots.size() <= ahead)
     {
-        m_slots.push_back(Slot());
+        // A missing PSN below this packet: a hole, first seen now.
+        Slot hole;
+        hole.arrival = packet.arrival;
+        m_slots.push_back(std::move(hole));
     }
     Slot& s = m_slots[ahead];
     if (s.present)
@@ -32,6 +35,30 @@ ReorderBuffer::Hold(uint64_t ahead, uint32_t window, const Slot& packet)
     return HELD;
 }
 
+uint64_t
+ReorderBuffer::NextHoleToNak(Time olderThan, uint32_t maxScan)
+{
+    // Slot 0 is the responder's own business (the cumulative hole); from the frontier on,
+    // the first missing slot first seen before olderThan, if any within maxScan slots.
+    std::size_t end = std::min<std::size_t>(m_slots.size(), m_nakFrontier + maxScan);
+    for (std::size_t i = std::max<std::size_t>(m_nakFrontier, 1); i < end; ++i)
+    {
+        const Slot& s = m_slots[i];
+        if (s.present)
+        {
+            m_nakFrontier = i + 1;
+            continue;
+        }
+        if (s.arrival >= olderThan)
+        {
+            return 0; // later holes were seen later still
+        }
+        m_nakFrontier = i + 1;
+        return i;
+    }
+    return 0;
+}
+
 bool
 ReorderBuffer::Advance(Slot& next)
 {
@@ -40,6 +67,7 @@ ReorderBuffer::Advance(Slot& next)
         return false;
     }
     m_slots.pop_front(); // the hole just filled
+    m_nakFrontier = m_nakFrontier > 1 ? m_nakFrontier - 1 : 1;
     if (m_held == 0)
     {
         m_slots.clear();

@@ -27,7 +27,7 @@ public:
     /// What a held packet contributes once the hole before it fills.
     struct Slot
     {
-        Time arrival;        ///< when it arrived (the hole's age is measured from it)
+        Time arrival;        ///< when it arrived; for a missing PSN, when the hole was first seen
         uint32_t bytes{0};   ///< payload bytes
         bool present{false}; ///< a packet is held here
         bool last{false};    ///< it ends a message
@@ -67,10 +67,22 @@ public:
         return m_holeSince;
     }
 
+    /**
+     * A hole past the first (slot i > 0, PSN expected + i) that was first seen before
+     * olderThan and is not yet NAKed, or 0 if none: it is then NAKed. Scans at most maxScan
+     * slots from where the last call stopped, so a call costs little however wide the
+     * bitmap.
+     */
+    uint64_t NextHoleToNak(Time olderThan, uint32_t maxScan);
+
+    /// When the responder last NAKed the current hole (a lost NAK or resend is NAKed again).
+    Time lastNak;
+
 private:
     RingQueue<Slot> m_slots;
     uint32_t m_held{0};
     Time m_holeSince;
+    std::size_t m_nakFrontier{1}; // slots below it (past slot 0) are present or NAKed
 };
 
 } // namespace ns3

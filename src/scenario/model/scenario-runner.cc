@@ -289,6 +289,7 @@ ScenarioRunner::NetworkSummary() const
     uint64_t naks = 0;
     uint64_t spurious = 0;
     uint64_t reorderDrops = 0;
+    uint64_t linkLosses = 0;
     uint64_t qps = 0;
     uint64_t qpsMax = 0;
     uint64_t repaths = 0;
@@ -311,6 +312,7 @@ ScenarioRunner::NetworkSummary() const
         retx += nic->GetRetransmissions();
         naks += nic->GetNaksSent();
         spurious += nic->GetSpuriousRetransmissions();
+        linkLosses += nic->GetDevice()->GetLinkLosses();
         qps += nic->GetNQps();
         qpsMax = std::max<uint64_t>(qpsMax, nic->GetNQps());
         if (nic->IsSteering())
@@ -378,6 +380,7 @@ ScenarioRunner::NetworkSummary() const
             linkBytes += dev->GetTxBytes();
             hops += dev->GetTxFrames();
             pfc += dev->GetPfcSent();
+            linkLosses += dev->GetLinkLosses();
         }
     }
     // Copies per P2MP message leaving its source: over the broadcast workloads' messages.
@@ -420,6 +423,7 @@ ScenarioRunner::NetworkSummary() const
             {"ecn_marks", marks},
             {"cnps", cnps},
             {"drops", drops},
+            {"link_losses", linkLosses},
             {"retransmissions", retx},
             {"naks", naks},
             {"spurious_retransmissions", spurious},

@@ -15,6 +15,7 @@ struct LinkConfig
 {
     double rateGbps{100.0};
     double delayUs{1.0};
+    double lossRate{0}; ///< each frame is lost with this probability, in each direction
 };
 
 struct TopologyConfig

@@ -29,6 +29,25 @@ DeclareLink(ConfigSchemaObject& link)
         .Unit("µs")
         .Doc("propagation delay")
         .Bind(&LinkConfig::delayUs);
+    link.Number("loss_rate", ConfigSchemaBounds::Between(0, 1))
+        .Default(0.0)
+        .Doc("probability that a frame is lost on the link (bit errors: the receiver's MAC drops "
+             "it), independently per frame and direction, drawn from the seed; PFC keeps "
+             "congestion lossless, a lossy link still drops")
+        .Bind(&LinkConfig::lossRate);
+    link.Rule(
+        "loss_rate",
+        {"loss_rate"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* rate = v.Get("loss_rate");
+            if (!rate || rate->get<double>() < 1)
+            {
+                return std::nullopt;
+            }
+            return "must be below 1: a link that loses every frame delivers nothing";
+        },
+        "loss_rate < 1");
 }
 
 } // namespace
