@@ -404,9 +404,8 @@ private:
         constexpr double INTERVAL_US = 100;
         nlohmann::json j = ReadScenarioFile("load-balancing", "steering-8x8.json");
         NS_TEST_ASSERT_MSG_EQ(j["load_balancing"]["message_bytes"].get<uint64_t>(), MESSAGE, "");
-        NS_TEST_ASSERT_MSG_EQ(j["load_balancing"]["min_repath_interval_us"].get<double>(),
-                              INTERVAL_US,
-                              "");
+        NS_TEST_ASSERT_MSG_EQ(
+            j["load_balancing"]["min_repath_interval_us"].get<double>(), INTERVAL_US, "");
         j["nic"]["reorder"] = m_receiver;
         j["output"]["dir"] = "/tmp/mcast4ai-test-steering-" + m_receiver;
         ScenarioConfig c = Scenario::Parse(j.dump(), "steering-8x8.json", {});

@@ -352,21 +352,22 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
     uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
     bool first = index == 0;
     bool last = index + 1 == m.packets;
-    if (first && psn >= m_maxSent)
+    if (m_steering && psn >= m_maxSent)
     {
         // A message's port is chosen once, when it first goes: steering never changes the
-        // path inside a message, and its resends keep the port too.
-        if (m_steering)
+        // path inside a message, and its resends keep the port too. What steering learns
+        // from the message is recorded only for it.
+        if (first)
         {
             m_srcPort = m_steering->NextPort(m_srcPort);
             m.port = m_srcPort;
+            m.firstSent = Simulator::Now();
+            m.cnps = m_cnps;
         }
-        m.firstSent = Simulator::Now();
-        m.cnps = m_cnps;
-    }
-    if (last && psn >= m_maxSent)
-    {
-        m.lastSent = Simulator::Now();
+        if (last)
+        {
+            m.lastSent = Simulator::Now();
+        }
     }
     m_builtPort = m.port;
     uint8_t opcode;

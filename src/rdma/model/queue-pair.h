@@ -54,9 +54,9 @@ public:
         P2mpEncapsulator::Target target; ///< receivers of a P2MP message (empty for unicast)
         uint32_t tag{0};  ///< the operation its frames count toward (FrameInfo::op), 0 for none
         uint16_t port{0}; ///< UDP source port of all its packets (chosen when it first goes)
-        Time firstSent;   ///< when its first packet was first sent
-        Time lastSent;    ///< when its last packet was first sent
-        uint32_t cnps{0}; ///< the QP's CNP count when its first packet was first sent
+        Time firstSent;   ///< steering: when its first packet was first sent
+        Time lastSent;    ///< steering: when its last packet was first sent
+        uint32_t cnps{0}; ///< steering: the QP's CNP count when its first packet went
     };
 
     /// Requester completion: the last packet of the message is acknowledged.

@@ -30,8 +30,8 @@ struct WorkloadConfig
     std::string op{"write"}; // "write" or "send"
     uint64_t bytes{0};
     double startUs{0};
-    uint32_t senders{0};  // incast
-    uint32_t receiver{0}; // incast
+    uint32_t senders{0};          // incast
+    uint32_t receiver{0};         // incast
     uint32_t qpsPerConnection{1}; // flows: queue pairs each flow is split over
     // broadcast
     std::string algorithm{"multicast"};
