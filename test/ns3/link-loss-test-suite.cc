@@ -12,7 +12,9 @@
 #include "dcqcn-test-helpers.h"
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -101,6 +103,108 @@ private:
     }
 };
 
+/*
+ * Differentiated reliability on scenarios/load-balancing/loss-tolerant-8x8.json: eight 4 MiB
+ * flows sprayed (spray-adaptive, tolerant NIC) over 8 spines whose links lose 1% of frames;
+ * four are loss-sensitive, four loss-tolerant with 0 retransmissions.
+ * - Every sensitive flow is complete: no byte of it is lost.
+ * - The tolerant flows lose what the links lost: each data packet crosses two lossy links,
+ *   so 1 - 0.99^2 = 1.99% of 4 x 4096 packets, 326 +- 4 sigma (binomial), each a full MTU.
+ *   Only a lost first packet (it carries the RETH, where the bytes go) is sent again.
+ * - They finish sooner. A tolerant flow ends a reorder timeout after its last hole was
+ *   seen: it is given up on then, so its FCT is at most the ideal (line rate, path and ACK)
+ *   + 100 us, and with 2% loss the last hole is among the last few packets. A sensitive flow asks
+ * for its last holes at that time and waits at least one more round trip for them (more if a resend
+ * is lost too).
+ */
+class LossTolerantTestCase : public TestCase
+{
+public:
+    LossTolerantTestCase()
+        : TestCase("1% link loss, half the flows loss-tolerant with 0 retransmissions: they lose "
+                   "what the links lost, finish a reorder timeout after line rate, sooner than "
+                   "the sensitive flows, which lose nothing")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        constexpr uint64_t BYTES = 4u << 20;
+        constexpr uint32_t MTU = 1024;
+        constexpr uint64_t PACKETS = BYTES / MTU;
+        constexpr double RATE_GBPS = 100;
+        constexpr double TIMEOUT_US = 100;
+        nlohmann::json j = ReadScenarioFile("load-balancing", "loss-tolerant-8x8.json");
+        j["output"]["dir"] = "/tmp/mcast4ai-test-loss-tolerant";
+        ScenarioConfig c = Scenario::Parse(j.dump(), "loss-tolerant-8x8.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "every flow completes");
+        nlohmann::json s = runner.Summary();
+
+        const double idealUs
+            = 1e6
+              * (MessageDataSeconds(BYTES, MTU, RATE_GBPS)
+                 + CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS, 1e-6, 500e-9)
+                 + CrossLeafAckSeconds(RATE_GBPS, 1e-6, 500e-9));
+        const OpLedger* ops = runner.GetFabric().GetTrafficLedger()->GetOpLedger();
+        const auto& records = runner.GetMetrics()->GetOps();
+        double slowest[2] = {0, 0};
+        double fastest[2] = {1e30, 1e30};
+        double total[2] = {0, 0};
+        uint64_t lostByOps = 0;
+        for (uint64_t h = 0; h < records.size(); ++h)
+        {
+            const Metrics::OpRecord& r = records[h];
+            NS_TEST_ASSERT_MSG_EQ(r.done, true, "op " << h << " completes");
+            double us = (r.end - r.start).GetNanoSeconds() / 1e3;
+            slowest[r.workload] = std::max(slowest[r.workload], us);
+            total[r.workload] += us;
+            fastest[r.workload] = std::min(fastest[r.workload], us);
+            uint64_t lost = ops->Get(Metrics::OpTag(h)).lostBytes;
+            if (r.workload == 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(lost, 0, "a sensitive flow loses nothing");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT(lost, 0, "a tolerant flow loses what its links lost");
+                lostByOps += lost;
+            }
+        }
+
+        const nlohmann::json& t = s["workloads"][1]["loss_tolerant"];
+        const uint64_t lostPackets = t["lost_packets"].get<uint64_t>();
+        const double p = 1 - (1 - 0.01) * (1 - 0.01);
+        const double n = 4 * PACKETS;
+        const double sigma = std::sqrt(n * p * (1 - p));
+        std::clog << "sensitive: " << fastest[0] << " .. " << slowest[0] << " us, "
+                  << s["workloads"][0]["network"]["retransmissions"] << " retransmitted; "
+                  << "tolerant: " << fastest[1] << " .. " << slowest[1] << " us (ideal " << idealUs
+                  << " + " << TIMEOUT_US << "), " << lostPackets << " packets lost (expected "
+                  << n * p << " +- " << 4 * sigma << "), " << t.dump() << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(lostPackets), n * p, 4 * sigma, "1.99% of its packets");
+        NS_TEST_EXPECT_MSG_EQ(t["lost_bytes"].get<uint64_t>(), lostPackets * MTU, "full MTUs");
+        NS_TEST_EXPECT_MSG_EQ(lostByOps, lostPackets * MTU, "ops.csv rows add up");
+        NS_TEST_EXPECT_MSG_EQ(t["ops_with_loss"].get<uint64_t>(), 4, "every tolerant flow");
+        NS_TEST_EXPECT_MSG_LT(s["workloads"][1]["network"]["retransmissions"].get<uint64_t>(),
+                              4,
+                              "only lost first packets are resent");
+        NS_TEST_EXPECT_MSG_GT(s["workloads"][0]["network"]["retransmissions"].get<uint64_t>(),
+                              n * p - 4 * sigma,
+                              "every sensitive loss is resent");
+        // Its last hole is given up on a timeout after the first packet behind it arrived,
+        // which is at most the ideal (less the last packets' time after it): with 2% loss the
+        // last hole is among the last few packets of one of the four flows.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(slowest[1], idealUs + TIMEOUT_US, "timeout past line rate");
+        NS_TEST_EXPECT_MSG_GT(slowest[1], idealUs + TIMEOUT_US - 10, "not before");
+        NS_TEST_EXPECT_MSG_LT(slowest[1], slowest[0], "the slowest tolerant flow is sooner");
+        NS_TEST_EXPECT_MSG_LT(total[1], total[0], "and so is the mean");
+    }
+};
+
 class LinkLossTestSuite : public TestSuite
 {
 public:
@@ -108,6 +212,7 @@ public:
         : TestSuite("mcast4ai-link-loss", TestSuite::Type::UNIT)
     {
         AddTestCase(new LinkLossTestCase());
+        AddTestCase(new LossTolerantTestCase());
     }
 };
 

@@ -118,6 +118,12 @@ OpLedger::Retransmitted(uint32_t tag)
     ++RowOf(tag).retransmissions;
 }
 
+void
+OpLedger::Lost(uint32_t tag, uint64_t bytes)
+{
+    RowOf(tag).lostBytes += bytes;
+}
+
 const OpLedger::Row&
 OpLedger::Get(uint32_t tag) const
 {

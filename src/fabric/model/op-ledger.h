@@ -55,6 +55,7 @@ public:
         uint32_t ecnMarks{0};
         uint32_t drops{0};
         uint32_t retransmissions{0}; ///< packets its sender sent again
+        uint64_t lostBytes{0};       ///< loss-tolerant bytes its receivers had skipped
         /// distinct switch egress links its frames left by, MAX_PATH_LINKS + 1 for more
         uint32_t pathLinks{0};
         std::array<uint32_t, MAX_PATH_LINKS> path{}; ///< the first of them, in first-use order
@@ -112,6 +113,8 @@ public:
     void Dropped(const FrameInfo& fi);
     /// A sender sent a packet of operation tag again.
     void Retransmitted(uint32_t tag);
+    /// A receiver of operation tag took a PSN skip: bytes of it will not arrive.
+    void Lost(uint32_t tag, uint64_t bytes);
 
     /// The row of tag (an empty one if nothing was counted).
     const Row& Get(uint32_t tag) const;

@@ -49,6 +49,8 @@ public:
         uint64_t ecnMarks{0};        ///< frames a switch marked CE
         uint64_t drops{0};           ///< frames a switch dropped
         uint64_t aggregatedAcks{0};  ///< ACKs a switch's aggregation point sent
+        uint64_t lostPackets{0};     ///< loss-tolerant packets a responder took as skipped
+        uint64_t lostBytes{0};       ///< ... and their payload bytes
     };
 
     Counters& Row(uint8_t owner)

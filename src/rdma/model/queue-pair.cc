@@ -6,6 +6,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "wire/model/bth-header.h"
 #include "wire/model/reth-header.h"
+#include "wire/model/skip-header.h"
 
 #include <algorithm>
 
@@ -49,6 +50,7 @@ void
 QueuePair::DoDispose()
 {
     m_timer.Cancel();
+    m_holeTimer.Cancel();
     if (m_cc)
     {
         m_cc->Dispose();
@@ -173,6 +175,7 @@ QueuePair::Enqueue(Operation op,
     m.target = target;
     m.tag = tag <= FrameInfo::MAX_OP_TAG ? tag : 0;
     m.port = m_srcPort;
+    m.maxRetransmissions = m_maxRetx;
     m_psnEnd += m.packets;
     uint64_t id = m.id;
     m_messages.push_back(std::move(m));
@@ -323,15 +326,7 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
         // Selective repeat: PSNs a tolerant responder asked for go before new data.
         uint64_t psn = m_resend.front();
         m_resend.pop_front();
-        // Messages are in PSN order: the last one starting at or before psn holds it.
-        std::size_t lo = 0;
-        std::size_t hi = m_messages.size();
-        while (hi - lo > 1)
-        {
-            std::size_t mid = (lo + hi) / 2;
-            (m_messages[mid].firstPsn <= psn ? lo : hi) = mid;
-        }
-        return BuildPacket(psn, lo, payloadBytes);
+        return BuildPacket(psn, MessageOf(psn), payloadBytes);
     }
     while (m_sndNxt >= m_messages[m_buildIndex].firstPsn + m_messages[m_buildIndex].packets)
     {
@@ -341,6 +336,57 @@ QueuePair::BuildNextPacket(uint32_t& payloadBytes)
     ++m_sndNxt;
     m_maxSent = std::max(m_maxSent, m_sndNxt);
     return p;
+}
+
+std::size_t
+QueuePair::MessageOf(uint64_t psn) const
+{
+    // Messages are in PSN order: the last one starting at or before psn holds it.
+    std::size_t lo = 0;
+    std::size_t hi = m_messages.size();
+    while (hi - lo > 1)
+    {
+        std::size_t mid = (lo + hi) / 2;
+        (m_messages[mid].firstPsn <= psn ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+void
+QueuePair::NamedLost(uint64_t psn)
+{
+    if (psn < m_sndUna || psn >= m_maxSent)
+    {
+        return;
+    }
+    const Message& m = m_messages[MessageOf(psn)];
+    // Without its first packet (the RETH: where the bytes go) a responder could place none
+    // of the message, so that one is always recovered.
+    if (m.maxRetransmissions == RELIABLE || psn == m.firstPsn)
+    {
+        return;
+    }
+    uint16_t& named = m_named[psn];
+    if (named++ == m.maxRetransmissions)
+    {
+        uint64_t offset = (psn - m.firstPsn) * m_mtu;
+        uint64_t bytes = std::min<uint64_t>(m_mtu, m.bytes - offset);
+        ++m_abandoned;
+        m_abandonedBytes += bytes;
+        NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": PSN " << psn
+                           << " lost " << named << " times, given up on (" << bytes << " bytes)");
+    }
+}
+
+bool
+QueuePair::IsAbandoned(const Message& m, uint64_t psn) const
+{
+    if (m.maxRetransmissions == RELIABLE || m_named.empty())
+    {
+        return false;
+    }
+    auto it = m_named.find(psn);
+    return it != m_named.end() && it->second > m.maxRetransmissions;
 }
 
 Ptr<Packet>
@@ -381,10 +427,29 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         opcode = first ? (last ? BthHeader::RC_SEND_ONLY : BthHeader::RC_SEND_FIRST)
                        : (last ? BthHeader::RC_SEND_LAST : BthHeader::RC_SEND_MIDDLE);
     }
-    // The BTH pad count keeps the payload a multiple of four bytes.
-    uint8_t pad = static_cast<uint8_t>((4 - len % 4) % 4);
-    payloadBytes = len;
-    Ptr<Packet> p = Create<Packet>(len + pad);
+    const bool skip = IsAbandoned(m, psn);
+    Ptr<Packet> p;
+    uint8_t pad = 0;
+    if (skip)
+    {
+        // Given up on: the skip tells the responder what it stands in for, and asks for an
+        // ACK at once, so that the message (if it ends here) completes without waiting.
+        SkipHeader sk;
+        sk.SetSkippedOpcode(opcode);
+        sk.SetSkippedBytes(len);
+        payloadBytes = 0;
+        p = Create<Packet>(0);
+        p->AddHeader(sk);
+        opcode = BthHeader::RC_SKIP;
+        ++m_skipsSent;
+    }
+    else
+    {
+        // The BTH pad count keeps the payload a multiple of four bytes.
+        pad = static_cast<uint8_t>((4 - len % 4) % 4);
+        payloadBytes = len;
+        p = Create<Packet>(len + pad);
+    }
     if (BthHeader::CarriesReth(opcode))
     {
         RethHeader reth;
@@ -397,7 +462,7 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
     bth.SetOpcode(opcode);
     bth.SetPadCount(pad);
     bth.SetDestQp(m_p2mp ? m_groupQpn : m_remoteQpn);
-    bth.SetAckRequest(last);
+    bth.SetAckRequest(last || skip);
     bth.SetPsn(static_cast<uint32_t>(psn & BthHeader::PSN_MASK));
     p->AddHeader(bth);
 
@@ -416,7 +481,7 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         {
             m_lastProgress = Simulator::Now(); // first packet in flight: the timer starts now
         }
-        if (psn < m_maxSent)
+        if (psn < m_maxSent && !skip)
         {
             ++m_retransmissions;
             if (m.tag)
@@ -508,6 +573,7 @@ QueuePair::Resend(uint64_t psn)
         }
     }
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": resend PSN " << psn);
+    NamedLost(psn);
     m_resend.push_back(uint64_t{psn});
     m_retransmitTrace(psn);
     m_nic->NotifyReady(this);
@@ -534,6 +600,13 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
             {
                 m_resend.push_back(std::move(psn));
             }
+        }
+    }
+    if (!m_named.empty())
+    {
+        for (auto it = m_named.begin(); it != m_named.end();)
+        {
+            it = it->first < m_sndUna ? m_named.erase(it) : std::next(it);
         }
     }
     if (m_recovering)
@@ -572,6 +645,7 @@ QueuePair::GoBackN(uint64_t fromPsn)
     }
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": go back to PSN " << fromPsn
                        << " from " << m_sndNxt);
+    NamedLost(fromPsn);
     m_sndNxt = fromPsn;
     m_buildIndex = 0;
     m_retransmitTrace(fromPsn);
@@ -651,6 +725,39 @@ QueuePair::ReceiveData(const FrameInfo& fi)
                          m_receive(this, msn, bytes, lastPsn);
                      }
                  });
+    if (m_nic->IsReorderTolerant() && !m_holeTimer.IsRunning())
+    {
+        ArmHoleTimer();
+    }
+}
+
+void
+QueuePair::ArmHoleTimer()
+{
+    Time due = m_rx.NextHoleCheck(PeekPointer(m_nic));
+    if (due != Time::Max())
+    {
+        Time now = Simulator::Now();
+        QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
+        m_holeTimer = Simulator::Schedule(
+            due > now ? due - now : Time(0), &QueuePair::HoleTimerExpired, this);
+    }
+}
+
+void
+QueuePair::HoleTimerExpired()
+{
+    m_rx.CheckHoleNow(PeekPointer(m_nic),
+                      GetPeer(),
+                      m_qpn,
+                      [this](uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+                      {
+                          if (!m_receive.IsNull())
+                          {
+                              m_receive(this, msn, bytes, lastPsn);
+                          }
+                      });
+    ArmHoleTimer();
 }
 
 uint64_t

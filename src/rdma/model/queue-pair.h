@@ -21,6 +21,7 @@
 #include "wire/model/frame-info.h"
 
 #include <deque>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -42,6 +43,9 @@ public:
         SEND
     };
 
+    /// Messages with this retransmission budget recover every loss (the RC default).
+    static constexpr uint8_t RELIABLE = 0xFF;
+
     /// A message as posted by the workload.
     struct Message
     {
@@ -57,6 +61,9 @@ public:
         Time firstSent;   ///< steering: when its first packet was first sent
         Time lastSent;    ///< steering: when its last packet was first sent
         uint32_t cnps{0}; ///< steering: the QP's CNP count when its first packet went
+        /// Loss-tolerant: how often a lost PSN of it is sent again before it is given up on
+        /// (a PSN skip goes instead); RELIABLE: always.
+        uint8_t maxRetransmissions{RELIABLE};
     };
 
     /// Requester completion: the last packet of the message is acknowledged.
@@ -124,6 +131,20 @@ public:
     /// receiver was not part of. ackEvery 0 = acknowledge only message ends; ackFree = never.
     void SetMulticastResponder(uint32_t ackEvery, bool ackFree);
 
+    /**
+     * Messages posted from now on are loss-tolerant (differentiated reliability, the
+     * inference-transport draft; partial reliability as in RFC 3758): a PSN the responder or
+     * the timeout names as lost is sent again at most n times, then given up on: a PSN skip
+     * (SkipHeader) goes instead, and the responder completes the message without its bytes.
+     * A message's first packet, which carries its placement (RETH), is always recovered.
+     * RELIABLE (the default) recovers every loss.
+     */
+    void SetMaxRetransmissions(uint8_t n)
+    {
+        m_maxRetx = n;
+        m_rx.SetMaxRetransmissions(n); // both ends of the connection agree on it
+    }
+
     /// Endpoint path steering of this QP's source port between messages; null: a fixed port.
     void SetPathSteering(Ptr<PathSteering> steering);
     Ptr<PathSteering> GetPathSteering() const;
@@ -165,6 +186,23 @@ public:
     }
 
     uint64_t GetRetransmissions() const;
+    /// Loss-tolerant PSNs given up on, their payload bytes, and the PSN skips sent for them
+    /// (a skip that is lost is sent again).
+    uint64_t GetAbandonedPackets() const
+    {
+        return m_abandoned;
+    }
+
+    uint64_t GetAbandonedBytes() const
+    {
+        return m_abandonedBytes;
+    }
+
+    uint64_t GetSkipsSent() const
+    {
+        return m_skipsSent;
+    }
+
     uint64_t GetTimeouts() const;
     uint64_t GetOutstandingMessages() const;
     uint64_t GetPacketsSent() const;
@@ -181,6 +219,13 @@ private:
                      uint32_t tag);
     /// Build the packet of psn, which message messageIndex holds.
     Ptr<Packet> BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes);
+    /// Index in m_messages of the message holding psn (which must be outstanding).
+    std::size_t MessageOf(uint64_t psn) const;
+    /// psn was named lost (a NAK or the timeout) and is about to be sent again: count it
+    /// against its message's retransmission budget.
+    void NamedLost(uint64_t psn);
+    /// Whether psn of message m was given up on: a skip goes instead of its data.
+    bool IsAbandoned(const Message& m, uint64_t psn) const;
     void Acknowledge(uint64_t ackedPsn);
     /// The responder (or the aggregate of a group's) NAKed psn.
     void Nak(uint64_t psn);
@@ -190,6 +235,9 @@ private:
     void Resend(uint64_t psn);
     void ArmTimer();
     void TimerExpired();
+    /// Responder: look at an open hole again when it is due (tolerant NIC).
+    void ArmHoleTimer();
+    void HoleTimerExpired();
     /// Where the responder half's ACKs, NAKs and CNPs go.
     RcResponder::Peer GetPeer() const;
 
@@ -217,6 +265,13 @@ private:
     Time m_lastProgress;
     EventId m_timer;
     uint64_t m_retransmissions{0};
+    uint8_t m_maxRetx{RELIABLE};
+    // Loss-tolerant PSNs named lost: how often. Only they are here, so it stays empty for
+    // reliable traffic and small otherwise; entries go when the PSN is acknowledged.
+    std::unordered_map<uint64_t, uint16_t> m_named;
+    uint64_t m_abandoned{0};
+    uint64_t m_abandonedBytes{0};
+    uint64_t m_skipsSent{0};
     uint64_t m_timeouts{0};
     uint64_t m_packetsSent{0};
     Time m_pauseReading; // SwapPauseReading
@@ -238,6 +293,7 @@ private:
 
     // Responder
     RcResponder m_rx;
+    EventId m_holeTimer;
     ReceiveCallback m_receive;
 
     TracedCallback<uint64_t, uint64_t> m_completeTrace; // message id, bytes

@@ -4,6 +4,8 @@
 #include "ns3/simulator.h"
 #include "rdma/model/rdma-nic.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -62,7 +64,7 @@ RcResponder::IsTolerant(const RdmaNic* nic)
     return nic->IsReorderTolerant();
 }
 
-void
+bool
 RcResponder::Early(
     RdmaNic* nic, const Peer& peer, uint32_t localQpn, const FrameInfo& fi, uint64_t psn)
 {
@@ -72,17 +74,22 @@ RcResponder::Early(
     {
         m_reorder = std::make_unique<ReorderBuffer>();
     }
-    ReorderBuffer::Slot packet;
+    const bool skip = fi.opcode == BthHeader::RC_SKIP;
+    ReorderBuffer::Slot packet = SlotOf(fi);
     packet.arrival = Simulator::Now();
-    packet.bytes = fi.PayloadBytes();
-    packet.last = BthHeader::IsLast(fi.opcode);
-    packet.ackRequest = fi.ackRequest;
     switch (m_reorder->Hold(ahead, nic->GetReorderWindow(), packet))
     {
         case ReorderBuffer::HELD:
+            if (skip)
+            {
+                Skipped(nic, fi, localQpn, psn);
+            }
             break;
         case ReorderBuffer::DUPLICATE:
-            Duplicate(nic);
+            if (!skip)
+            {
+                Duplicate(nic);
+            }
             break;
         case ReorderBuffer::BEYOND:
             NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": PSN " << psn
@@ -90,10 +97,100 @@ RcResponder::Early(
             nic->CountReorderDrop();
             break;
     }
-    CheckHole(nic, peer, localQpn);
+    return CheckHole(nic, peer, localQpn);
+}
+
+Time
+RcResponder::NextHoleCheck(const RdmaNic* nic) const
+{
+    if (!m_reorder || m_reorder->GetHeld() == 0)
+    {
+        return Time::Max();
+    }
+    Time timeout = nic->GetReorderTimeout();
+    Time due = m_reorder->GetHoleSince() + timeout;
+    if (m_nakSent && !timeout.IsZero())
+    {
+        due = std::max(due, m_reorder->lastNak + timeout);
+    }
+    else if (m_nakSent)
+    {
+        return Time::Max(); // NAKed once, never again (timeout 0)
+    }
+    return due;
+}
+
+uint32_t
+RcResponder::MtuOf(const RdmaNic* nic)
+{
+    return nic->GetMtu();
+}
+
+Time
+RcResponder::HoleTimeout(const RdmaNic* nic)
+{
+    return nic->GetReorderTimeout();
+}
+
+bool
+RcResponder::MayGiveUp(const RdmaNic* nic, uint64_t psn) const
+{
+    // Only inside a WRITE whose first packet (and so its extent) arrived: there the bytes of
+    // a missing PSN are known, and no message boundary can hide in the hole.
+    if (m_maxRetx == 0xFF || m_holeNaks < m_maxRetx || !m_reorder)
+    {
+        return false;
+    }
+    Time timeout = nic->GetReorderTimeout();
+    if (m_nakSent && (timeout.IsZero() || Simulator::Now() - m_reorder->lastNak < timeout))
+    {
+        return false; // the answer to its last NAK has a timeout to arrive
+    }
+    const ReorderBuffer::Message& m = m_reorder->message;
+    uint32_t mtu = nic->GetMtu();
+    return m.bytes > 0 && psn > m.firstPsn && psn < m.firstPsn + (m.bytes + mtu - 1) / mtu;
+}
+
+bool
+RcResponder::MayGiveUpLater(const RdmaNic* nic, uint64_t psn) const
+{
+    // As MayGiveUp, for a hole behind the front one, with no NAK to spend on it.
+    const ReorderBuffer::Message& m = m_reorder->message;
+    uint32_t mtu = nic->GetMtu();
+    return m_maxRetx == 0 && m.bytes > 0 && psn > m.firstPsn
+           && psn < m.firstPsn + (m.bytes + mtu - 1) / mtu;
+}
+
+uint32_t
+RcResponder::BytesOf(const RdmaNic* nic, uint64_t psn) const
+{
+    const ReorderBuffer::Message& m = m_reorder->message;
+    uint64_t offset = (psn - m.firstPsn) * nic->GetMtu();
+    return static_cast<uint32_t>(std::min<uint64_t>(nic->GetMtu(), m.bytes - offset));
 }
 
 void
+RcResponder::GaveUp(
+    RdmaNic* nic, const Peer& peer, uint32_t localQpn, uint64_t psn, uint32_t bytes, uint32_t op)
+{
+    NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": hole at PSN " << psn
+                       << " given up on (loss-tolerant), " << bytes << " bytes lost");
+    nic->CountLost(peer.owner, op, bytes);
+}
+
+void
+RcResponder::AdoptFrontNak()
+{
+    Time at;
+    if (m_reorder && m_reorder->GetHeld() > 0 && m_reorder->FrontNaked(at))
+    {
+        m_nakSent = true;
+        m_holeNaks = 1;
+        m_reorder->lastNak = at;
+    }
+}
+
+bool
 RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
 {
     // Reordering under spraying fills a hole within a path-delay difference; a hole older
@@ -109,20 +206,43 @@ RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
         // aggregator reads a NAK's PSN as everything below it received.
         while (uint64_t i = m_reorder->NextHoleToNak(now - timeout + TimeStep(1), 64))
         {
-            SendAck(nic, peer, m_expected + i, true);
+            // Loss-tolerant data with no retransmission to spend: this hole will be given up
+            // on here when it comes to the front; asking for it would only bring a skip.
+            if (!MayGiveUpLater(nic, m_expected + i))
+            {
+                m_reorder->Naked(i, now);
+                SendAck(nic, peer, m_expected + i, true);
+            }
         }
     }
-    if (m_reorder->GetHeld() == 0 || now - m_reorder->GetHoleSince() < timeout
-        || (m_nakSent && (timeout.IsZero() || now - m_reorder->lastNak < timeout)))
+    if (m_reorder->GetHeld() == 0 || now - m_reorder->GetHoleSince() < timeout)
     {
-        return;
+        return false;
+    }
+    if (m_nakSent && (timeout.IsZero() || now - m_reorder->lastNak < timeout))
+    {
+        return false; // the answer to the last NAK has a timeout to arrive
+    }
+    if (MayGiveUp(nic, m_expected))
+    {
+        return true;
     }
     m_reorder->lastNak = now;
+    m_holeNaks += m_holeNaks < 0xFF ? 1 : 0;
     NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": hole at PSN "
                        << m_expected << " open since " << m_reorder->GetHoleSince().As(Time::US)
                        << ", selective NAK");
     m_nakSent = true;
     SendAck(nic, peer, m_expected, true);
+    return false;
+}
+
+void
+RcResponder::Skipped(RdmaNic* nic, const FrameInfo& fi, uint32_t localQpn, uint64_t psn)
+{
+    NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": PSN " << psn
+                       << " skipped by its requester, " << fi.msn << " bytes lost");
+    nic->CountLost(fi.owner, fi.op, fi.msn);
 }
 
 void

@@ -63,10 +63,40 @@ public:
                  const FrameInfo& fi,
                  Complete&& complete);
 
+    /**
+     * Tolerant NIC: when the hole at the expected PSN is next due a look (a NAK, or giving it
+     * up), whether or not anything else arrives; Time::Max() when no hole is open. Without
+     * this a hole with nothing arriving behind it (the tail of a transfer) would wait for the
+     * requester's retransmission timeout.
+     */
+    Time NextHoleCheck(const RdmaNic* nic) const;
+    /// The hole check is due (NextHoleCheck): NAK the hole, or give it up.
+    template<typename Complete>
+    void CheckHoleNow(RdmaNic* nic, const Peer& peer, uint32_t localQpn, Complete&& complete)
+    {
+        if (m_reorder && m_reorder->GetHeld() > 0 && CheckHole(nic, peer, localQpn))
+        {
+            GiveUpHoles(nic, peer, localQpn, complete);
+        }
+    }
+
     /// Packets received in order so far (the next expected PSN).
     uint64_t GetExpected() const
     {
         return m_expected;
+    }
+
+    /**
+     * Loss-tolerant data (QueuePair::SetMaxRetransmissions, agreed by both ends of the
+     * connection): on a reorder-tolerant NIC, a hole inside a WRITE message that is still open
+     * after maxRetransmissions selective NAKs and one more reorder timeout is given up on here:
+     * the message completes without its bytes, and the ACK moves past it. Holes it cannot
+     * size (a message's first packet, a SEND) are NAKed as ever, and the requester sends a
+     * PSN skip once its own budget is spent.
+     */
+    void SetMaxRetransmissions(uint8_t n)
+    {
+        m_maxRetx = n;
     }
 
 private:
@@ -76,17 +106,45 @@ private:
     static bool IsTolerant(const RdmaNic* nic);
     /// A gap at the expected PSN: NAK it, once.
     void Gap(RdmaNic* nic, const Peer& peer, uint32_t localQpn);
-    /// Tolerant NIC: a packet `psn` ahead of the hole at the expected PSN; hold it.
-    void Early(
+    /// Tolerant NIC: a packet `psn` ahead of the hole at the expected PSN; hold it. Returns
+    /// CheckHole's answer.
+    bool Early(
         RdmaNic* nic, const Peer& peer, uint32_t localQpn, const FrameInfo& fi, uint64_t psn);
-    /// Tolerant NIC: NAK the hole at the expected PSN if it has been open long enough.
-    void CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn);
+    /// Tolerant NIC: NAK the hole at the expected PSN if it has been open long enough; returns
+    /// true instead if it is loss-tolerant data whose budget is spent (GiveUpHoles is due).
+    bool CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn);
+    /// The hole now at the front was NAKed already while behind another: count that NAK.
+    void AdoptFrontNak();
+    /// Whether a later hole, at psn, is in the current message (budget 0 only).
+    bool MayGiveUpLater(const RdmaNic* nic, uint64_t psn) const;
+    /// Whether the (timed-out) hole at the expected PSN may be given up on here.
+    bool MayGiveUp(const RdmaNic* nic, uint64_t psn) const;
+    /// The payload bytes of psn, inside the current message.
+    uint32_t BytesOf(const RdmaNic* nic, uint64_t psn) const;
+    /// Give up on the hole at the expected PSN, and on each one after it that is as old and
+    /// as tolerant; acknowledge what that completes.
+    template<typename Complete>
+    void GiveUpHoles(RdmaNic* nic, const Peer& peer, uint32_t localQpn, Complete& complete);
+    /// A slot describing packet fi (a PSN skip: the packet it stands in for, no bytes).
+    static ReorderBuffer::Slot SlotOf(const FrameInfo& fi);
     /// A packet received twice (a retransmission it did not need).
     void Duplicate(RdmaNic* nic) const;
+    /// A PSN skip was accepted in the place of psn: its bytes are lost.
+    static void Skipped(RdmaNic* nic, const FrameInfo& fi, uint32_t localQpn, uint64_t psn);
+    /// The responder gave up on psn (bytes of operation op) itself.
+    static void GaveUp(RdmaNic* nic,
+                       const Peer& peer,
+                       uint32_t localQpn,
+                       uint64_t psn,
+                       uint32_t bytes,
+                       uint32_t op);
+    /// The NIC's MTU and reorder timeout (RdmaNic is incomplete here).
+    static uint32_t MtuOf(const RdmaNic* nic);
+    static Time HoleTimeout(const RdmaNic* nic);
     void SendAck(RdmaNic* nic, const Peer& peer, uint64_t psn, bool nak) const;
     /// Take the expected PSN in order; returns whether an ACK is due.
     template<typename Complete>
-    bool Take(uint32_t bytes, bool last, bool ackRequest, Complete& complete);
+    bool Take(const ReorderBuffer::Slot& packet, Complete& complete);
 
     Time m_lastCnp;
     std::unique_ptr<ReorderBuffer> m_reorder; // tolerant NIC, once a packet came early
@@ -99,6 +157,8 @@ private:
     bool m_nakSent{false};
     bool m_multicast{false};
     bool m_silent{false};
+    uint8_t m_maxRetx{0xFF}; // QueuePair::RELIABLE
+    uint8_t m_holeNaks{0};   // selective NAKs of the hole at the expected PSN
 };
 
 template<typename Complete>
@@ -111,24 +171,33 @@ RcResponder::Receive(
         CongestionExperienced(nic, peer, localQpn);
     }
     uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_expected);
-    if (m_multicast && psn > m_expected && BthHeader::IsFirst(fi.opcode) && !IsTolerant(nic))
+    // A PSN skip stands in for a packet its requester gave up on: it takes that packet's
+    // place in its message, with no bytes.
+    const bool skip = fi.opcode == BthHeader::RC_SKIP;
+    const uint8_t opcode = skip ? fi.syndrome : fi.opcode;
+    if (m_multicast && psn > m_expected && BthHeader::IsFirst(opcode) && !IsTolerant(nic))
     {
         // Messages in between went to other receivers of this P2MP flow. (A tolerant NIC
         // could not tell them from late packets: P2mpChannel refuses that combination.)
         m_expected = psn;
     }
+    bool giveUp = false;
     if (psn == m_expected)
     {
-        bool ackDue
-            = Take(fi.PayloadBytes(), BthHeader::IsLast(fi.opcode), fi.ackRequest, complete);
+        if (skip)
+        {
+            Skipped(nic, fi, localQpn, psn);
+        }
+        bool ackDue = Take(SlotOf(fi), complete);
         if (m_reorder)
         {
             // The hole filled: take what was held behind it, and acknowledge once.
             ReorderBuffer::Slot next;
             while (m_reorder->Advance(next))
             {
-                ackDue |= Take(next.bytes, next.last, next.ackRequest, complete);
+                ackDue |= Take(next, complete);
             }
+            AdoptFrontNak();
         }
         if (ackDue)
         {
@@ -137,14 +206,14 @@ RcResponder::Receive(
         }
         if (m_reorder && m_reorder->GetHeld() > 0)
         {
-            CheckHole(nic, peer, localQpn);
+            giveUp = CheckHole(nic, peer, localQpn);
         }
     }
     else if (psn > m_expected)
     {
         if (IsTolerant(nic))
         {
-            Early(nic, peer, localQpn, fi, psn);
+            giveUp = Early(nic, peer, localQpn, fi, psn);
         }
         else
         {
@@ -153,26 +222,89 @@ RcResponder::Receive(
     }
     else
     {
-        // Duplicate after a retransmission: re-acknowledge so the requester moves on.
-        Duplicate(nic);
+        // Duplicate after a retransmission: re-acknowledge so the requester moves on. (A skip
+        // of a packet that arrived after all is no retransmission: the data is here.)
+        if (!skip)
+        {
+            Duplicate(nic);
+        }
+        SendAck(nic, peer, m_expected - 1, false);
+    }
+    if (giveUp)
+    {
+        GiveUpHoles(nic, peer, localQpn, complete);
+    }
+}
+
+template<typename Complete>
+void
+RcResponder::GiveUpHoles(RdmaNic* nic, const Peer& peer, uint32_t localQpn, Complete& complete)
+{
+    bool ackDue = false;
+    do
+    {
+        const ReorderBuffer::Message& m = m_reorder->message;
+        ReorderBuffer::Slot lost;
+        lost.last = m_expected + 1 == m.firstPsn + ((m.bytes + MtuOf(nic) - 1) / MtuOf(nic));
+        GaveUp(nic, peer, localQpn, m_expected, BytesOf(nic, m_expected), m.op);
+        ackDue |= Take(lost, complete);
+        ReorderBuffer::Slot next;
+        while (m_reorder->Advance(next))
+        {
+            ackDue |= Take(next, complete);
+        }
+        AdoptFrontNak();
+    } while (m_reorder->GetHeld() > 0
+             && Simulator::Now() - m_reorder->GetHoleSince() >= HoleTimeout(nic)
+             && MayGiveUp(nic, m_expected));
+    if (ackDue)
+    {
+        m_sinceAck = 0;
         SendAck(nic, peer, m_expected - 1, false);
     }
 }
 
 template<typename Complete>
 bool
-RcResponder::Take(uint32_t bytes, bool last, bool ackRequest, Complete& complete)
+RcResponder::Take(const ReorderBuffer::Slot& packet, Complete& complete)
 {
+    if (packet.first && m_maxRetx != 0xFF)
+    {
+        // Loss-tolerant: remember the message's extent, in case a hole inside it is given up.
+        if (!m_reorder)
+        {
+            m_reorder = std::make_unique<ReorderBuffer>();
+        }
+        m_reorder->message.firstPsn = m_expected;
+        m_reorder->message.bytes = packet.dmaLength;
+        m_reorder->message.op = packet.op;
+    }
     ++m_expected;
     m_nakSent = false;
-    m_msgBytes += bytes;
-    if (last)
+    m_holeNaks = 0;
+    m_msgBytes += packet.bytes;
+    if (packet.last)
     {
         uint64_t msn = m_msn++;
         complete(msn, m_msgBytes, m_expected - 1);
         m_msgBytes = 0;
     }
-    return ++m_sinceAck >= m_ackEvery || ackRequest || last;
+    return ++m_sinceAck >= m_ackEvery || packet.ackRequest || packet.last;
+}
+
+inline ReorderBuffer::Slot
+RcResponder::SlotOf(const FrameInfo& fi)
+{
+    const bool skip = fi.opcode == BthHeader::RC_SKIP;
+    const uint8_t opcode = skip ? fi.syndrome : fi.opcode;
+    ReorderBuffer::Slot s;
+    s.bytes = skip ? 0 : fi.PayloadBytes();
+    s.last = BthHeader::IsLast(opcode);
+    s.first = BthHeader::IsFirst(opcode);
+    s.ackRequest = fi.ackRequest;
+    s.dmaLength = BthHeader::CarriesReth(opcode) ? fi.dmaLength : 0;
+    s.op = fi.op;
+    return s;
 }
 
 } // namespace ns3

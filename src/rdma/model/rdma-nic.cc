@@ -126,6 +126,11 @@ RdmaNic::GetTypeId()
                               "A responder got a data packet it already had",
                               MakeTraceSourceAccessor(&RdmaNic::m_duplicateTrace),
                               "ns3::TracedValueCallback::Void")
+              .AddTraceSource("Lost",
+                              "A responder took a PSN skip in the place of a loss-tolerant "
+                              "packet its requester gave up on (the payload bytes lost)",
+                              MakeTraceSourceAccessor(&RdmaNic::m_lostTrace),
+                              "ns3::TracedValueCallback::Uint32")
               .AddTraceSource("CnpSent",
                               "The notification point sent a CNP (destination QPN)",
                               MakeTraceSourceAccessor(&RdmaNic::m_cnpSentTrace),
@@ -142,6 +147,7 @@ RdmaNic::RdmaNic()
 {
     m_ccFactory.SetTypeId(Dcqcn::GetTypeId());
     m_ownerPriority.fill(0xFF);
+    m_ownerMaxRetx.fill(QueuePair::RELIABLE);
 }
 
 void
@@ -289,6 +295,7 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
     qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
     qp->SetOwner(owner);
     qp->SetPriority(m_ownerPriority[owner] == 0xFF ? m_dataPriority : m_ownerPriority[owner]);
+    qp->SetMaxRetransmissions(m_ownerMaxRetx[owner]);
     m_dataClasses |= static_cast<uint8_t>(1u << qp->GetPriority());
     if (m_ccEnabled)
     {
@@ -348,6 +355,7 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
     GroupResponder& g = m_groupRx.emplace_back();
     g.rx.SetAckEvery(m_ackEvery);
     g.rx.SetMulticast(ackEvery, ackFree);
+    g.rx.SetMaxRetransmissions(m_ownerMaxRetx[owner]);
     g.peer.host = senderHost;
     g.peer.qpn = senderQpn;
     g.peer.srcPort = srcPort;
@@ -664,6 +672,24 @@ RdmaNic::CountReorderDrop()
     ++m_reorderDrops;
 }
 
+void
+RdmaNic::CountLost(uint8_t owner, uint32_t op, uint32_t bytes)
+{
+    ++m_lostPackets;
+    m_lostBytes += bytes;
+    m_lostTrace(bytes);
+    if (m_ledger)
+    {
+        TrafficLedger::Counters& row = m_ledger->Row(owner);
+        ++row.lostPackets;
+        row.lostBytes += bytes;
+    }
+    if (m_ops && op)
+    {
+        m_ops->Lost(op, bytes);
+    }
+}
+
 const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>&
 RdmaNic::GetDisplacementHistogram() const
 {
@@ -751,7 +777,7 @@ RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
         }
         qp->ReceiveAck(fi);
     }
-    else if (BthHeader::IsData(fi.opcode))
+    else if (BthHeader::IsRequest(fi.opcode))
     {
         qp->ReceiveData(fi);
     }
@@ -775,7 +801,7 @@ RdmaNic::ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi)
             ++m_ledger->Row(fi.owner).acksAtSenders;
         }
     }
-    else if (BthHeader::IsData(fi.opcode))
+    else if (BthHeader::IsRequest(fi.opcode))
     {
         g.rx.Receive(this,
                      g.peer,
@@ -867,6 +893,12 @@ void
 RdmaNic::SetOwnerPriority(uint8_t owner, uint8_t priority)
 {
     m_ownerPriority[owner] = priority;
+}
+
+void
+RdmaNic::SetOwnerMaxRetransmissions(uint8_t owner, uint8_t maxRetransmissions)
+{
+    m_ownerMaxRetx[owner] = maxRetransmissions;
 }
 
 Time

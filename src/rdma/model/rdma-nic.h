@@ -148,6 +148,19 @@ public:
     void CountSpuriousRetransmission();
     /// A tolerant responder dropped a packet beyond its reorder window.
     void CountReorderDrop();
+    /// A responder completed without `bytes` payload bytes of operation op (a PSN skip it took,
+    /// or a hole it gave up on), in the peer owner's traffic.
+    void CountLost(uint8_t owner, uint32_t op, uint32_t bytes);
+    /// Loss-tolerant packets this NIC's responders took as skipped, and their payload bytes.
+    uint64_t GetLostPackets() const
+    {
+        return m_lostPackets;
+    }
+
+    uint64_t GetLostBytes() const
+    {
+        return m_lostBytes;
+    }
     /// Buckets of RecordDisplacement: [0] = 1, [1] = 2-3, [b] = 2^b .. 2^(b+1) - 1.
     static constexpr uint32_t DISPLACEMENT_BUCKETS = 24;
     const std::array<uint64_t, DISPLACEMENT_BUCKETS>& GetDisplacementHistogram() const;
@@ -170,6 +183,10 @@ public:
     /// Frames of queue pairs created for owner from now on ride this priority class instead of
     /// DataPriority (a workload's `priority`).
     void SetOwnerPriority(uint8_t owner, uint8_t priority);
+    /// Queue pairs created for owner from now on send loss-tolerant data: each lost PSN is
+    /// sent again at most maxRetransmissions times (QueuePair::SetMaxRetransmissions; a
+    /// workload's `loss_tolerant`).
+    void SetOwnerMaxRetransmissions(uint8_t owner, uint8_t maxRetransmissions);
     /// How long the peer has kept priority paused on this NIC's port so far
     /// (FabricNetDevice::GetPausedTime).
     Time GetPausedTime(uint8_t priority) const;
@@ -209,6 +226,7 @@ private:
     OpLedger* m_ops{nullptr}; // m_ledger's per-operation rows, or none              // the
                               // device's: per-owner counters, or none
     std::array<uint8_t, 256> m_ownerPriority; // 0xFF: DataPriority
+    std::array<uint8_t, 256> m_ownerMaxRetx;  // QueuePair::RELIABLE: every loss recovered
     uint8_t m_copiesPriority{0};              // of the P2MP copies queued in m_copies
     uint8_t m_dataClasses{0};                 // priorities its queue pairs send on
     uint32_t m_host{0};
@@ -272,10 +290,13 @@ private:
     Time m_reorderTimeout;
     std::array<uint64_t, DISPLACEMENT_BUCKETS> m_displacement{};
     uint64_t m_spurious{0};
+    uint64_t m_lostPackets{0};
+    uint64_t m_lostBytes{0};
     uint64_t m_reorderDrops{0};
 
     TracedCallback<uint64_t> m_earlyTrace;       // displacement of a packet ahead of a hole
     TracedCallback<> m_duplicateTrace;           // a data packet received twice
+    TracedCallback<uint32_t> m_lostTrace;        // a PSN skip taken: payload bytes lost
     TracedCallback<uint32_t> m_cnpSentTrace;     // QPN the CNP is sent to
     TracedCallback<uint32_t> m_cnpReceivedTrace; // local QPN it arrived for
 };

@@ -32,7 +32,23 @@ public:
         bool present{false}; ///< a packet is held here
         bool last{false};    ///< it ends a message
         bool ackRequest{false};
+        bool first{false};     ///< it starts a message
+        bool naked{false};     ///< a missing PSN NAKed already (arrival is then when)
+        uint32_t dmaLength{0}; ///< a WRITE's first packet: the message's bytes (RETH)
+        uint32_t op{0};        ///< its operation tag (FrameInfo::op)
     };
+
+    /// Loss-tolerant responders: the WRITE message being received, from its first packet's
+    /// RETH, so that a hole inside it can be given up on with its exact bytes.
+    struct Message
+    {
+        uint64_t firstPsn{0};
+        uint32_t bytes{0}; ///< 0: none known (a SEND, or nothing received yet)
+        uint32_t op{0};
+    };
+
+    /// The message the responder is inside of (valid while message.bytes > 0).
+    Message message;
 
     /// Outcome of Hold().
     enum Result : uint8_t
@@ -74,6 +90,19 @@ public:
      * bitmap.
      */
     uint64_t NextHoleToNak(Time olderThan, uint32_t maxScan);
+    /// The hole NextHoleToNak returned (slot i) was NAKed now.
+    void Naked(uint64_t i, Time now);
+
+    /// Whether the hole at the front (slot 0) was NAKed already by NextHoleToNak, and when.
+    bool FrontNaked(Time& when) const
+    {
+        if (m_slots.empty() || !m_slots.front().naked)
+        {
+            return false;
+        }
+        when = m_slots.front().arrival;
+        return true;
+    }
 
     /// When the responder last NAKed the current hole (a lost NAK or resend is NAKed again).
     Time lastNak;

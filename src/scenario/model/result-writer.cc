@@ -71,7 +71,7 @@ NetworkRow(uint64_t handle, const OpLedger* ops)
     uint32_t tag = Metrics::OpTag(handle);
     if (!ops || tag == 0)
     {
-        return ",,,,,,,,,,"; // not counted: no ledger, or past the tags a frame can carry
+        return ",,,,,,,,,,,"; // not counted: no ledger, or past the tags a frame can carry
     }
     const OpLedger::Row& n = ops->Get(tag);
     std::string line;
@@ -91,6 +91,7 @@ NetworkRow(uint64_t handle, const OpLedger* ops)
     Column(line, n.ecnMarks);
     Column(line, n.retransmissions);
     Column(line, n.drops);
+    Column(line, n.lostBytes);
     line += ',';
     line += ops->PathText(n); // node names and '>' and ' ': nothing to quote
     return line;
@@ -143,7 +144,7 @@ const char*
 ResultWriter::NetworkColumns()
 {
     return "net_bytes,switch_hops,queue_us,queue_max_us,queue_max_at,pause_us,ecn_marks,"
-           "retransmissions,drops,path";
+           "retransmissions,drops,lost_bytes,path";
 }
 
 void

@@ -172,6 +172,24 @@ ScenarioRunner::Build()
                 nic->SetOwnerPriority(context.owner, w.spec.at("priority").get<uint8_t>());
             }
         }
+        if (w.spec.is_object() && w.spec.value("loss_tolerant", false))
+        {
+            if (context.owner == TrafficLedger::NO_OWNER)
+            {
+                // Queue pairs learn their budget from their owner: without one, the workload
+                // would silently be reliable.
+                throw ScenarioError(m_config.file,
+                                    "workloads[" + std::to_string(i) + "].loss_tolerant",
+                                    "only the first "
+                                        + std::to_string(TrafficLedger::MAX_OWNERS - 1)
+                                        + " workloads and stragglers can be loss-tolerant");
+            }
+            uint8_t budget = w.spec.value("max_retransmissions", uint8_t{0});
+            for (const Ptr<RdmaNic>& nic : context.nics)
+            {
+                nic->SetOwnerMaxRetransmissions(context.owner, budget);
+            }
+        }
         wl->Install(w, context);
         m_workloads.push_back(wl);
     }
@@ -526,6 +544,51 @@ ScenarioRunner::OwnerNetworkSummary(std::size_t k, const std::vector<uint64_t>& 
 }
 
 nlohmann::json
+ScenarioRunner::LossSummary(std::size_t k) const
+{
+    // What the senders gave up on, and what the receivers went without: they differ when a
+    // packet given up on arrived after all (the skip is then a duplicate), or is in flight.
+    uint8_t owner = OwnerOf(k);
+    uint64_t abandoned = 0;
+    uint64_t abandonedBytes = 0;
+    uint64_t skips = 0;
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        {
+            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
+            if (qp->GetOwner() == owner)
+            {
+                abandoned += qp->GetAbandonedPackets();
+                abandonedBytes += qp->GetAbandonedBytes();
+                skips += qp->GetSkipsSent();
+            }
+        }
+    }
+    // Operations that completed short of bytes, from their ops.csv rows.
+    uint64_t lossyOps = 0;
+    const OpLedger* ops = m_fabric->GetTrafficLedger()->GetOpLedger();
+    const auto& all = m_metrics->GetOps();
+    for (uint64_t h = 0; ops && h < all.size(); ++h)
+    {
+        uint32_t tag = Metrics::OpTag(h);
+        if (all[h].workload == k && tag && ops->Get(tag).lostBytes > 0)
+        {
+            ++lossyOps;
+        }
+    }
+    const TrafficLedger::Counters& c = m_fabric->GetTrafficLedger()->Get(owner);
+    return {{"max_retransmissions", m_config.workloads[k].spec.value("max_retransmissions", 0)},
+            {"lost_packets", c.lostPackets},
+            {"lost_bytes", c.lostBytes},
+            {"ops_with_loss", lossyOps},
+            {"abandoned_packets", abandoned},
+            {"abandoned_bytes", abandonedBytes},
+            {"skips_sent", skips}};
+}
+
+nlohmann::json
 ScenarioRunner::Summary() const
 {
     nlohmann::json net = NetworkSummary();
@@ -588,6 +651,11 @@ ScenarioRunner::Summary() const
             w[key] = DistributionJson(Metrics::Summarize(values));
         }
         w["network"] = OwnerNetworkSummary(i, retx);
+        if (m_config.workloads[i].spec.is_object()
+            && m_config.workloads[i].spec.value("loss_tolerant", false))
+        {
+            w["loss_tolerant"] = LossSummary(i);
+        }
         s["workloads"].push_back(w);
     }
     s["network"] = net;

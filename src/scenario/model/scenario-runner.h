@@ -78,6 +78,9 @@ private:
     static uint8_t OwnerOf(std::size_t k);
     /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).
     std::vector<uint64_t> RetransmissionsByOwner() const;
+    /// The `loss_tolerant` entry of workload k's summary: what was lost, given up on and
+    /// skipped.
+    nlohmann::json LossSummary(std::size_t k) const;
     /// The network counters of owner OwnerOf(k)'s frames; null if it has none.
     nlohmann::json OwnerNetworkSummary(std::size_t k,
                                        const std::vector<uint64_t>& retxByOwner) const;

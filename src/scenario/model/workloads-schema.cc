@@ -1,6 +1,7 @@
 #include "scenario/model/workloads-schema.h"
 
 #include "ns3/log.h"
+#include "rdma/model/queue-pair.h"
 #include "scenario/model/scenario-config.h"
 #include "workload/model/workload-type-registry.h"
 
@@ -65,6 +66,31 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
             return std::nullopt;
         },
         "priority != nic.ctrl_priority");
+    w.Boolean("loss_tolerant")
+        .Default(false)
+        .Doc("differentiated reliability (the inference-transport draft): the workload's data "
+             "may lose bytes. A PSN the network loses is sent again at most "
+             "`max_retransmissions` times, then given up on: the sender sends a PSN skip "
+             "instead, and the receiver completes the message without those bytes, which "
+             "`lost_bytes` reports (summary.json, ops.csv). A message's first packet is always "
+             "recovered; see docs/rdma-dcqcn.md#loss-tolerant-data");
+    w.Integer("max_retransmissions", 0, QueuePair::RELIABLE - 1)
+        .Auto("0 with loss_tolerant")
+        .Doc("loss_tolerant: how often each lost packet is sent again before it is given up on");
+    w.Rule(
+        "max_retransmissions",
+        {"max_retransmissions", "loss_tolerant"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const nlohmann::json* tolerant = v.Get("loss_tolerant");
+            if (!v.Get("max_retransmissions") || (tolerant && *tolerant == true))
+            {
+                return std::nullopt;
+            }
+            return "applies only with " + v.Path("loss_tolerant")
+                   + " true: every loss of reliable data is recovered";
+        },
+        "`max_retransmissions` only with `loss_tolerant` true");
     for (const WorkloadTypeRegistry::Entry& e : WorkloadTypeRegistry::GetEntries())
     {
         e.declare(w.Variant(e.name, e.doc));

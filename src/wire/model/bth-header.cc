@@ -254,6 +254,8 @@ BthHeader::OpcodeName(uint8_t op)
             return "RC_ACKNOWLEDGE";
         case CNP:
             return "CNP";
+        case RC_SKIP:
+            return "RC_SKIP";
         default:
             return "UNKNOWN";
     }

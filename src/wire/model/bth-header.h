@@ -21,7 +21,8 @@ namespace ns3
 class BthHeader : public Header
 {
 public:
-    /// Opcodes the module uses: RC transport (high bits 000) plus the RoCEv2 CNP.
+    /// Opcodes the module uses: RC transport (high bits 000), the RoCEv2 CNP, and one from
+    /// the manufacturer-specific range (high bits 110) for loss-tolerant data.
     enum Opcode : uint8_t
     {
         RC_SEND_FIRST = 0x00,
@@ -34,6 +35,8 @@ public:
         RC_WRITE_ONLY = 0x0A,
         RC_ACKNOWLEDGE = 0x11,
         CNP = 0x81,
+        /// A PSN given up on: a SkipHeader follows (loss-tolerant data, skip-header.h)
+        RC_SKIP = 0xC0,
     };
 
     /// Size on the wire, for callers that budget MTUs before building a packet.
@@ -117,6 +120,12 @@ public:
         return op == RC_SEND_FIRST || op == RC_SEND_MIDDLE || op == RC_SEND_LAST
                || op == RC_SEND_ONLY || op == RC_WRITE_FIRST || op == RC_WRITE_MIDDLE
                || op == RC_WRITE_LAST || op == RC_WRITE_ONLY;
+    }
+
+    /// \return true for what a requester sends its responder: data, or a PSN skip
+    static constexpr bool IsRequest(uint8_t op)
+    {
+        return IsData(op) || op == RC_SKIP;
     }
 
     /// \return true if the packet starts a message (FIRST or ONLY)

@@ -125,8 +125,9 @@ FrameInfo::Parse(Ptr<const Packet> p)
     ackRequest = (bth[8] & 0x80) != 0;
     psn = Read24(bth + 9);
     uint32_t rest = n - IPV4_BYTES - UDP_BYTES - BTH_BYTES;
-    if (BthHeader::CarriesAeth(opcode) && rest >= AETH_BYTES)
+    if ((BthHeader::CarriesAeth(opcode) || opcode == BthHeader::RC_SKIP) && rest >= AETH_BYTES)
     {
+        // An AETH (syndrome, MSN), or a SkipHeader (skipped opcode, skipped bytes): same shape.
         syndrome = bth[12];
         msn = Read24(bth + 13);
     }

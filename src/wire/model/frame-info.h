@@ -93,8 +93,8 @@ public:
     uint32_t destQp : 24;
     uint32_t opcode : 8;
     uint32_t psn : 24;
-    uint32_t syndrome : 8; // AETH, for ACK/NAK
-    uint32_t msn : 24;     // AETH
+    uint32_t syndrome : 8; // AETH, for ACK/NAK; of a PSN skip, the skipped packet's opcode
+    uint32_t msn : 24;     // AETH; of a PSN skip, the skipped payload bytes (SkipHeader)
     uint32_t padCount : 2;
     uint32_t roce : 1;
     uint32_t ackRequest : 1;
