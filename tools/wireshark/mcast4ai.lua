@@ -10,6 +10,8 @@ into its pcaps (docs/p2mp.md "Wire format"), plus a RoCEv2 ICRC check for every 
   EtherType 0x88B5  the new protocol's group shim (version, flags, NextProto, entropy,
                     group ID, source host) and, with the address-list flag, its per-receiver
                     list (receiver ID, R_Key, virtual address).
+  BTH opcode 0xC0   mcast4ai's PSN skip of loss-tolerant data: the skipped opcode and
+                    payload bytes (mcast4ai.skip.*).
 
 Behind each header the packet goes to Wireshark's own dissectors, chosen by the header's
 next-protocol field (4 = IPv4 as the simulator sends, also 6 = IPv6, 3 = Ethernet, 1/2 =
@@ -248,6 +250,24 @@ local ef_icrc = {
         expert.group.CHECKSUM, expert.severity.ERROR),
 }
 picrc.experts = { ef_icrc.bad, ef_icrc.zero }
+
+-- The PSN skip of loss-tolerant data (docs/rdma-dcqcn.md "Loss-tolerant data"): BTH opcode
+-- 0xC0, from the manufacturer-specific range, then 4 octets: the opcode of the packet given up
+-- on and its payload bytes (24 bits). Wireshark shows them as vendor data; this names them.
+local pskip = Proto("mcast4ai.skip", "mcast4ai PSN skip (loss-tolerant data given up on)")
+local SKIP_OPCODE = 0xC0
+local rc_opcode_vals = {
+    [0x00] = "RC SEND First", [0x01] = "RC SEND Middle", [0x02] = "RC SEND Last",
+    [0x04] = "RC SEND Only", [0x06] = "RC RDMA WRITE First", [0x07] = "RC RDMA WRITE Middle",
+    [0x08] = "RC RDMA WRITE Last", [0x0A] = "RC RDMA WRITE Only",
+}
+local hf_skip = {
+    opcode = ProtoField.uint8("mcast4ai.skip.opcode", "Skipped opcode", base.HEX, rc_opcode_vals,
+        nil, "The opcode the packet given up on had"),
+    bytes = ProtoField.uint24("mcast4ai.skip.bytes", "Skipped payload bytes", base.DEC, nil,
+        nil, "Its payload bytes, which the receiver completes the message without"),
+}
+pskip.fields = { hf_skip.opcode, hf_skip.bytes }
 
 ------------------------------------------------------------------------------------------
 -- Helpers
@@ -743,3 +763,27 @@ function picrc.dissector(tvb, pinfo, tree)
 end
 
 register_postdissector(picrc)
+
+local f_bth_opcode = Field.new("infiniband.bth.opcode")
+
+function pskip.dissector(tvb, pinfo, tree)
+    local ops = { f_bth_opcode() }
+    local op = ops[#ops]
+    if not op or op.value ~= SKIP_OPCODE then
+        return
+    end
+    local bths = { f_bth() }
+    local at = bths[#bths].offset + 12
+    if at + 4 > tvb:len() then
+        return
+    end
+    local t = tree:add(pskip, tvb(at, 4))
+    t:add(hf_skip.opcode, tvb(at, 1))
+    t:add(hf_skip.bytes, tvb(at + 1, 3))
+    local skipped = rc_opcode_vals[tvb(at, 1):uint()] or string.format("0x%02x", tvb(at, 1):uint())
+    t:append_text(string.format(": %s, %d bytes", skipped, tvb(at + 1, 3):uint()))
+    pinfo.cols.info:append(string.format(" [PSN skip: %s, %d bytes]", skipped,
+        tvb(at + 1, 3):uint()))
+end
+
+register_postdissector(pskip)
