@@ -40,6 +40,13 @@ EndpointPathSteering::GetTypeId()
                             DoubleValue(0.5),
                             MakeDoubleAccessor(&EndpointPathSteering::m_gain),
                             MakeDoubleChecker<double>(0, 1))
+              .AddAttribute("LoadedMessages",
+                            "A loaded port is left only if its last this many messages were "
+                            "loaded too (the estimate alone still remembers a collision that "
+                            "has gone)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&EndpointPathSteering::m_loadedMessages),
+                            MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("MaxPorts",
                             "Source ports a queue pair keeps estimates for (the slowest known "
                             "one is forgotten to make room)",
@@ -98,9 +105,11 @@ EndpointPathSteering::MessageDone(
     double marked = cnps > 0 ? 1.0 : 0.0;
     e->marked = e->samples == 0 ? marked : (1 - m_gain) * e->marked + m_gain * marked;
     ++e->samples;
+    bool loaded = m_congestionControl ? cnps > 0 : rate < m_rateThreshold * m_payloadRate;
     if (port == m_current)
     {
         ++m_freshSamples;
+        m_loadedStreak = loaded ? m_loadedStreak + 1 : 0;
     }
     NS_LOG_LOGIC("port " << port << ": RTT " << rttUs << " us (estimate " << e->rttUs << "), "
                          << e->rate * 8e-9 << " Gb/s, " << cnps << " CNPs");
@@ -112,6 +121,26 @@ EndpointPathSteering::IsLoaded(const Estimate& e) const
     return m_congestionControl ? e.marked >= 0.5 : e.rate < m_rateThreshold * m_payloadRate;
 }
 
+bool
+EndpointPathSteering::WantsRepath(uint16_t current) const
+{
+    if (current != m_current || m_freshSamples == 0
+        || (m_repathed && Simulator::Now() - m_lastRepath < m_minRepathInterval))
+    {
+        return false; // nothing learnt about this path since choosing it, or rate-limited
+    }
+    const Estimate* cur = nullptr;
+    for (const Estimate& e : m_estimates)
+    {
+        cur = e.port == current ? &e : cur;
+    }
+    if (!cur || !IsLoaded(*cur))
+    {
+        return false;
+    }
+    return m_loadedStreak >= m_loadedMessages;
+}
+
 uint16_t
 EndpointPathSteering::NextPort(uint16_t current)
 {
@@ -120,13 +149,7 @@ EndpointPathSteering::NextPort(uint16_t current)
         m_current = current; // the first message, or a port set from outside
         m_freshSamples = 0;
     }
-    if (m_freshSamples == 0
-        || (m_repathed && Simulator::Now() - m_lastRepath < m_minRepathInterval))
-    {
-        return current; // nothing learnt about this path since choosing it, or rate-limited
-    }
-    const Estimate* cur = Find(current);
-    if (!cur || !IsLoaded(*cur))
+    if (!WantsRepath(current))
     {
         return current;
     }
@@ -155,6 +178,7 @@ EndpointPathSteering::NextPort(uint16_t current)
     Repathed(current, to, probe);
     m_current = to;
     m_freshSamples = 0;
+    m_loadedStreak = 0;
     return to;
 }
 

@@ -24,7 +24,8 @@ namespace ns3
  * below RateThreshold of the line's payload rate (a shared path halves it). At a message
  * boundary, at most once per MinRepathInterval and only once a message sent on the current
  * port since the last change was acknowledged:
- * - if the current port is not loaded, stay;
+ * - if the current port is not loaded, or its last LoadedMessages messages were not all loaded
+ *   themselves, stay (the estimate remembers a collision that has already gone);
  * - else move to the known port that is not loaded and delivered fastest, if there is one;
  * - else probe a port never used (a draw from the ephemeral range 49152..65535).
  */
@@ -34,6 +35,7 @@ public:
     static TypeId GetTypeId();
 
     uint16_t NextPort(uint16_t current) override;
+    bool WantsRepath(uint16_t current) const override;
     void MessageDone(
         uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps) override;
 
@@ -56,6 +58,8 @@ private:
     std::vector<Estimate> m_estimates;
     Time m_lastDone;
     uint32_t m_freshSamples{0}; ///< of the current port since the last change
+    uint32_t m_loadedStreak{0}; ///< its latest messages that were loaded, in a row
+    uint32_t m_loadedMessages{1};
     uint16_t m_current{0};
 };
 

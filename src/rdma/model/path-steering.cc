@@ -1,6 +1,7 @@
 #include "rdma/model/path-steering.h"
 
 #include "core/model/mix64.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -29,6 +30,14 @@ PathSteering::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&PathSteering::m_messageBytes),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute("DrainBeforeRepath",
+                            "A queue pair about to change port waits until everything it sent "
+                            "on the old one is acknowledged: the new path's packets cannot "
+                            "overtake the old one's (no reordering, as flowlet switching), for "
+                            "an idle gap of about a round trip",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&PathSteering::m_drain),
+                            MakeBooleanChecker())
               .AddTraceSource("Repath",
                               "The queue pair changed its source port (from, to)",
                               MakeTraceSourceAccessor(&PathSteering::m_repathTrace),

@@ -40,6 +40,14 @@ public:
 
     /// The source port of the message about to start; current is the port of the last one.
     virtual uint16_t NextPort(uint16_t current) = 0;
+    /// Whether NextPort(current) would change the port now (no side effect, no draw).
+    virtual bool WantsRepath(uint16_t current) const = 0;
+    /// Whether a queue pair about to change port first waits until everything it sent on
+    /// the old one is acknowledged (the DrainBeforeRepath attribute).
+    bool DrainsBeforeRepath() const
+    {
+        return m_drain;
+    }
     /**
      * A message sent on port was fully acknowledged now: bytes of payload, its first packet
      * first sent at firstSent and its last at lastSent (now - lastSent is the message's RTT:
@@ -69,6 +77,7 @@ protected:
     bool m_congestionControl{false}; ///< the queue pair's rate is DCQCN's (CNPs are a signal)
     Time m_lastRepath;
     bool m_repathed{false};
+    bool m_drain{true};
 
 private:
     uint64_t m_seed{0};

@@ -272,7 +272,23 @@ QueuePair::SetMulticastResponder(uint32_t ackEvery, bool ackFree)
 bool
 QueuePair::HasPacketToSend() const
 {
-    return m_sndNxt < m_psnEnd || !m_resend.empty();
+    return !m_resend.empty() || (m_sndNxt < m_psnEnd && !(m_steering && WaitsToRepath()));
+}
+
+bool
+QueuePair::WaitsToRepath() const
+{
+    if (m_sndUna >= m_sndNxt || m_sndNxt < m_maxSent || !m_steering->DrainsBeforeRepath())
+    {
+        return false; // nothing in flight, or a resend: it keeps its message's port
+    }
+    std::size_t i = m_buildIndex;
+    while (i < m_messages.size() && m_messages[i].firstPsn + m_messages[i].packets <= m_sndNxt)
+    {
+        ++i;
+    }
+    return i < m_messages.size() && m_messages[i].firstPsn == m_sndNxt
+           && m_steering->WantsRepath(m_srcPort);
 }
 
 Time
@@ -633,6 +649,12 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
         {
             m_completion(this, done);
         }
+    }
+    if (m_steering && m_sndUna == m_sndNxt && m_sndNxt < m_psnEnd)
+    {
+        // A queue pair that waited for its old path to drain (WaitsToRepath) may go on, with
+        // what the last messages taught its steering.
+        m_nic->NotifyReady(this);
     }
 }
 

@@ -240,6 +240,9 @@ private:
     void HoleTimerExpired();
     /// Where the responder half's ACKs, NAKs and CNPs go.
     RcResponder::Peer GetPeer() const;
+    /// Steering: the next new packet starts a message that will go on another port, and
+    /// packets sent on the current one are unacknowledged: it waits for them.
+    bool WaitsToRepath() const;
 
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn{0};
