@@ -205,6 +205,65 @@ private:
     }
 };
 
+/*
+ * Differentiated reliability by model layer (scenarios/load-balancing/moe-lossy-layers.json):
+ * four MoE layers over 32 ranks, unicast dispatch and combine, fabric links losing 1%; layers
+ * 2 and 3 loss-tolerant with 0 retransmissions (loss_tolerant_layers), on connections of
+ * their own. Every layer completes; layers 0 and 1 lose nothing; layers 2 and 3 lose bytes,
+ * which their ops.csv rows and the summary report alike, and resend only what the receivers
+ * cannot size (a message's first packet): less than a third of what a reliable layer resends.
+ */
+class LossTolerantLayersTestCase : public TestCase
+{
+public:
+    LossTolerantLayersTestCase()
+        : TestCase("MoE with loss-tolerant layers 2 and 3: only they lose bytes, and they resend "
+                   "little")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        nlohmann::json j = ReadScenarioFile("load-balancing", "moe-lossy-layers.json");
+        j["output"]["dir"] = "/tmp/mcast4ai-test-moe-lossy-layers";
+        ScenarioConfig c = Scenario::Parse(j.dump(), "moe-lossy-layers.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "every layer completes");
+        nlohmann::json s = runner.Summary();
+        const OpLedger* ops = runner.GetFabric().GetTrafficLedger()->GetOpLedger();
+        const auto& records = runner.GetMetrics()->GetOps();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 4, "one row per layer");
+        uint64_t lost = 0;
+        uint64_t resent[2] = {0, 0};
+        for (uint64_t h = 0; h < records.size(); ++h)
+        {
+            const OpLedger::Row& row = ops->Get(Metrics::OpTag(h));
+            bool tolerant = records[h].iteration >= 2;
+            std::clog << "layer " << records[h].iteration << ": "
+                      << (records[h].end - records[h].start).GetMicroSeconds() << " us, "
+                      << row.retransmissions << " resent, " << row.lostBytes << " bytes lost"
+                      << std::endl;
+            if (tolerant)
+            {
+                NS_TEST_EXPECT_MSG_GT(row.lostBytes, 0, "a tolerant layer loses bytes");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(row.lostBytes, 0, "a reliable layer loses nothing");
+            }
+            lost += row.lostBytes;
+            resent[tolerant] += row.retransmissions;
+        }
+        const nlohmann::json& t = s["workloads"][0]["loss_tolerant"];
+        NS_TEST_EXPECT_MSG_EQ(t["lost_bytes"].get<uint64_t>(), lost, "summary = ops.csv");
+        NS_TEST_EXPECT_MSG_EQ(t["ops_with_loss"].get<uint64_t>(), 2, "layers 2 and 3");
+        NS_TEST_EXPECT_MSG_LT(3 * resent[1], resent[0], "tolerant layers resend little");
+    }
+};
+
 class LinkLossTestSuite : public TestSuite
 {
 public:
@@ -213,6 +272,7 @@ public:
     {
         AddTestCase(new LinkLossTestCase());
         AddTestCase(new LossTolerantTestCase());
+        AddTestCase(new LossTolerantLayersTestCase());
     }
 };
 

@@ -46,8 +46,10 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
                    const std::vector<uint32_t>& ranks,
                    uint32_t groupQpn,
                    Callback<uint16_t> entropy,
-                   uint8_t owner)
+                   uint8_t owner,
+                   uint8_t maxRetransmissions)
 {
+    m_maxRetx = maxRetransmissions;
     m_delivery = delivery;
     m_root = root;
     m_ranks = ranks.size();
@@ -75,6 +77,10 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     m_mcastQp
         = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
     m_mcastQp->SetCompletionCallback(MakeCallback(&P2mpChannel::MulticastDone, this));
+    if (m_maxRetx != QueuePair::RELIABLE)
+    {
+        m_mcastQp->SetMaxRetransmissions(m_maxRetx);
+    }
     m_mcastQp->SetAggregateCnps(delivery->GetAckAggregation()
                                 == P2mpDelivery::AGGREGATE_SENDER_NIC);
     uint32_t ackEvery = delivery->GetResponderAckEvery();
@@ -84,6 +90,10 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     {
         nics[r]->CreateGroupResponder(
             m_groupQpn, root, m_groupQpn, m_entropy(), ackEvery, m_ackFree, received, m_owner);
+        if (m_maxRetx != QueuePair::RELIABLE)
+        {
+            nics[r]->SetGroupMaxRetransmissions(m_groupQpn, m_maxRetx);
+        }
     }
 }
 
@@ -176,6 +186,11 @@ P2mpChannel::UnicastTo(uint32_t receiver)
         Ptr<QueuePair> a = nics[m_root]->CreateQp(receiver, m_entropy(), m_owner);
         Ptr<QueuePair> b = nics[receiver]->CreateQp(m_root, m_entropy(), m_owner);
         RdmaNic::Connect(a, b);
+        if (m_maxRetx != QueuePair::RELIABLE)
+        {
+            a->SetMaxRetransmissions(m_maxRetx);
+            b->SetMaxRetransmissions(m_maxRetx);
+        }
         a->SetCompletionCallback(MakeCallback(&P2mpChannel::UnicastDone, this, receiver));
         b->SetReceiveCallback(MakeCallback(&P2mpChannel::UnicastReceived, this, receiver));
         u.qp = a;

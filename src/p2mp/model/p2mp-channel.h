@@ -45,7 +45,8 @@ public:
                const std::vector<uint32_t>& ranks,
                uint32_t groupQpn,
                Callback<uint16_t> entropy,
-               uint8_t owner);
+               uint8_t owner,
+               uint8_t maxRetransmissions = QueuePair::RELIABLE);
     void SetDoneCallback(DoneCallback cb);
     void SetDeliveredCallback(DeliveredCallback cb);
 
@@ -109,7 +110,8 @@ private:
     bool m_multicast{false};
     bool m_ackFree{false};
     Callback<uint16_t> m_entropy;
-    uint8_t m_owner{0}; // whose traffic its frames are (FrameInfo::owner)
+    uint8_t m_owner{0};                     // whose traffic its frames are (FrameInfo::owner)
+    uint8_t m_maxRetx{QueuePair::RELIABLE}; // RELIABLE: as its owner's queue pairs
     DoneCallback m_done;
     DeliveredCallback m_delivered;
 

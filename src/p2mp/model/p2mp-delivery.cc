@@ -121,10 +121,11 @@ P2mpDelivery::CreateChannel(uint32_t root,
                             const std::vector<uint32_t>& ranks,
                             uint32_t groupQpn,
                             Callback<uint16_t> entropy,
-                            uint8_t owner)
+                            uint8_t owner,
+                            uint8_t maxRetransmissions)
 {
     Ptr<P2mpChannel> channel = CreateObject<P2mpChannel>();
-    channel->Setup(this, root, ranks, groupQpn, entropy, owner);
+    channel->Setup(this, root, ranks, groupQpn, entropy, owner, maxRetransmissions);
     return channel;
 }
 

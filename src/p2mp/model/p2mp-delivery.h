@@ -72,12 +72,15 @@ public:
      * \param groupQpn the QPN every receiver of this channel answers to
      * \param entropy draws the UDP source ports (entropy) of the queue pairs it creates
      * \param owner whose traffic its frames are (FrameInfo::owner): a workload's, or none
+     * \param maxRetransmissions its data is loss-tolerant with this budget, whatever its
+     *        owner's (QueuePair::SetMaxRetransmissions); QueuePair::RELIABLE: the owner's
      */
     Ptr<P2mpChannel> CreateChannel(uint32_t root,
                                    const std::vector<uint32_t>& ranks,
                                    uint32_t groupQpn,
                                    Callback<uint16_t> entropy,
-                                   uint8_t owner = 0);
+                                   uint8_t owner = 0,
+                                   uint8_t maxRetransmissions = QueuePair::RELIABLE);
 
     /// Whether one message leaves the sender once per copy the fabric needs (not per receiver).
     virtual bool IsMulticast() const;

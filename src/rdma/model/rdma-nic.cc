@@ -366,6 +366,15 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
     return qpn;
 }
 
+void
+RdmaNic::SetGroupMaxRetransmissions(uint32_t groupQpn, uint8_t maxRetransmissions)
+{
+    auto it = m_groups.find(groupQpn);
+    NS_ASSERT_MSG(it != m_groups.end() && !(it->second & REQUESTER),
+                  "no group responder for QPN " << groupQpn);
+    m_groupRx[it->second].rx.SetMaxRetransmissions(maxRetransmissions);
+}
+
 uint32_t
 RdmaNic::GetNGroupResponders() const
 {

@@ -83,6 +83,9 @@ public:
                                   uint8_t owner = 0);
     /// Group responders created at this NIC.
     uint32_t GetNGroupResponders() const;
+    /// The group responder of groupQpn receives loss-tolerant data with this budget
+    /// (RcResponder::SetMaxRetransmissions), whatever its owner's.
+    void SetGroupMaxRetransmissions(uint32_t groupQpn, uint8_t maxRetransmissions);
     /// Packets the responder of groupQpn received in order (its next expected PSN); 0 if this
     /// NIC has no responder for it.
     uint64_t GetGroupReceivedPackets(uint32_t groupQpn) const;

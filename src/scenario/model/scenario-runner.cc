@@ -651,8 +651,9 @@ ScenarioRunner::Summary() const
             w[key] = DistributionJson(Metrics::Summarize(values));
         }
         w["network"] = OwnerNetworkSummary(i, retx);
-        if (m_config.workloads[i].spec.is_object()
-            && m_config.workloads[i].spec.value("loss_tolerant", false))
+        const nlohmann::json& spec = m_config.workloads[i].spec;
+        if (spec.is_object()
+            && (spec.value("loss_tolerant", false) || spec.contains("loss_tolerant_layers")))
         {
             w["loss_tolerant"] = LossSummary(i);
         }

@@ -67,7 +67,7 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
         },
         "priority != nic.ctrl_priority");
     w.Boolean("loss_tolerant")
-        .Default(false)
+        .Auto("false")
         .Doc("differentiated reliability (the inference-transport draft): the workload's data "
              "may lose bytes. A PSN the network loses is sent again at most "
              "`max_retransmissions` times, then given up on: the sender sends a PSN skip "
@@ -79,7 +79,7 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
         .Doc("loss_tolerant: how often each lost packet is sent again before it is given up on");
     w.Rule(
         "max_retransmissions",
-        {"max_retransmissions", "loss_tolerant"},
+        {"max_retransmissions", "loss_tolerant", "type"},
         [](const ConfigSchemaView& v) -> std::optional<std::string>
         {
             const nlohmann::json* tolerant = v.Get("loss_tolerant");
@@ -87,10 +87,16 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
             {
                 return std::nullopt;
             }
+            const nlohmann::json* type = v.Get("type");
+            if (type && *type == "moe-dispatch")
+            {
+                return std::nullopt; // it has loss_tolerant_layers too, and checks this itself
+            }
             return "applies only with " + v.Path("loss_tolerant")
-                   + " true: every loss of reliable data is recovered";
+                   + " true (or moe-dispatch's loss_tolerant_layers): every loss of reliable "
+                     "data is recovered";
         },
-        "`max_retransmissions` only with `loss_tolerant` true");
+        "`max_retransmissions` only with `loss_tolerant` true or `loss_tolerant_layers`");
     for (const WorkloadTypeRegistry::Entry& e : WorkloadTypeRegistry::GetEntries())
     {
         e.declare(w.Variant(e.name, e.doc));

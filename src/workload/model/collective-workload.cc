@@ -24,14 +24,17 @@ CollectiveWorkload::GetTypeId()
 void
 CollectiveWorkload::DoDispose()
 {
-    for (Ptr<P2mpChannel>& c : m_channels)
+    for (auto* set : {&m_channels, &m_tolerantChannels})
     {
-        if (c)
+        for (Ptr<P2mpChannel>& c : *set)
         {
-            c->Dispose();
+            if (c)
+            {
+                c->Dispose();
+            }
         }
+        set->clear();
     }
-    m_channels.clear();
     m_pairQp.clear();
     m_pairRemote.clear();
     m_active.clear();
@@ -240,6 +243,79 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
     return plan;
 }
 
+bool
+CollectiveWorkload::IsLossTolerantIteration(uint32_t i) const
+{
+    return false;
+}
+
+uint8_t
+CollectiveWorkload::LayerMaxRetransmissions() const
+{
+    return m_config.spec.is_object() ? m_config.spec.value("max_retransmissions", uint8_t{0})
+                                     : uint8_t{0};
+}
+
+uint32_t
+CollectiveWorkload::TolerantPair(uint32_t pair)
+{
+    auto it = m_tolerantPair.find(pair);
+    if (it != m_tolerantPair.end())
+    {
+        return it->second;
+    }
+    // Both ends agree on the budget when the connection is set up: a twin connection per
+    // reliability class, as a memory region registered for loss-tolerant data would be.
+    Ptr<QueuePair> a0 = m_pairQp[pair];
+    Ptr<QueuePair> b0 = m_pairRemote[pair];
+    uint32_t index = static_cast<uint32_t>(m_pairQp.size());
+    Ptr<QueuePair> a = a0->GetNic()->CreateQp(b0->GetNic()->GetHost(), Entropy(), m_context.owner);
+    Ptr<QueuePair> b = b0->GetNic()->CreateQp(a0->GetNic()->GetHost(), Entropy(), m_context.owner);
+    RdmaNic::Connect(a, b);
+    a->SetMaxRetransmissions(LayerMaxRetransmissions());
+    b->SetMaxRetransmissions(LayerMaxRetransmissions());
+    b->SetReceiveCallback(MakeCallback(&CollectiveWorkload::UnicastReceived, this, index));
+    m_pairQp.push_back(a);
+    m_pairRemote.push_back(b);
+    m_inFlight.emplace_back();
+    m_tolerantPair.emplace(pair, index);
+    return index;
+}
+
+Ptr<P2mpChannel>
+CollectiveWorkload::TolerantChannel(uint32_t r)
+{
+    const uint32_t n = static_cast<uint32_t>(m_hosts.size());
+    if (m_tolerantChannels.empty())
+    {
+        m_tolerantChannels.assign(n, nullptr);
+    }
+    if (!m_tolerantChannels[r])
+    {
+        std::vector<uint32_t> others;
+        for (uint32_t o = 0; o < n; ++o)
+        {
+            if (o != r)
+            {
+                others.push_back(m_hosts[o]);
+            }
+        }
+        std::sort(others.begin(), others.end());
+        // Above the reliable channels' QPNs, within the workload's range (the schema keeps
+        // 2 n <= 4096).
+        m_tolerantChannels[r]
+            = m_context.delivery->CreateChannel(m_hosts[r],
+                                                others,
+                                                GroupQpnBase() + n + r,
+                                                MakeCallback(&CollectiveWorkload::Entropy, this),
+                                                m_context.owner,
+                                                LayerMaxRetransmissions());
+        m_tolerantChannels[r]->SetDeliveredCallback(
+            MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
+    }
+    return m_tolerantChannels[r];
+}
+
 CollectiveWorkload::Iteration&
 CollectiveWorkload::GetIteration(uint32_t i)
 {
@@ -344,12 +420,13 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     else if (tr.receivers)
     {
         uint64_t tag = (static_cast<uint64_t>(i) << 32) | t;
-        m_channels[tr.src]->Send(
-            tag, plan.hostSets.at(tr.receivers.get()), tr.bytes, OpTag(it.handle));
+        Ptr<P2mpChannel> channel
+            = IsLossTolerantIteration(i) ? TolerantChannel(tr.src) : m_channels[tr.src];
+        channel->Send(tag, plan.hostSets.at(tr.receivers.get()), tr.bytes, OpTag(it.handle));
     }
     else
     {
-        uint32_t pair = plan.pairOf[t];
+        uint32_t pair = IsLossTolerantIteration(i) ? TolerantPair(plan.pairOf[t]) : plan.pairOf[t];
         m_inFlight[pair].push_back({i, t});
         m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes, OpTag(it.handle));
     }
@@ -459,9 +536,12 @@ double
 CollectiveWorkload::GetP2mpCopies() const
 {
     double copies = 0;
-    for (const Ptr<P2mpChannel>& c : m_channels)
+    for (const auto* set : {&m_channels, &m_tolerantChannels})
     {
-        copies += c ? c->GetCopies() : 0.0;
+        for (const Ptr<P2mpChannel>& c : *set)
+        {
+            copies += c ? c->GetCopies() : 0.0;
+        }
     }
     return copies;
 }
@@ -470,9 +550,12 @@ uint64_t
 CollectiveWorkload::GetP2mpMessagesViaUnicast() const
 {
     uint64_t n = 0;
-    for (const Ptr<P2mpChannel>& c : m_channels)
+    for (const auto* set : {&m_channels, &m_tolerantChannels})
     {
-        n += c ? c->GetMessagesViaUnicast() : 0;
+        for (const Ptr<P2mpChannel>& c : *set)
+        {
+            n += c ? c->GetMessagesViaUnicast() : 0;
+        }
     }
     return n;
 }

@@ -74,6 +74,15 @@ protected:
     /// Compute time of a rank before it starts an iteration (> 0 only): compute_us, as the
     /// scenario's stragglers change it.
     virtual Time ComputeTime(uint32_t rank, uint32_t iteration) const;
+    /**
+     * Whether iteration i's data is loss-tolerant, with budget LayerMaxRetransmissions()
+     * (differentiated reliability by model layer): its transfers then go on connections of
+     * their own, set up for it at both ends (a second queue pair per pair, a second channel
+     * per P2MP sender). None by default: a workload's `loss_tolerant` covers all of its data.
+     */
+    virtual bool IsLossTolerantIteration(uint32_t i) const;
+    /// The budget of the loss-tolerant iterations (the workload's `max_retransmissions`).
+    uint8_t LayerMaxRetransmissions() const;
 
 private:
     /// One iteration's graph and what the engine derives from it once.
@@ -120,6 +129,10 @@ private:
         uint32_t pair, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn);
     void MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes);
     uint16_t Entropy();
+    /// The loss-tolerant twin of pair (created at its first use), an index like pair's.
+    uint32_t TolerantPair(uint32_t pair);
+    /// The loss-tolerant twin of rank r's P2MP channel (created at its first use).
+    Ptr<P2mpChannel> TolerantChannel(uint32_t r);
 
     std::vector<uint32_t> m_hosts;       ///< rank -> host
     std::vector<int64_t> m_rankOfHost;   ///< host -> rank, -1 if none
@@ -134,7 +147,9 @@ private:
     std::vector<Ptr<QueuePair>> m_pairQp;                             ///< sender side
     std::vector<Ptr<QueuePair>> m_pairRemote;                         ///< receiver side
     std::vector<RingQueue<std::pair<uint32_t, uint32_t>>> m_inFlight; ///< (iteration, transfer)
-    std::vector<Ptr<P2mpChannel>> m_channels; ///< per rank, once it sends P2MP transfers
+    std::vector<Ptr<P2mpChannel>> m_channels;         ///< per rank, once it sends P2MP transfers
+    std::map<uint32_t, uint32_t> m_tolerantPair;      ///< pair -> its loss-tolerant twin
+    std::vector<Ptr<P2mpChannel>> m_tolerantChannels; ///< per rank, loss-tolerant iterations
 
     std::map<uint32_t, Iteration> m_active;
     std::vector<uint64_t> m_handles;

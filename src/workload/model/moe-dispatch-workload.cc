@@ -136,6 +136,64 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         .Doc("a rank's expert compute, from the last dispatch message reaching it to its "
              "first combine WRITE");
     w.Integer("iterations", 1, 1000000).Default(4).Doc("MoE layers, one after the other");
+    w.IntegerArray("loss_tolerant_layers", "layer indices", 0, 999999)
+        .Distinct()
+        .Doc("differentiated reliability by model layer: these layers' dispatch and combine "
+             "data is loss-tolerant with the workload's `max_retransmissions` (0 by default), "
+             "on connections of their own; the other layers' is reliable. Instead of "
+             "`loss_tolerant`, which makes every layer tolerant; see "
+             "docs/rdma-dcqcn.md#loss-tolerant-data");
+    w.Rule(
+        "loss_tolerant_layers",
+        {"loss_tolerant_layers", "iterations", "loss_tolerant", "ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* layers = v.Get("loss_tolerant_layers");
+            if (!layers)
+            {
+                return std::nullopt;
+            }
+            const json* tolerant = v.Get("loss_tolerant");
+            if (tolerant && *tolerant == true)
+            {
+                return "cannot go with " + v.Path("loss_tolerant")
+                       + " true, which makes every layer loss-tolerant already";
+            }
+            const json* iterations = v.Get("iterations");
+            for (const json& l : *layers)
+            {
+                if (iterations && l.get<uint64_t>() >= iterations->get<uint64_t>())
+                {
+                    return "layer " + l.dump() + " is not below " + v.Path("iterations") + " ("
+                           + iterations->dump() + ")";
+                }
+            }
+            // The tolerant layers' P2MP channels take group QPNs above the reliable ones',
+            // within the workload's 4096.
+            const json* ranks = v.Get("ranks");
+            if (ranks && ranks->size() > 2048)
+            {
+                return "at most 2048 ranks with loss-tolerant layers, got "
+                       + std::to_string(ranks->size());
+            }
+            return std::nullopt;
+        },
+        "`loss_tolerant_layers` below `iterations`, not with `loss_tolerant`, at most 2048 ranks");
+    w.Rule(
+        "max_retransmissions",
+        {"max_retransmissions", "loss_tolerant", "loss_tolerant_layers"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* tolerant = v.Get("loss_tolerant");
+            if (!v.Get("max_retransmissions") || (tolerant && *tolerant == true)
+                || v.Get("loss_tolerant_layers"))
+            {
+                return std::nullopt;
+            }
+            return "applies only with " + v.Path("loss_tolerant") + " true or "
+                   + v.Path("loss_tolerant_layers") + ": every loss of reliable data is recovered";
+        },
+        "`max_retransmissions` only with `loss_tolerant` true or `loss_tolerant_layers`");
     w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -148,6 +206,12 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         .Unit("µs")
         .Doc("when the first layer starts")
         .Bind(&WorkloadConfig::startUs);
+}
+
+bool
+MoeDispatchWorkload::IsLossTolerantIteration(uint32_t i) const
+{
+    return i < m_tolerantLayer.size() && m_tolerantLayer[i];
 }
 
 double
@@ -211,6 +275,11 @@ MoeDispatchWorkload::DoInstall()
                               ? spec.at("combine_token_bytes").get<uint64_t>()
                               : hidden * spec.value("combine_bytes_per_element", 2u);
     m_perToken = spec.at("batching") == "per-token";
+    m_tolerantLayer.assign(spec.at("iterations").get<uint32_t>(), false);
+    for (const json& l : spec.value("loss_tolerant_layers", json::array()))
+    {
+        m_tolerantLayer.at(l.get<uint32_t>()) = true;
+    }
     m_zipf = spec.at("gating") == "zipf" ? spec.at("zipf_exponent").get<double>() : 0.0;
     m_expertNs = static_cast<uint64_t>(std::llround(spec.at("expert_us").get<double>() * 1e3));
     if (m_zipf > 0)

@@ -75,6 +75,8 @@ protected:
                                      uint64_t chunkBytes) const override;
     bool VariesByIteration() const override;
     CollectiveSchedule BuildIterationSchedule(uint32_t ranks, uint32_t iteration) override;
+    /// The layers `loss_tolerant_layers` names.
+    bool IsLossTolerantIteration(uint32_t i) const override;
 
 private:
     /// Draw a layer's routing and turn it into its graph; adds to m_stats.
@@ -88,11 +90,12 @@ private:
     uint64_t m_dispatchTokenBytes{7168};
     uint64_t m_combineTokenBytes{14336};
     bool m_perToken{false};
-    double m_zipf{0};                 ///< 0: uniform gating
-    std::vector<double> m_weights;    ///< zipf: 1 / (e + 1)^s
-    std::vector<double> m_cumulative; ///< zipf: their running sums
-    uint64_t m_expertNs{0};           ///< expert_us
-    mutable LayerStats m_stats;       // built lazily by the const BuildSchedule too
+    double m_zipf{0};                  ///< 0: uniform gating
+    std::vector<double> m_weights;     ///< zipf: 1 / (e + 1)^s
+    std::vector<double> m_cumulative;  ///< zipf: their running sums
+    uint64_t m_expertNs{0};            ///< expert_us
+    std::vector<bool> m_tolerantLayer; ///< by layer: loss_tolerant_layers
+    mutable LayerStats m_stats;        // built lazily by the const BuildSchedule too
     mutable uint32_t m_layersBuilt{0};
 };
 
