@@ -178,18 +178,6 @@ RcResponder::GaveUp(
     nic->CountLost(peer.owner, op, bytes);
 }
 
-void
-RcResponder::AdoptFrontNak()
-{
-    Time at;
-    if (m_reorder && m_reorder->GetHeld() > 0 && m_reorder->FrontNaked(at))
-    {
-        m_nakSent = true;
-        m_holeNaks = 1;
-        m_reorder->lastNak = at;
-    }
-}
-
 bool
 RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
 {
@@ -210,7 +198,6 @@ RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
             // on here when it comes to the front; asking for it would only bring a skip.
             if (!MayGiveUpLater(nic, m_expected + i))
             {
-                m_reorder->Naked(i, now);
                 SendAck(nic, peer, m_expected + i, true);
             }
         }

@@ -113,8 +113,6 @@ private:
     /// Tolerant NIC: NAK the hole at the expected PSN if it has been open long enough; returns
     /// true instead if it is loss-tolerant data whose budget is spent (GiveUpHoles is due).
     bool CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn);
-    /// The hole now at the front was NAKed already while behind another: count that NAK.
-    void AdoptFrontNak();
     /// Whether a later hole, at psn, is in the current message (budget 0 only).
     bool MayGiveUpLater(const RdmaNic* nic, uint64_t psn) const;
     /// Whether the (timed-out) hole at the expected PSN may be given up on here.
@@ -197,7 +195,6 @@ RcResponder::Receive(
             {
                 ackDue |= Take(next, complete);
             }
-            AdoptFrontNak();
         }
         if (ackDue)
         {
@@ -253,7 +250,6 @@ RcResponder::GiveUpHoles(RdmaNic* nic, const Peer& peer, uint32_t localQpn, Comp
         {
             ackDue |= Take(next, complete);
         }
-        AdoptFrontNak();
     } while (m_reorder->GetHeld() > 0
              && Simulator::Now() - m_reorder->GetHoleSince() >= HoleTimeout(nic)
              && MayGiveUp(nic, m_expected));

@@ -93,13 +93,4 @@ ReorderBuffer::Advance(Slot& next)
     return true;
 }
 
-void
-ReorderBuffer::Naked(uint64_t i, Time now)
-{
-    // Remembered for when it comes to the front: NAKed then, not to be NAKed again before
-    // its resend had a timeout to arrive.
-    m_slots[i].naked = true;
-    m_slots[i].arrival = now;
-}
-
 } // namespace ns3

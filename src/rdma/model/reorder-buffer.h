@@ -33,7 +33,6 @@ public:
         bool last{false};    ///< it ends a message
         bool ackRequest{false};
         bool first{false};     ///< it starts a message
-        bool naked{false};     ///< a missing PSN NAKed already (arrival is then when)
         uint32_t dmaLength{0}; ///< a WRITE's first packet: the message's bytes (RETH)
         uint32_t op{0};        ///< its operation tag (FrameInfo::op)
     };
@@ -90,19 +89,6 @@ public:
      * bitmap.
      */
     uint64_t NextHoleToNak(Time olderThan, uint32_t maxScan);
-    /// The hole NextHoleToNak returned (slot i) was NAKed now.
-    void Naked(uint64_t i, Time now);
-
-    /// Whether the hole at the front (slot 0) was NAKed already by NextHoleToNak, and when.
-    bool FrontNaked(Time& when) const
-    {
-        if (m_slots.empty() || !m_slots.front().naked)
-        {
-            return false;
-        }
-        when = m_slots.front().arrival;
-        return true;
-    }
 
     /// When the responder last NAKed the current hole (a lost NAK or resend is NAKed again).
     Time lastNak;
