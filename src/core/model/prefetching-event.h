@@ -26,6 +26,18 @@ class PrefetchingEvent : public EventImpl
 public:
     /// Start loading the lines Notify() will read first. A hint: it changes nothing.
     virtual void Prefetch() const = 0;
+
+protected:
+    /**
+     * Whether the event was cancelled. Prefetch() must check it before following a pointer:
+     * the objects of a cancelled event may be gone (a device disposed while its event still
+     * waits in the queue, as every event does while Simulator::Destroy drains it).
+     */
+    bool Cancelled() const
+    {
+        // EventImpl::IsCancelled only reads the flag, but is not declared const.
+        return const_cast<PrefetchingEvent*>(this)->IsCancelled();
+    }
 };
 
 } // namespace ns3

@@ -123,6 +123,10 @@ FabricChannel::Transmit(Direction& d, FabricFrame frame, Time txTime)
 void
 FabricChannel::Direction::Prefetch() const
 {
+    if (Cancelled())
+    {
+        return;
+    }
     if (!inFlight.empty())
     {
         __builtin_prefetch(&inFlight.front());

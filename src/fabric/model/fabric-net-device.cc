@@ -218,6 +218,10 @@ FabricNetDevice::TransmitDoneEvent::Notify()
 void
 FabricNetDevice::TransmitDoneEvent::Prefetch() const
 {
+    if (Cancelled())
+    {
+        return;
+    }
     device->Prefetch();
     __builtin_prefetch(tx);
     __builtin_prefetch(nextFrame);
