@@ -162,6 +162,10 @@ main(int argc, char** argv)
         }
         return 2;
     }
+    for (const std::string& w : Scenario::Warnings(config))
+    {
+        std::cerr << "warning: " << config.file << ": " << w << "\n";
+    }
     if (!cl.out.empty())
     {
         config.output.dir = cl.out;

@@ -527,3 +527,34 @@ TEST(ConfigSchemaTest, ShownValuesStayShort)
 }
 
 } // namespace
+
+// A limit per unit bounds only what its key leaves unbounded, nested objects and variants too.
+TEST(ConfigSchemaTest, UnitLimitBoundsWhatKeysLeaveOpen)
+{
+    ConfigSchema s("t", "");
+    ConfigSchemaObject& root = s.Root();
+    root.Number("open_us", ConfigSchemaBounds::AtLeast(0)).Unit("µs").Doc("d");
+    root.Number("own_us", ConfigSchemaBounds::Between(0, 5)).Unit("µs").Doc("d");
+    root.Integer("size", 1).Unit("bytes").Doc("d");
+    root.Integer("count", 1).Doc("d");
+    ConfigSchemaObject& inner = root.Object("inner").Doc("d").Fields();
+    inner.Discriminator("kind").Default("a").Doc("d");
+    inner.Variant("a").Number("wait_us", ConfigSchemaBounds::Above(0)).Default(1.0).Unit("µs");
+    root.LimitUnit("µs", 1e9, "the horizon");
+    root.LimitUnit("bytes", 2147483648.9, "one message");
+
+    auto reason = [&s](const json& doc)
+    {
+        const ConfigSchemaResult r = s.Validate(doc);
+        return r.Ok() ? std::string() : r.issues.front().path + ": " + r.issues.front().reason;
+    };
+    EXPECT_EQ(reason({{"open_us", 1e9}, {"size", 2147483648u}, {"count", uint64_t{1} << 60}}), "");
+    EXPECT_EQ(reason({{"open_us", 1.5e9}}),
+              "open_us: must be a number between 0 and 1000000000 (the horizon), got 1500000000.0");
+    EXPECT_EQ(reason({{"own_us", 6}}), "own_us: must be a number between 0 and 5, got 6");
+    EXPECT_EQ(reason({{"size", 2147483649u}}),
+              "size: must be an integer between 1 and 2147483648 (one message), got 2147483649");
+    EXPECT_EQ(reason({{"inner", {{"wait_us", 2e9}}}}),
+              "inner.wait_us: must be a number > 0 and <= 1000000000 (the horizon), got "
+              "2000000000.0");
+}

@@ -371,7 +371,7 @@ const std::vector<BadCase> kTopology{
     {"FlowletGapNegative",
      Set("/load_balancing", {{"mode", "spray-adaptive"}, {"flowlet_gap_us", -1}}),
      "load_balancing.flowlet_gap_us",
-     ">= 0"},
+     "between 0 and 1000000000 (the simulated-time horizon"},
     {"TieBreakUnknown",
      Set("/load_balancing", {{"mode", "spray-adaptive"}, {"tie_break", "last"}}),
      "load_balancing.tie_break",
@@ -393,11 +393,11 @@ const std::vector<BadCase> kTopology{
     {"HostLinkRateZero",
      Set("/topology/host_link/rate_gbps", 0),
      "topology.host_link.rate_gbps",
-     "> 0 and <= 1600"},
+     "between 0.001 and 1600"},
     {"FabricLinkRateTooHigh",
      Set("/topology/fabric_link/rate_gbps", 3200),
      "topology.fabric_link.rate_gbps",
-     "> 0 and <= 1600"},
+     "between 0.001 and 1600"},
     {"HostLinkDelayNegative",
      Set("/topology/host_link/delay_us", -1),
      "topology.host_link.delay_us",
@@ -430,18 +430,33 @@ const std::vector<BadCase> kNicSwitch{
     {"NicUnknownKey", Set("/nic/mtu", 1024), "nic.mtu", "did you mean 'mtu_bytes'?"},
     {"BufferZero", Set("/switch/buffer_mb", 0), "switch.buffer_mb", "> 0 and <= 4096"},
     {"BufferTooLarge", Set("/switch/buffer_mb", 4097), "switch.buffer_mb", "<= 4096"},
-    {"LatencyNegative", Set("/switch/latency_ns", -1), "switch.latency_ns", ">= 0"},
-    {"ReserveNegative", Set("/switch/reserve_kb", -0.5), "switch.reserve_kb", ">= 0"},
+    {"LatencyNegative",
+     Set("/switch/latency_ns", -1),
+     "switch.latency_ns",
+     "between 0 and 1000000000000 (the simulated-time horizon, 1000 s)"},
+    {"ReserveNegative",
+     Set("/switch/reserve_kb", -0.5),
+     "switch.reserve_kb",
+     "between 0 and 4194304 (the largest switch buffer"},
     {"AlphaZero", Set("/switch/alpha", 0), "switch.alpha", "> 0"},
     {"PfcEnabledNumber", Set("/switch/pfc/enabled", 1), "switch.pfc.enabled", "true or false"},
-    {"PfcHeadroomNegative", Set("/switch/pfc/headroom_kb", -1), "switch.pfc.headroom_kb", ">= 0"},
+    {"PfcHeadroomNegative",
+     Set("/switch/pfc/headroom_kb", -1),
+     "switch.pfc.headroom_kb",
+     "between 0 and 4194304"},
     {"PfcHysteresisString",
      Set("/switch/pfc/hysteresis_kb", "auto"),
      "switch.pfc.hysteresis_kb",
-     "must be a number >= 0"},
+     "must be a number between 0 and 4194304"},
     {"PfcUnknownKey", Set("/switch/pfc/xoff_kb", 5), "switch.pfc.xoff_kb", "unknown key"},
-    {"EcnKminNegative", Set("/switch/ecn/kmin_kb", -5), "switch.ecn.kmin_kb", ">= 0"},
-    {"EcnKmaxNegative", Set("/switch/ecn/kmax_kb", -5), "switch.ecn.kmax_kb", ">= 0"},
+    {"EcnKminNegative",
+     Set("/switch/ecn/kmin_kb", -5),
+     "switch.ecn.kmin_kb",
+     "between 0 and 4194304"},
+    {"EcnKmaxNegative",
+     Set("/switch/ecn/kmax_kb", -5),
+     "switch.ecn.kmax_kb",
+     "between 0 and 4194304"},
     {"EcnPmaxAboveOne", Set("/switch/ecn/pmax", 1.5), "switch.ecn.pmax", "between 0 and 1"},
     {"EcnEnabledString", Set("/switch/ecn/enabled", "no"), "switch.ecn.enabled", "true or false"},
     {"EcnKminAboveKmax",
@@ -516,7 +531,10 @@ const std::vector<BadCase> kWorkloads{
      "workloads[0].flows[0].src",
      "between 0 and 7"},
     {"FlowSrcMissing", Erase("/workloads/0/flows/0", "src"), "workloads[0].flows[0].src", "req"},
-    {"FlowBytesZero", Set("/workloads/0/flows/0/bytes", 0), "workloads[0].flows[0].bytes", ">= 1"},
+    {"FlowBytesZero",
+     Set("/workloads/0/flows/0/bytes", 0),
+     "workloads[0].flows[0].bytes",
+     "between 1 and 2147483648 (RDMA's limit of 2^31 bytes per message)"},
     {"FlowBytesMissing",
      Erase("/workloads/0/flows/0", "bytes"),
      "workloads[0].flows[0].bytes",
@@ -524,7 +542,7 @@ const std::vector<BadCase> kWorkloads{
     {"FlowStartNegative",
      Set("/workloads/0/flows/0/start_us", -1),
      "workloads[0].flows[0].start_us",
-     ">= 0"},
+     "between 0 and 1000000000"},
     {"FlowUnknownKey",
      Set("/workloads/0/flows/0/size", 1),
      "workloads[0].flows[0].size",
@@ -549,7 +567,7 @@ const std::vector<BadCase> kWorkloads{
      Set("/workloads/0",
          {{"type", "flows"}, {"pattern", "permutation"}, {"bytes", 1}, {"start_us", -2}}),
      "workloads[0].start_us",
-     ">= 0"},
+     "between 0 and 1000000000"},
     {"PermutationNeedsTwoHosts",
      Both(Set("/topology/leaves", 1),
           Both(Set("/topology/hosts_per_leaf", 1),
@@ -955,7 +973,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                                   "on_table_full": "fallback-unicast"}},
         "workloads": [
             {"type": "flows", "pattern": "list", "label": "L", "op": "send",
-             "qps_per_connection": 3, "flows": [{"src": 127, "dst": 0, "bytes": 18446744073709551615, "start_us": 0.7},
+             "qps_per_connection": 3, "flows": [{"src": 127, "dst": 0, "bytes": 2147483648, "start_us": 0.7},
                        {"src": 1, "dst": 2, "bytes": 1, "start_us": 0}]},
             {"type": "flows", "pattern": "permutation", "bytes": 3, "start_us": 1e-3,
              "label": "flows-1", "op": "write", "qps_per_connection": 1},
@@ -1177,8 +1195,11 @@ TEST(ScenarioMessages, HostileDocumentsAreErrorsNotCrashes)
     json j = Minimal();
     std::string text = j.dump();
     text.insert(1, "\"name\": " + deep + ", ");
+    // Refused as it is read, at the 64th level, before 100,000 levels are built.
     const ScenarioError e = ErrorOf(text);
-    EXPECT_EQ(e.GetPath(), "name");
+    EXPECT_EQ(e.GetPath().rfind("name[0][0]", 0), 0u) << e.GetPath();
+    EXPECT_NE(e.GetReason().find("nested deeper than 64 levels"), std::string::npos)
+        << e.GetReason();
     EXPECT_LT(e.GetReason().size(), 200u);
 
     j["workloads"][0] = {{"type", "broadcast"}, {"bytes", 1}, {"ranks", json::array()}};
@@ -1381,7 +1402,8 @@ TEST_F(ScenarioWorkloadRegistry, UnregisteredTypeIsUnknown)
 TEST(ScenarioReference, HasATableRowPerKey)
 {
     const std::string md = Scenario::SchemaMarkdown();
-    EXPECT_NE(md.find("| `nic.dcqcn.cnp_interval_us` | number | >= 0 | `0.0`; `preset` "
+    EXPECT_NE(md.find("| `nic.dcqcn.cnp_interval_us` | number | between 0 and 1000000000 | "
+                      "`0.0`; `preset` "
                       "`\"paper\"`: `50.0`; `preset` `\"nvidia-cx6\"`: `4.0` | µs | "
                       "notification point: at most one CNP per QP per interval (0: one per "
                       "CE-marked packet) |"),
@@ -1407,3 +1429,24 @@ TEST(ScenarioErrorTest, WhatIsFilePathReason)
 }
 
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Warnings about valid scenarios that likely do not do what was meant
+
+TEST(ScenarioWarnings, TimeoutShorterThanAFrame)
+{
+    // 1024 + 98 bytes at 0.01 Gb/s: 1122 x 8 / 10^4 = 897.6 us per frame on the host link.
+    json j = Minimal();
+    j["topology"]["host_link"] = {{"rate_gbps", 0.01}};
+    j["nic"]["rto_us"] = 800;
+    const std::vector<std::string> w = Scenario::Warnings(ParseJson(j));
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0].rfind("nic.rto_us: 800 us is shorter than one 1024-byte frame on "
+                         "topology.host_link (897.6 us at 0.01 Gb/s)",
+                         0),
+              0u)
+        << w[0];
+    j["nic"]["rto_us"] = 900;
+    EXPECT_TRUE(Scenario::Warnings(ParseJson(j)).empty());
+    EXPECT_TRUE(Scenario::Warnings(ParseJson(Minimal())).empty());
+}

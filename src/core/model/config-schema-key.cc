@@ -596,7 +596,9 @@ ConfigSchemaKey::Expect(const ConfigSchemaContext* context) const
         case ConfigSchemaType::NUMBER:
         {
             const std::string text = m_bounds.Text();
-            return "a number" + (text.empty() ? "" : " " + text);
+            const std::string note = FormatNote(context);
+            return "a number" + (text.empty() ? "" : " " + text)
+                   + (note.empty() ? "" : " (" + note + ")");
         }
         case ConfigSchemaType::BOOLEAN:
             return "true or false";

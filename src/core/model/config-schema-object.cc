@@ -4,6 +4,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <stdexcept>
 
@@ -346,6 +347,45 @@ ConfigSchemaObject::Derive(const std::string& variable,
 {
     m_derives.push_back({variable, std::move(derive), doc});
     return *this;
+}
+
+void
+ConfigSchemaObject::LimitUnit(const std::string& unit, double hi, const std::string& why)
+{
+    for (auto& k : m_keys)
+    {
+        if (k->m_fields)
+        {
+            k->m_fields->LimitUnit(unit, hi, why);
+        }
+        if (k->m_unit != unit)
+        {
+            continue;
+        }
+        const bool integer = k->m_type == ConfigSchemaType::INTEGER
+                             || k->m_type == ConfigSchemaType::INTEGER_ARRAY;
+        if (integer && k->m_hi == std::numeric_limits<uint64_t>::max())
+        {
+            k->m_hi = static_cast<uint64_t>(std::floor(hi));
+        }
+        else if (k->m_type == ConfigSchemaType::NUMBER && !std::isfinite(k->m_bounds.hi))
+        {
+            k->m_bounds.hi = hi;
+            k->m_bounds.hiOpen = false;
+        }
+        else
+        {
+            continue;
+        }
+        if (k->m_note.empty())
+        {
+            k->m_note = why;
+        }
+    }
+    for (auto& v : m_variants)
+    {
+        v.object->LimitUnit(unit, hi, why);
+    }
 }
 
 ConfigSchemaObject&

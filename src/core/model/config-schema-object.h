@@ -104,6 +104,13 @@ public:
                                ConfigSchemaDeriveFunction derive,
                                const std::string& doc);
 
+    /**
+     * Bound every key of this object, its nested objects and its variants that is in `unit`
+     * and declares no upper bound of its own by `hi` (inclusive; integers by its floor), with
+     * `why` as the note its messages add. For what the configured model can represent (how
+     * far its clock counts), declared once rather than at every key.
+     */
+    void LimitUnit(const std::string& unit, double hi, const std::string& why);
     /// Give this object its own section (heading and table) in the Markdown reference.
     ConfigSchemaObject& Section(const std::string& title, const std::string& intro = "");
     /// Documentation of a variant (or of an object without a section).

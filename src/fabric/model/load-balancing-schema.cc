@@ -62,7 +62,7 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
         .Unit("us")
         .Doc("steering: a queue pair changes its source port at most once per interval")
         .Bind(&LoadBalancingConfig::minRepathIntervalUs, 100.0);
-    lb.Integer("message_bytes", 0, uint64_t{1} << 40)
+    lb.Integer("message_bytes", 0)
         .Auto("262144 with endpoint steering")
         .Unit("bytes")
         .Doc("steering: a flow's transfer is posted as messages of this size, the granularity at "

@@ -97,6 +97,14 @@ ParseText(const std::string& text, const std::string& file)
             case json::parse_event_t::object_start:
             case json::parse_event_t::array_start:
                 enterValue();
+                if (stack.size() >= ScenarioDocument::MAX_DEPTH)
+                {
+                    throw ScenarioError(file,
+                                        currentPath(),
+                                        "nested deeper than "
+                                            + std::to_string(ScenarioDocument::MAX_DEPTH)
+                                            + " levels of objects and arrays");
+                }
                 stack.emplace_back();
                 stack.back().isArray = event == json::parse_event_t::array_start;
                 break;
@@ -255,9 +263,32 @@ ScenarioDocument::ApplySet(json& doc, const std::string& set)
                                 + "; expected PATH=VALUE, e.g. nic.mtu_bytes=2048");
     }
     const std::vector<SetSegment> segments = ParseSetPath(path);
+    if (segments.size() >= ScenarioDocument::MAX_DEPTH)
+    {
+        throw ScenarioError(kSetFile,
+                            kRoot,
+                            "the path has " + std::to_string(segments.size())
+                                + " parts, more than a document's "
+                                + std::to_string(ScenarioDocument::MAX_DEPTH) + " levels");
+    }
 
-    // JSON if it parses (numbers, booleans, arrays...), otherwise the text itself.
-    json value = json::parse(text, nullptr, false);
+    // JSON if it parses (numbers, booleans, arrays...), otherwise the text itself; no deeper
+    // than a document may be where it goes.
+    const json::parser_callback_t depthGuard = [&](int depth, json::parse_event_t event, json&)
+    {
+        if ((event == json::parse_event_t::object_start
+             || event == json::parse_event_t::array_start)
+            && static_cast<std::size_t>(depth) + segments.size() >= ScenarioDocument::MAX_DEPTH)
+        {
+            throw ScenarioError(kSetFile,
+                                path,
+                                "the value is nested deeper than a document's "
+                                    + std::to_string(ScenarioDocument::MAX_DEPTH)
+                                    + " levels of objects and arrays");
+        }
+        return true;
+    };
+    json value = json::parse(text, depthGuard, false);
     if (value.is_discarded())
     {
         value = text;

@@ -5,6 +5,8 @@
 #ifndef MCAST4AI_SCENARIO_DOCUMENT_H
 #define MCAST4AI_SCENARIO_DOCUMENT_H
 
+#include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -17,6 +19,12 @@ namespace ns3
 class ScenarioDocument
 {
 public:
+    /// Deepest nesting of objects and arrays a document may have (a scenario needs about 6);
+    /// deeper input is refused as it is read, before it is built.
+    static constexpr std::size_t MAX_DEPTH = 64;
+    /// Largest scenario file, checked before it is read.
+    static constexpr std::uintmax_t MAX_FILE_BYTES = 64u << 20;
+
     /**
      * \param text the JSON document
      * \param file name used in messages

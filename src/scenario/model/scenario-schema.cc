@@ -1,10 +1,12 @@
 #include "scenario/model/scenario-schema.h"
 
+#include "core/model/sim-limits.h"
 #include "fabric/model/load-balancing-schema.h"
 #include "fabric/model/switch-schema.h"
 #include "ns3/log.h"
 #include "p2mp/model/p2mp-schema.h"
 #include "rdma/model/nic-schema.h"
+#include "rdma/model/rdma-limits.h"
 #include "scenario/model/output-schema.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/stragglers-schema.h"
@@ -21,6 +23,10 @@ const char* const ScenarioSchema::FILE_STEM = "file_stem";
 namespace
 {
 
+/// The fastest link and the largest switch buffer the topology and switch sections allow.
+constexpr double kMaxRateGbps = 1600;
+constexpr double kMaxBufferMb = 4096;
+
 const char* const kTitle = "Scenario reference (version 1)";
 
 const char* const kIntro
@@ -35,7 +41,15 @@ const char* const kIntro
       "are errors, and so are keys of another variant (`k` in a leaf-spine). Names marked "
       "\"reserved\" are part of the format but rejected as not implemented yet.\n\n"
       "Every error names its JSON path (`workloads[0].flows[1].dst`); a scenario's errors are "
-      "reported together (up to 20). Errors that follow from two keys name both.";
+      "reported together (up to 20). Errors that follow from two keys name both.\n\n"
+      "Every number is bounded by what the model can represent, where its key does not bound it "
+      "more tightly: times by the simulated-time horizon of 1000 s (ns-3 counts picoseconds in "
+      "64 bits), rates by the fastest link (1600 Gb/s), buffer sizes by the largest switch buffer "
+      "(4096 MB), and message sizes by RDMA's limit of 2^31 bytes per message. The collectives' "
+      "`bytes` (the buffer S, up to 1 TiB) is the one size a workload splits into messages "
+      "itself, each at most 2^31 bytes. Products of keys are checked too (a prompt's KV bytes, a "
+      "rank's packed MoE tokens, a prefill's duration). A file is at most 64 MiB and nests "
+      "objects and arrays at most 64 levels deep; both are checked as it is read.";
 
 } // namespace
 
@@ -87,6 +101,19 @@ ScenarioSchema::Build()
     WorkloadsSchema::Declare(root);
     StragglersSchema::Declare(root);
     OutputSchema::Declare(root);
+    // What the model can represent, for every key that does not bound itself more tightly
+    // (SimLimits says why the time horizon is where it is).
+    const std::string horizon = "the simulated-time horizon, 1000 s";
+    root.LimitUnit("ms", SimLimits::MAX_TIME_S * 1e3, horizon);
+    root.LimitUnit("µs", SimLimits::MAX_TIME_S * 1e6, horizon);
+    root.LimitUnit("us", SimLimits::MAX_TIME_S * 1e6, horizon);
+    root.LimitUnit("ns", SimLimits::MAX_TIME_S * 1e9, horizon);
+    root.LimitUnit("Mb/s", kMaxRateGbps * 1e3, "the fastest link, 1600 Gb/s");
+    root.LimitUnit("KB", kMaxBufferMb * 1024.0, "the largest switch buffer, 4096 MB");
+    // A workload whose buffer it splits into messages declares its own bound (collectives).
+    root.LimitUnit("bytes",
+                   static_cast<double>(RdmaLimits::MAX_MESSAGE_BYTES),
+                   "RDMA's limit of 2^31 bytes per message");
     return schema;
 }
 

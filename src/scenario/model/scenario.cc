@@ -60,6 +60,15 @@ Scenario::Load(const std::string& file, const std::vector<std::string>& sets)
     {
         throw ScenarioError(file, kRoot, "cannot read the scenario: it is a directory");
     }
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (!ec && size > ScenarioDocument::MAX_FILE_BYTES)
+    {
+        throw ScenarioError(file,
+                            kRoot,
+                            "the file has " + std::to_string(size) + " bytes, more than the "
+                                + std::to_string(ScenarioDocument::MAX_FILE_BYTES)
+                                + " a scenario may have");
+    }
     std::ifstream in(file, std::ios::binary);
     if (!in)
     {
@@ -73,6 +82,31 @@ Scenario::Load(const std::string& file, const std::vector<std::string>& sets)
         throw ScenarioError(file, kRoot, "cannot read the scenario: read error");
     }
     return Parse(text.str(), file, sets);
+}
+
+std::vector<std::string>
+Scenario::Warnings(const ScenarioConfig& config)
+{
+    std::vector<std::string> out;
+    // An MTU's payload with its headers (Ethernet, IPv4, UDP, BTH, RETH, ICRC) and the wire's
+    // own bytes (preamble, FCS, gap): 74 + 24.
+    const double frameBits = (config.nic.mtuBytes + 98.0) * 8.0;
+    const bool hostSlower
+        = config.topology.hostLink.rateGbps <= config.topology.fabricLink.rateGbps;
+    const double gbps
+        = hostSlower ? config.topology.hostLink.rateGbps : config.topology.fabricLink.rateGbps;
+    const double frameUs = frameBits / (gbps * 1e3);
+    if (config.nic.rtoUs < frameUs)
+    {
+        std::ostringstream os;
+        os << "nic.rto_us: " << config.nic.rtoUs << " us is shorter than one "
+           << config.nic.mtuBytes << "-byte frame on "
+           << (hostSlower ? "topology.host_link" : "topology.fabric_link") << " (" << frameUs
+           << " us at " << gbps << " Gb/s): every packet times out before it can be "
+           << "acknowledged and is resent, and a run may never finish";
+        out.push_back(os.str());
+    }
+    return out;
 }
 
 ScenarioConfig

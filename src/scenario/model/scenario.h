@@ -40,6 +40,13 @@ public:
     static ScenarioConfig Load(const std::string& file, const std::vector<std::string>& sets);
 
     /**
+     * What a valid scenario asks for that will likely not do what was meant, one line each
+     * ("PATH: why"): a retransmission timeout shorter than one full frame on the slowest link
+     * (every packet would be resent before it could be acknowledged).
+     */
+    static std::vector<std::string> Warnings(const ScenarioConfig& config);
+
+    /**
      * Same as Load, from text already in memory.
      *
      * \param text the JSON document

@@ -19,7 +19,7 @@ using json = nlohmann::json;
 void
 DeclareLink(ConfigSchemaObject& link)
 {
-    link.Number("rate_gbps", ConfigSchemaBounds::AboveUpTo(0, 1600))
+    link.Number("rate_gbps", ConfigSchemaBounds::Between(0.001, 1600))
         .Default(100.0)
         .Unit("Gb/s")
         .Doc("line rate of the link, both directions")

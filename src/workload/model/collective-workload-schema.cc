@@ -1,5 +1,6 @@
 #include "workload/model/collective-workload-schema.h"
 
+#include "rdma/model/rdma-limits.h"
 #include "workload/model/workload-config.h"
 #include "workload/model/workload-schema-keys.h"
 
@@ -26,6 +27,12 @@ namespace
 
 using json = nlohmann::json;
 
+/// Largest buffer S: 1 TiB (counters and ledgers count bytes in 64 bits; this keeps sums of
+/// many operations far from wrapping).
+constexpr uint64_t MAX_BUFFER_BYTES = uint64_t{1} << 40;
+/// Most chunks one buffer is cut into: the schedule holds every chunk's steps in memory.
+constexpr uint64_t MAX_CHUNKS = uint64_t{1} << 24;
+
 std::size_t
 RankCount(const ConfigSchemaView& v)
 {
@@ -49,9 +56,12 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         .Doc("the hosts taking part, in ring order (rank r sends to rank r+1; the tree "
              "algorithm's positions); \"all\" or a count n, the first n hosts")
         .Bind(&WorkloadConfig::ranks);
-    w.Integer("bytes", 1)
+    // The buffer is sent as messages of chunk_bytes or S / ranks (each at most RDMA's 2^31
+    // bytes, see the rule below), so S itself may be larger than one message.
+    w.Integer("bytes", 1, MAX_BUFFER_BYTES)
         .Required()
         .Unit("bytes")
+        .Note("1 TiB; each message it is sent in is at most 2^31 bytes")
         .Doc("the buffer S: what each rank reduces (allreduce, reducescatter) or ends with "
              "(allgather), as nccl-tests count it")
         .Bind(&WorkloadConfig::bytes);
@@ -95,6 +105,35 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
                    + bytes->dump();
         },
         "bytes >= the number of ranks");
+    w.Rule(
+        "bytes",
+        {"bytes", "ranks", "chunk_bytes"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* bytes = v.Get("bytes");
+            const json* chunk = v.Get("chunk_bytes");
+            std::size_t n = RankCount(v);
+            if (!bytes || !chunk || n == 0)
+            {
+                return std::nullopt;
+            }
+            const uint64_t s = bytes->get<uint64_t>();
+            const uint64_t c = chunk->get<uint64_t>();
+            if (c == 0 && (s + n - 1) / n > RdmaLimits::MAX_MESSAGE_BYTES)
+            {
+                return "sent as messages of bytes / ranks = " + std::to_string((s + n - 1) / n)
+                       + ", above RDMA's limit of 2^31 bytes per message; set "
+                       + v.Path("chunk_bytes") + " to split it";
+            }
+            if (c > 0 && s / c > MAX_CHUNKS)
+            {
+                return "would be " + std::to_string(s / c) + " chunks of " + v.Path("chunk_bytes")
+                       + " = " + std::to_string(c) + ", more than the " + std::to_string(MAX_CHUNKS)
+                       + " a schedule holds; use larger chunks";
+            }
+            return std::nullopt;
+        },
+        "every message <= 2^31 bytes, at most 2^24 chunks");
     w.Rule(
         "ranks",
         {"ranks", "algorithm"},

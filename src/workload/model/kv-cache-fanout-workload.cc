@@ -1,12 +1,14 @@
 #include "workload/model/kv-cache-fanout-workload.h"
 
-#include "core/model/config-schema-object.h"
+#include "core/model/config-schema.h"
 #include "core/model/mix64.h"
+#include "core/model/sim-limits.h"
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/rdma-limits.h"
 #include "rdma/model/rdma-nic.h"
 #include "workload/model/workload-schema-keys.h"
 #include "workload/model/workload-type-registry.h"
@@ -30,6 +32,22 @@ MCAST4AI_REGISTER_WORKLOAD("kv-cache-fanout",
 
 namespace
 {
+
+/// Tokens of the longest prompt a validated `prompt_tokens` object allows.
+uint64_t
+LongestPrompt(const nlohmann::json& prompt)
+{
+    const std::string type = prompt.value("type", "fixed");
+    if (type == "uniform")
+    {
+        return prompt.at("max").get<uint64_t>();
+    }
+    if (type == "cdf")
+    {
+        return prompt.at("points").back().at("tokens").get<uint64_t>();
+    }
+    return prompt.at("tokens").get<uint64_t>();
+}
 
 using json = nlohmann::json;
 
@@ -114,12 +132,14 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         = w.Object("arrival").Doc("when the requests arrive (from start_us)").Fields();
     arrival.Discriminator("type").Default("poisson").Doc("poisson, or a list of times");
     arrival.Variant("poisson", "exponential gaps at `rate_per_s`")
-        .Number("rate_per_s", ConfigSchemaBounds::Above(0))
+        .Number("rate_per_s", ConfigSchemaBounds::Between(0.001, 1e9))
         .Default(100.0)
+        .Note("a mean gap of at most 1000 s, the simulated-time horizon")
         .Doc("mean arrivals per second");
     arrival.Variant("list", "the times in `times_us`, one per request")
         .IntegerArray("times_us", "times in µs")
         .Required()
+        .Unit("µs")
         .MinItems(1)
         .Doc("arrival times after start_us, µs, as many as `requests`");
     w.Rule(
@@ -240,6 +260,59 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         .Unit("µs")
         .Doc("what each further sequence in a decode rank's batch adds to its step");
     w.Integer("output_tokens", 1, 1u << 20).Default(16).Doc("tokens each request generates");
+    // Products of keys each in range can still leave what the model represents.
+    w.Rule(
+        "prompt_tokens",
+        {"prompt_tokens", "layers", "kv_heads", "head_dim", "bytes_per_element"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const uint64_t tokens = LongestPrompt(*v.Get("prompt_tokens"));
+            const uint64_t perToken = KvBytesPerToken(v.Get("layers")->get<uint64_t>(),
+                                                      v.Get("kv_heads")->get<uint64_t>(),
+                                                      v.Get("head_dim")->get<uint64_t>(),
+                                                      v.Get("bytes_per_element")->get<uint64_t>());
+            if (tokens * perToken <= RdmaLimits::MAX_MESSAGE_BYTES)
+            {
+                return std::nullopt;
+            }
+            return "a prompt of " + std::to_string(tokens) + " tokens has "
+                   + std::to_string(tokens * perToken)
+                   + " bytes of KV cache, sent as one message, above RDMA's limit of 2^31 bytes";
+        },
+        "the longest prompt's KV bytes <= 2^31");
+    w.Rule(
+        "prefill_us_per_token",
+        {"prefill_us_per_token", "prompt_tokens"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const double us = v.Get("prefill_us_per_token")->get<double>()
+                              * static_cast<double>(LongestPrompt(*v.Get("prompt_tokens")));
+            if (us <= SimLimits::MAX_TIME_US)
+            {
+                return std::nullopt;
+            }
+            return "the longest prompt's prefill would take " + ConfigSchema::FormatNumber(us)
+                   + " us, past the simulated-time horizon of 1000 s";
+        },
+        "prefill of the longest prompt within the horizon");
+    w.Rule(
+        "output_tokens",
+        {"output_tokens", "decode_step_us", "decode_us_per_sequence", "requests"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const double step = v.Get("decode_step_us")->get<double>()
+                                + v.Get("decode_us_per_sequence")->get<double>()
+                                      * v.Get("requests")->get<double>();
+            const double us = step * v.Get("output_tokens")->get<double>();
+            if (us <= SimLimits::MAX_TIME_US)
+            {
+                return std::nullopt;
+            }
+            return "decoding could take " + ConfigSchema::FormatNumber(us)
+                   + " us (output_tokens x the step of a full batch), past the simulated-time "
+                     "horizon of 1000 s";
+        },
+        "decoding within the horizon");
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")

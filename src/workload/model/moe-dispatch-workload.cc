@@ -5,6 +5,7 @@
 #include "fabric/model/traffic-ledger.h"
 #include "ns3/log.h"
 #include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/rdma-limits.h"
 #include "workload/model/workload-schema-keys.h"
 #include "workload/model/workload-type-registry.h"
 
@@ -101,6 +102,36 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
             return NotBoth(v, "combine_token_bytes", "combine_bytes_per_element");
         },
         "combine_token_bytes replaces combine_bytes_per_element");
+    w.Rule(
+        "tokens_per_rank",
+        {"tokens_per_rank",
+         "hidden",
+         "dispatch_token_bytes",
+         "dispatch_bytes_per_element",
+         "combine_token_bytes",
+         "combine_bytes_per_element"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            // A rank's tokens may all go to one rank, packed in one message each way.
+            auto tokenBytes = [&v](const char* token, const char* perElement, uint64_t dflt)
+            {
+                const nlohmann::json* t = v.Get(token);
+                const nlohmann::json* e = v.Get(perElement);
+                return t ? t->get<uint64_t>()
+                         : v.Get("hidden")->get<uint64_t>() * (e ? e->get<uint64_t>() : dflt);
+            };
+            const uint64_t most
+                = std::max(tokenBytes("dispatch_token_bytes", "dispatch_bytes_per_element", 1),
+                           tokenBytes("combine_token_bytes", "combine_bytes_per_element", 2));
+            const uint64_t bytes = v.Get("tokens_per_rank")->get<uint64_t>() * most;
+            if (bytes <= RdmaLimits::MAX_MESSAGE_BYTES)
+            {
+                return std::nullopt;
+            }
+            return "a rank's tokens packed into one message could be " + std::to_string(bytes)
+                   + " bytes, above RDMA's limit of 2^31 bytes per message";
+        },
+        "tokens_per_rank x bytes per token <= 2^31");
     w.Enum("gating", {"uniform", "zipf"})
         .Default("uniform")
         .Doc("uniform: every set of top_k experts equally likely; zipf: expert e drawn with "

@@ -44,7 +44,7 @@ void
 SlowLinkStraggler::Declare(ConfigSchemaObject& s)
 {
     StragglerSchemaKeys::Host(s).Doc("the host whose link to its top-of-rack switch is slowed");
-    s.Number("factor", ConfigSchemaBounds::AboveUpTo(0, 1))
+    s.Number("factor", ConfigSchemaBounds::Between(0.001, 1))
         .Required()
         .Doc("what the link's rate is multiplied by (0.5 = half rate)");
     StragglerSchemaKeys::Window(s, "the link is slow");

@@ -43,7 +43,7 @@ SlowNodeStraggler::Declare(ConfigSchemaObject& s)
 {
     StragglerSchemaKeys::Targets(s);
     StragglerSchemaKeys::Probability(s);
-    s.Number("factor", ConfigSchemaBounds::AtLeast(1))
+    s.Number("factor", ConfigSchemaBounds::Between(1, 1000))
         .Required()
         .Doc("what the compute time of a slow rank is multiplied by (its workload's "
              "compute_us; 10 = ten times slower)");
