@@ -95,6 +95,10 @@ FrameInfo::Parse(Ptr<const Packet> p)
         n = p->CopyData(big.data(), big.size());
         b = big.data();
     }
+    if (n < ETH_BYTES + p2mpBytes)
+    {
+        return false; // the frame ends inside its P2MP header
+    }
     const uint8_t* ip = b + ETH_BYTES + p2mpBytes;
     n -= ETH_BYTES + p2mpBytes;
     if (n < IPV4_BYTES + UDP_BYTES)
