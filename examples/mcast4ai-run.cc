@@ -206,8 +206,25 @@ main(int argc, char** argv)
         }
         if (!complete)
         {
-            std::cerr << "error: " << config.file << ": run reached stop_time_ms ("
-                      << config.stopTimeMs << " ms) with " << runner.GetMetrics()->GetPending()
+            const std::string& by = runner.GetStoppedBy();
+            std::cerr << "error: " << config.file << ": ";
+            if (by == "limits.max_events")
+            {
+                std::cerr << "run stopped by limits.max_events (" << config.limits.maxEvents
+                          << " events, " << summary["events"] << " run) at "
+                          << summary["sim_time_s"].get<double>() * 1e3 << " ms";
+            }
+            else if (by == "limits.max_rss_mb")
+            {
+                std::cerr << "run stopped by limits.max_rss_mb (" << config.limits.maxRssMb
+                          << " MB, peak " << summary["peak_rss_mb"] << " MB) at "
+                          << summary["sim_time_s"].get<double>() * 1e3 << " ms";
+            }
+            else
+            {
+                std::cerr << "run reached stop_time_ms (" << config.stopTimeMs << " ms)";
+            }
+            std::cerr << " with " << runner.GetMetrics()->GetPending()
                       << " operation(s) unfinished:\n";
             for (const auto& line : runner.StuckOps(20))
             {

@@ -700,7 +700,7 @@ TEST(ScenarioValidation, UnknownKeyListsTheKnownKeys)
     EXPECT_EQ(e.GetPath(), "colour");
     EXPECT_EQ(e.GetReason(),
               "unknown key 'colour'; known keys: name, seed, stop_time_ms, topology, nic, switch, "
-              "load_balancing, p2mp, workloads, stragglers, output");
+              "load_balancing, p2mp, workloads, stragglers, limits, output");
 }
 
 TEST(ScenarioValidation, RootMustBeAnObject)
@@ -980,6 +980,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
             {"type": "flows", "pattern": "incast", "senders": 127, "receiver": 64, "bytes": 9,
              "start_us": 5, "label": "flows-2", "op": "write", "qps_per_connection": 256}],
         "stragglers": [],
+        "limits": {"max_events": 123456789, "max_rss_mb": 2048.5},
         "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
                    "packet_trace": true}
     })");

@@ -31,6 +31,13 @@ struct OutputConfig
     bool packetTrace{false}; // packets.csv: one row per link each tagged data frame crossed
 };
 
+/// Budgets a run stops at (0: none).
+struct LimitsConfig
+{
+    uint64_t maxEvents{0};
+    double maxRssMb{0};
+};
+
 struct ScenarioConfig
 {
     std::string file; // path it was loaded from (for messages)
@@ -44,6 +51,7 @@ struct ScenarioConfig
     P2mpConfig p2mp;
     std::vector<WorkloadConfig> workloads;
     std::vector<StragglerConfig> stragglers;
+    LimitsConfig limits;
     OutputConfig output;
 
     uint32_t HostCount() const

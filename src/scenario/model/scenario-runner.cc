@@ -40,6 +40,14 @@ WallNow()
     return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
+/// How often the `limits` budgets are checked, in simulated time (made when used: a static
+/// Time would precede the switch to picoseconds).
+Time
+BudgetCheckInterval()
+{
+    return MicroSeconds(10);
+}
+
 double
 PeakRssMb()
 {
@@ -222,12 +230,16 @@ ScenarioRunner::Run()
     Simulator::Stop(stop);
     // ns-3's own initialisation events are not the model's, and their number differs between
     // ns-3 releases: leave them out, as the progress ticks below.
-    uint64_t before = Simulator::GetEventCount() + Ns3InitializationEvents();
+    m_eventsBefore = Simulator::GetEventCount() + Ns3InitializationEvents();
     m_progressStartWall = WallNow();
     m_lastProgressWall = m_progressStartWall;
     if (m_options.progress)
     {
         Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
+    }
+    if (m_config.limits.maxEvents > 0 || m_config.limits.maxRssMb > 0)
+    {
+        Simulator::Schedule(BudgetCheckInterval(), &ScenarioRunner::CheckBudgets, this);
     }
     double t0 = WallNow();
     try
@@ -246,8 +258,16 @@ ScenarioRunner::Run()
     }
     m_simEnd = Simulator::Now();
     // Progress ticks are bookkeeping, not simulation: keep event counts identical either way.
-    m_events = Simulator::GetEventCount() - before - m_progressEvents;
+    m_events = ModelEvents();
     m_complete = m_metrics->GetPending() == 0;
+    if (m_complete)
+    {
+        m_stoppedBy.clear();
+    }
+    else if (m_stoppedBy.empty())
+    {
+        m_stoppedBy = "stop_time_ms";
+    }
     for (uint32_t i = 0; i < m_workloads.size(); ++i)
     {
         std::map<std::string, double> figures;
@@ -258,6 +278,40 @@ ScenarioRunner::Run()
         }
     }
     return m_complete;
+}
+
+uint64_t
+ScenarioRunner::ModelEvents() const
+{
+    return Simulator::GetEventCount() - m_eventsBefore - m_progressEvents;
+}
+
+void
+ScenarioRunner::CheckBudgets()
+{
+    ++m_progressEvents;
+    const LimitsConfig& l = m_config.limits;
+    if (l.maxEvents > 0 && ModelEvents() >= l.maxEvents)
+    {
+        NS_LOG_INFO("budget: " << ModelEvents() << " events >= limits.max_events " << l.maxEvents);
+        m_stoppedBy = "limits.max_events";
+        Simulator::Stop();
+        return;
+    }
+    if (l.maxRssMb > 0 && PeakRssMb() > l.maxRssMb)
+    {
+        NS_LOG_INFO("budget: peak RSS " << PeakRssMb() << " MB > limits.max_rss_mb " << l.maxRssMb);
+        m_stoppedBy = "limits.max_rss_mb";
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(BudgetCheckInterval(), &ScenarioRunner::CheckBudgets, this);
+}
+
+const std::string&
+ScenarioRunner::GetStoppedBy() const
+{
+    return m_stoppedBy;
 }
 
 void
@@ -601,6 +655,7 @@ ScenarioRunner::Summary() const
     s["revision"] = MCAST4AI_REVISION;
     s["ns3_version"] = kNs3Version;
     s["complete"] = m_complete;
+    s["stopped_by"] = m_stoppedBy.empty() ? nlohmann::json() : nlohmann::json(m_stoppedBy);
     s["sim_time_s"] = m_simEnd.GetSeconds();
     s["wall_s"] = m_wallSeconds;
     s["events"] = m_events;

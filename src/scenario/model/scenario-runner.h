@@ -57,6 +57,11 @@ public:
     nlohmann::json Summary() const;
     /// Human-readable description of up to max unfinished operations.
     std::vector<std::string> StuckOps(std::size_t max) const;
+    /**
+     * What ended an incomplete run: "stop_time_ms", or the budget of `limits` it passed
+     * ("limits.max_events", "limits.max_rss_mb"); "" when every operation completed.
+     */
+    const std::string& GetStoppedBy() const;
 
     const ScenarioConfig& GetConfig() const;
     TopologyBuilder& GetFabric();
@@ -69,6 +74,10 @@ public:
 
 private:
     void Progress();
+    /// Every 10 µs of simulated time while a `limits` budget is set: stop past it.
+    void CheckBudgets();
+    /// Model events so far (ns-3's initialisation and the bookkeeping ticks left out).
+    uint64_t ModelEvents() const;
     nlohmann::json NetworkSummary() const;
     /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
     /// The reorder histogram of tolerant receivers (RdmaNic::RecordDisplacement) for
@@ -97,7 +106,9 @@ private:
     double m_wallSeconds{0};
     double m_progressStartWall{0};
     double m_lastProgressWall{0};
-    uint64_t m_progressEvents{0};
+    uint64_t m_progressEvents{0}; // bookkeeping ticks (progress, budgets): not model events
+    uint64_t m_eventsBefore{0};
+    std::string m_stoppedBy;
     uint64_t m_events{0};
     Time m_simEnd;
     bool m_complete{false};

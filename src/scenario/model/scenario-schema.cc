@@ -7,6 +7,7 @@
 #include "p2mp/model/p2mp-schema.h"
 #include "rdma/model/nic-schema.h"
 #include "rdma/model/rdma-limits.h"
+#include "scenario/model/limits-schema.h"
 #include "scenario/model/output-schema.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/stragglers-schema.h"
@@ -100,6 +101,7 @@ ScenarioSchema::Build()
                             .Fields());
     WorkloadsSchema::Declare(root);
     StragglersSchema::Declare(root);
+    LimitsSchema::Declare(root);
     OutputSchema::Declare(root);
     // What the model can represent, for every key that does not bound itself more tightly
     // (SimLimits says why the time horizon is where it is).

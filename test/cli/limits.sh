@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Contract check: the budgets of `limits` (docs/robustness.md "Resource budgets") stop a run
+# with exit 3, "complete": false and stopped_by naming the budget, and cost a run without
+# them nothing.
+#
+# Usage: bash limits.sh RUNNER_BINARY SOURCE_DIR
+#
+# Two 4 MB flows into one host over 100 Gb/s links (about 1 ms). Expected, derived:
+# - max_events B below the run's events: it stops with events in [B, B + M], where M bounds
+#   what 10 µs (the check interval) can hold: at most 10 µs x 100 Gb/s / (84 B x 8) = 1,489
+#   frames per link direction, 6 directions, and under 2 events per frame plus timers: M =
+#   20,000;
+# - max_rss_mb 1 (below any process's resident memory): it stops at the first check, 10 µs;
+# - a budget never reached: the same events and the same ops.csv as without one.
+set -u
+
+if [[ $# -ne 2 ]]; then
+    echo "usage: bash $0 RUNNER_BINARY SOURCE_DIR" >&2
+    exit 2
+fi
+runner=$1
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
+require_runner "$runner"
+
+tmp=$(mktemp -d)
+finish_hook() { rm -rf "$tmp"; }
+cat >"$tmp/limits.json" <<'JSON'
+{
+  "name": "limits", "seed": 1, "stop_time_ms": 50,
+  "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 3,
+               "host_link": {"rate_gbps": 100, "delay_us": 1},
+               "fabric_link": {"rate_gbps": 100, "delay_us": 1}},
+  "workloads": [{"type": "flows", "pattern": "list", "flows": [
+      {"src": 1, "dst": 0, "bytes": 4000000}, {"src": 2, "dst": 0, "bytes": 4000000}]}]
+}
+JSON
+
+run() {  # NAME [--set ...]: run into $tmp/NAME, keep stderr, echo the exit code
+    local name=$1
+    shift
+    "$runner" "$tmp/limits.json" --quiet --out "$tmp/$name" "$@" >/dev/null 2>"$tmp/$name.err"
+    echo $?
+}
+field() {  # NAME KEY: a top-level field of NAME's summary.json
+    /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" \
+        "$tmp/$1/summary.json" "$2"
+}
+
+rc=$(run free)
+full=$(field free events)
+if [[ $rc -eq 0 && $(field free stopped_by) == None ]]; then
+    pass "without budgets the run completes (events $full, stopped_by null)"
+else
+    fail "without budgets the run completes" "exit $rc, stopped_by $(field free stopped_by)"
+    finish
+fi
+
+budget=$((full / 2))
+rc=$(run events --set limits.max_events=$budget)
+events=$(field events events)
+if [[ $rc -eq 3 && $(field events stopped_by) == limits.max_events &&
+    $(field events complete) == False && $events -ge $budget && $events -le $((budget + 20000)) ]]; then
+    pass "max_events $budget stops the run after $events events, exit 3"
+else
+    fail "max_events $budget stops the run after [B, B + 20000] events, exit 3" \
+        "exit $rc, events $events, stopped_by $(field events stopped_by)"
+fi
+if grep -q "run stopped by limits.max_events ($budget events" "$tmp/events.err"; then
+    pass "stderr names limits.max_events"
+else
+    fail "stderr names limits.max_events" "$(head -n 1 "$tmp/events.err")"
+fi
+
+rc=$(run rss --set limits.max_rss_mb=1)
+at_check=$(/usr/bin/python3 -c "import sys; print(abs(float(sys.argv[1]) - 1e-5) < 1e-12)" \
+    "$(field rss sim_time_s)")
+if [[ $rc -eq 3 && $(field rss stopped_by) == limits.max_rss_mb && $at_check == True ]] &&
+    grep -q "run stopped by limits.max_rss_mb (1 MB" "$tmp/rss.err"; then
+    pass "max_rss_mb 1 stops the run at its first check, 10 us"
+else
+    fail "max_rss_mb 1 stops the run at its first check, 10 us" \
+        "exit $rc, stopped_by $(field rss stopped_by), sim_time_s $(field rss sim_time_s)"
+fi
+
+rc=$(run roomy --set limits.max_events=$((full * 10)) --set limits.max_rss_mb=100000)
+if [[ $rc -eq 0 && $(field roomy events) == "$full" ]] && cmp -s "$tmp/free/ops.csv" "$tmp/roomy/ops.csv"; then
+    pass "budgets never reached change neither events nor ops.csv"
+else
+    fail "budgets never reached change neither events nor ops.csv" \
+        "exit $rc, events $(field roomy events) vs $full"
+fi
+finish
