@@ -8,6 +8,7 @@
  * stop_time_ms with operations unfinished (the stuck ones are listed); 1 any other failure.
  */
 #include "scenario/model/result-writer.h"
+#include "scenario/model/run-invariants.h"
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
@@ -203,6 +204,17 @@ main(int argc, char** argv)
         {
             ResultWriter::PrintTable(summary, std::cout);
             std::cout << "results in " << config.output.dir << "/\n";
+        }
+        // Results that break a conservation law are a bug in the model: say so, loudly.
+        const std::vector<std::string> violations
+            = RunInvariants::Check(runner.GetFabric(), config);
+        if (!violations.empty())
+        {
+            for (const std::string& v : violations)
+            {
+                std::cerr << "error: " << config.file << ": invariant violated: " << v << "\n";
+            }
+            return 4;
         }
         if (!complete)
         {

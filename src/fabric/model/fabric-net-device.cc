@@ -237,6 +237,8 @@ FabricNetDevice::TransmitComplete()
 void
 FabricNetDevice::Receive(FabricFrame frame)
 {
+    ++m_arrivedFrames;
+    m_arrivedBytes += frame.info.size;
     if (m_lossRate > 0 && UnitInterval(Mix64(m_lossSeed ^ Mix64(++m_lossDraws))) < m_lossRate)
     {
         // Corrupted on the wire: the MAC drops it before anyone (pcap included) sees it.
@@ -499,6 +501,18 @@ uint64_t
 FabricNetDevice::GetPfcSent() const
 {
     return m_pfcSent;
+}
+
+uint64_t
+FabricNetDevice::GetArrivedFrames() const
+{
+    return m_arrivedFrames;
+}
+
+uint64_t
+FabricNetDevice::GetArrivedBytes() const
+{
+    return m_arrivedBytes;
 }
 
 uint64_t

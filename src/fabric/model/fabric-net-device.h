@@ -99,6 +99,10 @@ public:
     // Plain counters, read by the metrics at the end of a run.
     uint64_t GetTxBytes() const;
     uint64_t GetTxFrames() const;
+    /// Frames (and their bytes) that reached this port from its cable, lost ones included:
+    /// the peer's transmissions less what is still on the cable (RunInvariants).
+    uint64_t GetArrivedFrames() const;
+    uint64_t GetArrivedBytes() const;
     /// The fabric's per-owner counters this port adds its frames to (none: not counted).
     void SetTrafficLedger(Ptr<TrafficLedger> ledger);
     Ptr<TrafficLedger> GetTrafficLedger() const;
@@ -245,6 +249,8 @@ private:
     uint64_t m_lossSeed{0}; // seeds the draws: the same scenario and seed lose the same frames
     uint64_t m_lossDraws{0};
     uint64_t m_linkLosses{0};
+    uint64_t m_arrivedFrames{0};
+    uint64_t m_arrivedBytes{0};
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;

@@ -532,6 +532,10 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         // Every receiver's ACK reaches this NIC: reduce them to the minimum here.
         AckAggregator::Action a = m_localAgg->Receive(
             AckAggregator::FlowKey(m_nic->GetHost(), m_qpn), fi.SrcHost(), fi.psn, kind == 3);
+        if (a.kind == AckAggregator::Action::ACK && a.psn >= m_maxSent)
+        {
+            m_nic->CountAckBeyondSent();
+        }
         if (a.kind == AckAggregator::Action::ACK && a.psn >= m_sndUna && a.psn < m_maxSent)
         {
             Acknowledge(a.psn);
@@ -548,6 +552,12 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         if (psn >= m_sndUna && psn < m_maxSent)
         {
             Acknowledge(psn);
+        }
+        else if (psn >= m_maxSent)
+        {
+            NS_LOG_WARN("QP " << m_qpn << ": ACK of PSN " << psn << ", never sent (sent up to "
+                              << m_maxSent << "): ignored");
+            m_nic->CountAckBeyondSent();
         }
     }
     else if (kind == 3) // NAK: the responder expects psn

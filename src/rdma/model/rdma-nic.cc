@@ -857,6 +857,18 @@ RdmaNic::GetAcksReceived() const
 }
 
 uint64_t
+RdmaNic::GetAcksBeyondSent() const
+{
+    return m_acksBeyondSent;
+}
+
+void
+RdmaNic::CountAckBeyondSent()
+{
+    ++m_acksBeyondSent;
+}
+
+uint64_t
 RdmaNic::GetDataPacketsSent() const
 {
     return m_dataPackets;

@@ -172,6 +172,11 @@ public:
 
     // Counters for the metrics.
     uint64_t GetAcksReceived() const;
+    /// ACKs (or NAKs) for a PSN its queue pair never sent: ignored, and counted, since a
+    /// correct fabric never makes one (RunInvariants).
+    uint64_t GetAcksBeyondSent() const;
+    /// Count one such ACK (QueuePair).
+    void CountAckBeyondSent();
     uint64_t GetDataPacketsSent() const;
     uint64_t GetDataBytesSent() const;
     uint64_t GetHeaderBytesSent() const;
@@ -280,6 +285,7 @@ private:
     uint32_t m_timerLane; // the QPs' retransmission timers: see GetTimerLane
 
     uint64_t m_acksReceived{0};
+    uint64_t m_acksBeyondSent{0};
     uint64_t m_dataPackets{0};
     uint64_t m_dataBytes{0};
     uint64_t m_headerBytes{0};
