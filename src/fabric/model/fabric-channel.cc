@@ -123,9 +123,9 @@ FabricChannel::Transmit(Direction& d, FabricFrame frame, Time txTime)
 void
 FabricChannel::Direction::Prefetch() const
 {
-    if (Cancelled())
+    if (!receiver)
     {
-        return;
+        return; // its channel was disposed (DoDispose)
     }
     if (!inFlight.empty())
     {

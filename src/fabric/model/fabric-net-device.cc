@@ -123,6 +123,9 @@ FabricNetDevice::DoDispose()
     m_channel = nullptr;
     m_node = nullptr;
     m_txComplete->Cancel(); // a device disposed mid-run must not be called back
+    // Nor prefetched: the scheduler may still hint at the event while it drains the queue.
+    m_txComplete->device = nullptr;
+    m_txComplete->nextFrame = nullptr;
     m_txComplete = nullptr;
     m_owner = nullptr;
     NetDevice::DoDispose();
@@ -218,9 +221,9 @@ FabricNetDevice::TransmitDoneEvent::Notify()
 void
 FabricNetDevice::TransmitDoneEvent::Prefetch() const
 {
-    if (Cancelled())
+    if (!device)
     {
-        return;
+        return; // its device was disposed (DoDispose)
     }
     device->Prefetch();
     __builtin_prefetch(tx);
