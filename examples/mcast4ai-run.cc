@@ -232,6 +232,34 @@ main(int argc, char** argv)
                           << " MB, peak " << summary["peak_rss_mb"] << " MB) at "
                           << summary["sim_time_s"].get<double>() * 1e3 << " ms";
             }
+            else if (by == "limits.watchdog_us")
+            {
+                const nlohmann::json& w = summary["watchdog"];
+                if (w["nothing_scheduled"].get<bool>())
+                {
+                    std::cerr << "run stopped by limits.watchdog_us: nothing left to simulate at "
+                              << w["detected_us"].get<double>() << " µs, " << w["stuck_queue_pairs"]
+                              << " queue pair(s) with data outstanding";
+                }
+                else
+                {
+                    std::cerr << "run stopped by limits.watchdog_us: no progress from "
+                              << w["last_progress_us"].get<double>() << " µs to "
+                              << w["detected_us"].get<double>() << " µs, " << w["stuck_queue_pairs"]
+                              << " queue pair(s) with data outstanding, "
+                              << w["paused_ports"].size() << " port(s) paused by PFC";
+                    if (!w["pause_cycle"].empty())
+                    {
+                        std::cerr << ", in a cycle of paused ports (a PFC deadlock):";
+                        for (const auto& link : w["pause_cycle"])
+                        {
+                            std::cerr << " " << link.get<std::string>() << " ->";
+                        }
+                        std::cerr << " " << w["pause_cycle"][0].get<std::string>();
+                    }
+                }
+                std::cerr << ";";
+            }
             else
             {
                 std::cerr << "run reached stop_time_ms (" << config.stopTimeMs << " ms)";

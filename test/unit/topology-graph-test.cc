@@ -1,6 +1,6 @@
 /*
- * TopologyGraph: node and port numbering, ECMP next-hop sets and hop counts for leaf-spine and
- * k-ary fat-trees. Expected counts are derived by hand in the comments.
+ * TopologyGraph: node and port numbering, ECMP next-hop sets and hop counts for leaf-spine,
+ * k-ary fat-trees and rings. Expected counts are derived by hand in the comments.
  */
 #include "topology/model/topology-graph.h"
 
@@ -339,14 +339,69 @@ TEST(TopologyGraphFatTree, SmallestK2)
     ExpectRoutesConsistent(g);
 }
 
+TopologyConfig
+Ring(uint32_t switches, uint32_t hostsPerSwitch)
+{
+    TopologyConfig t;
+    t.kind = "ring";
+    t.leaves = switches;
+    t.hostsPerLeaf = hostsPerSwitch;
+    return t;
+}
+
+TEST(TopologyGraphRing, NumberingAndShortestWayRound)
+{
+    // 5 switches x 2 hosts: hosts 0..9, switches 10..14 ("sw0".."sw4"); a switch's ports are
+    // its two hosts, then its ring neighbours by node id (sw0: port 2 sw1, port 3 sw4).
+    TopologyGraph g = TopologyGraph::Build(Ring(5, 2));
+    EXPECT_EQ(g.HostCount(), 10u);
+    EXPECT_EQ(g.SwitchCount(), 5u);
+    EXPECT_EQ(g.LeafCount(), 5u);
+    EXPECT_EQ(g.NodeName(10), "sw0");
+    EXPECT_EQ(g.NodeName(14), "sw4");
+    EXPECT_EQ(g.LeafOf(5), 12u);
+    ASSERT_EQ(g.Ports(10).size(), 4u);
+    EXPECT_EQ(g.Ports(10)[2].peer, 11u);
+    EXPECT_EQ(g.Ports(10)[3].peer, 14u);
+    EXPECT_EQ(g.Ports(14)[2].peer, 10u);
+    EXPECT_EQ(g.Ports(14)[3].peer, 13u);
+    EXPECT_FALSE(g.Ports(10)[2].hostLink);
+    g.ComputeRoutes();
+    // Two switches apart clockwise (sw0 -> sw2) is shorter than three the other way.
+    EXPECT_EQ(g.NextHopPorts(10, 4), (std::vector<uint16_t>{2}));
+    EXPECT_EQ(g.NextHopPorts(10, 6), (std::vector<uint16_t>{3})); // sw3: via sw4
+    EXPECT_EQ(g.NextHopPorts(10, 1), (std::vector<uint16_t>{1}));
+    // Hops: host, min(d, 5 - d) ring links, host.
+    EXPECT_EQ(g.HopCount(0, 1), 2u);
+    EXPECT_EQ(g.HopCount(0, 2), 3u);
+    EXPECT_EQ(g.HopCount(0, 4), 4u);
+    EXPECT_EQ(g.HopCount(0, 6), 4u);
+    EXPECT_EQ(g.HopCount(0, 8), 3u);
+    ExpectRoutesConsistent(g);
+}
+
+TEST(TopologyGraphRing, OppositeSwitchOfAnEvenRingIsEcmp)
+{
+    // 4 switches x 1 host: sw0 (node 4) reaches sw2's host both ways round (ports 1 and 2).
+    TopologyGraph g = TopologyGraph::Build(Ring(4, 1));
+    g.ComputeRoutes();
+    EXPECT_EQ(g.NextHopPorts(4, 2), (std::vector<uint16_t>{1, 2}));
+    EXPECT_EQ(g.NextHopPorts(4, 1), (std::vector<uint16_t>{1}));
+    EXPECT_EQ(g.HopCount(0, 2), 4u);
+    ExpectRoutesConsistent(g);
+}
+
 TEST(TopologyGraphBuild, RejectsUnbuildableConfigs)
 {
     EXPECT_THROW(TopologyGraph::Build(FatTree(3)), std::invalid_argument);
     EXPECT_THROW(TopologyGraph::Build(FatTree(0)), std::invalid_argument);
     EXPECT_THROW(TopologyGraph::Build(LeafSpine(0, 1, 1)), std::invalid_argument);
-    TopologyConfig ring;
-    ring.kind = "ring";
-    EXPECT_THROW(TopologyGraph::Build(ring), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(Ring(0, 1)), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(Ring(2, 1)), std::invalid_argument); // not a ring
+    EXPECT_THROW(TopologyGraph::Build(Ring(3, 0)), std::invalid_argument);
+    TopologyConfig unknown;
+    unknown.kind = "torus";
+    EXPECT_THROW(TopologyGraph::Build(unknown), std::invalid_argument);
     // A leaf with more than 65536 ports cannot be numbered with 16-bit ports.
     EXPECT_THROW(TopologyGraph::Build(LeafSpine(1, 2, 65535)), std::invalid_argument);
 }

@@ -72,16 +72,33 @@ QuadHeapScheduler::SetNextPrefetching()
     g_nextPrefetching = true;
 }
 
+QuadHeapScheduler* QuadHeapScheduler::s_current = nullptr;
+
 QuadHeapScheduler::QuadHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
     m_slots.reserve(4096);
+    s_current = this;
 }
 
 QuadHeapScheduler::~QuadHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
     std::free(m_block);
+    if (s_current == this)
+    {
+        s_current = nullptr;
+    }
+}
+
+std::optional<std::size_t>
+QuadHeapScheduler::CurrentSize()
+{
+    if (!s_current)
+    {
+        return std::nullopt;
+    }
+    return s_current->GetSize();
 }
 
 void

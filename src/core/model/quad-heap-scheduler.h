@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -75,6 +76,12 @@ public:
 
     /// Pending events, in the heap and in lanes.
     std::size_t GetSize() const;
+    /**
+     * The pending events of the simulator's scheduler, if it is a QuadHeapScheduler (the
+     * latest one constructed and not yet destroyed); nullopt otherwise. Lets a watchdog tell a
+     * run with nothing left to happen from one that waits on a timer.
+     */
+    static std::optional<std::size_t> CurrentSize();
     /// Entries in the heap: events outside lanes plus one per non-empty lane.
     std::size_t GetHeapSize() const;
 
@@ -132,8 +139,9 @@ private:
     std::size_t m_capacity{0};
     std::vector<Slot> m_slots;
     std::vector<uint32_t> m_freeSlots;
-    std::vector<Lane> m_lanes; ///< indexed by lane id, grown on first use
-    std::size_t m_queued{0};   ///< events in lanes behind their heads
+    std::vector<Lane> m_lanes;           ///< indexed by lane id, grown on first use
+    static QuadHeapScheduler* s_current; ///< CurrentSize's scheduler
+    std::size_t m_queued{0};             ///< events in lanes behind their heads
 };
 
 } // namespace ns3

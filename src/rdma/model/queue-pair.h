@@ -205,6 +205,19 @@ public:
 
     uint64_t GetTimeouts() const;
     uint64_t GetOutstandingMessages() const;
+
+    /// The oldest posted message not yet completed, or nullptr.
+    const Message* GetOldestMessage() const
+    {
+        return m_messages.empty() ? nullptr : &m_messages.front();
+    }
+
+    /// The oldest unacknowledged PSN: it only grows, as the QP's messages are acknowledged.
+    uint64_t GetUnackedPsn() const
+    {
+        return m_sndUna;
+    }
+
     uint64_t GetPacketsSent() const;
     /// Responder: packets received in order so far (the next expected PSN).
     uint64_t GetReceivedPackets() const;

@@ -1,5 +1,6 @@
 #include "scenario/model/limits-schema.h"
 
+#include "core/model/sim-limits.h"
 #include "ns3/log.h"
 #include "scenario/model/scenario-config.h"
 
@@ -21,7 +22,9 @@ LimitsSchema::Declare(ConfigSchemaObject& root)
     l.Section("Limits",
               "A run past a budget stops, writes its results with `\"complete\": false` and "
               "`stopped_by` naming the budget, and exits 3. Budgets are checked every 10 µs of "
-              "simulated time, so a run may pass one by what it does in 10 µs.");
+              "simulated time, so a run may pass one by what it does in 10 µs; the watchdog "
+              "every quarter of `watchdog_us`, so it stops a stalled run between 1 and 1.25 "
+              "`watchdog_us` after its last progress.");
     l.Integer("max_events", 1, uint64_t{1} << 62)
         .Auto("no budget")
         .Doc("stop after this many simulation events (a run's `events` in summary.json)")
@@ -31,6 +34,16 @@ LimitsSchema::Declare(ConfigSchemaObject& root)
         .Unit("MB")
         .Doc("stop once the process's peak resident memory passes this")
         .Bind(&LimitsConfig::maxRssMb, 0.0);
+    l.Number("watchdog_us", ConfigSchemaBounds::Between(0, SimLimits::MAX_TIME_US))
+        .Auto("10 x the longer of `nic.rto_us` and the time to send `nic.ack_every` MTU frames at "
+              "the slowest rate a sender can be held to (DCQCN's `min_rate_mbps` if on, else the "
+              "slower link): 10,000 µs with the defaults")
+        .Unit("µs")
+        .Doc("stop a run whose operations make no progress for this long while data is "
+             "outstanding (no queue pair's acknowledged PSN moves and no operation completes), "
+             "naming the stuck operations, the PFC-paused ports and their cycle if there is one "
+             "(a deadlock); 0: never")
+        .Bind(&LimitsConfig::watchdogUs, LimitsConfig::AUTO_WATCHDOG);
 }
 
 } // namespace ns3

@@ -15,6 +15,7 @@
 #include "workload/model/straggler-config.h"
 #include "workload/model/workload-config.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct LimitsConfig
 {
     uint64_t maxEvents{0};
     double maxRssMb{0};
+    /// Stop a run without progress for this long; 0 never, AUTO_WATCHDOG: see
+    /// ScenarioConfig::WatchdogUs.
+    double watchdogUs{AUTO_WATCHDOG};
+    static constexpr double AUTO_WATCHDOG = -1;
 };
 
 struct ScenarioConfig
@@ -53,6 +58,29 @@ struct ScenarioConfig
     std::vector<StragglerConfig> stragglers;
     LimitsConfig limits;
     OutputConfig output;
+
+    /**
+     * limits.watchdog_us in µs (0: none). Auto: 10 times the longest a healthy sender goes
+     * without an ACK, which is the longer of the RTO and the time to send ack_every MTU
+     * frames at the slowest rate it can be held to (DCQCN's minimum rate if DCQCN is on,
+     * else the slower of the two links): 10,000 µs by default, 89,760 µs at the nvidia-cx6
+     * preset's 1 Mb/s.
+     */
+    double WatchdogUs() const
+    {
+        if (limits.watchdogUs != LimitsConfig::AUTO_WATCHDOG)
+        {
+            return limits.watchdogUs;
+        }
+        double gbps = std::min(topology.hostLink.rateGbps, topology.fabricLink.rateGbps);
+        if (nic.dcqcn.enabled)
+        {
+            gbps = std::min(gbps, nic.dcqcn.minRateMbps / 1e3);
+        }
+        // An MTU's payload with its headers (74 B) and the wire's own bytes (24 B).
+        const double frameUs = (nic.mtuBytes + 98.0) * 8.0 / (gbps * 1e3);
+        return 10.0 * std::max(nic.rtoUs, frameUs * nic.ackEvery);
+    }
 
     uint32_t HostCount() const
     {

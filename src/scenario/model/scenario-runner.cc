@@ -202,6 +202,13 @@ ScenarioRunner::Build()
         m_workloads.push_back(wl);
     }
     m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
+    const double watchdogUs = m_config.WatchdogUs();
+    if (watchdogUs > 0)
+    {
+        m_watchdog = CreateObject<RunWatchdog>();
+        m_watchdog->SetAttribute("Timeout", TimeValue(MicroSeconds(1) * watchdogUs));
+        m_watchdog->Attach(*m_fabric, m_metrics);
+    }
     if (m_config.output.packetTrace)
     {
         m_packetTrace
@@ -235,11 +242,18 @@ ScenarioRunner::Run()
     m_lastProgressWall = m_progressStartWall;
     if (m_options.progress)
     {
+        ++m_bookkeepingScheduled;
         Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
     }
     if (m_config.limits.maxEvents > 0 || m_config.limits.maxRssMb > 0)
     {
+        ++m_bookkeepingScheduled;
         Simulator::Schedule(BudgetCheckInterval(), &ScenarioRunner::CheckBudgets, this);
+    }
+    if (m_watchdog)
+    {
+        ++m_bookkeepingScheduled;
+        Simulator::Schedule(m_watchdog->GetTimeout() / 4, &ScenarioRunner::CheckWatchdog, this);
     }
     double t0 = WallNow();
     try
@@ -305,7 +319,32 @@ ScenarioRunner::CheckBudgets()
         Simulator::Stop();
         return;
     }
+    ++m_bookkeepingScheduled;
     Simulator::Schedule(BudgetCheckInterval(), &ScenarioRunner::CheckBudgets, this);
+}
+
+void
+ScenarioRunner::CheckWatchdog()
+{
+    ++m_progressEvents;
+    // Pending besides the runner's own ticks and the stop at stop_time_ms: nothing, and no
+    // model event can ever run again.
+    const uint64_t ours = m_bookkeepingScheduled - m_progressEvents + 1;
+    const std::optional<std::size_t> pending = QuadHeapScheduler::CurrentSize();
+    if (m_watchdog->Check(pending && *pending <= ours))
+    {
+        m_stoppedBy = "limits.watchdog_us";
+        Simulator::Stop();
+        return;
+    }
+    ++m_bookkeepingScheduled;
+    Simulator::Schedule(m_watchdog->GetTimeout() / 4, &ScenarioRunner::CheckWatchdog, this);
+}
+
+Ptr<RunWatchdog>
+ScenarioRunner::GetWatchdog() const
+{
+    return m_watchdog;
 }
 
 const std::string&
@@ -346,6 +385,7 @@ ScenarioRunner::Progress()
         std::fflush(stderr);
     }
     Time stop = MilliSeconds(1) * m_config.stopTimeMs;
+    ++m_bookkeepingScheduled;
     Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
 }
 
@@ -643,6 +683,40 @@ ScenarioRunner::LossSummary(std::size_t k) const
 }
 
 nlohmann::json
+ScenarioRunner::WatchdogSummary() const
+{
+    const RunWatchdog::Report& r = m_watchdog->GetReport();
+    nlohmann::json ops = nlohmann::json::array();
+    const auto& all = m_metrics->GetOps();
+    const auto& infos = m_metrics->GetWorkloads();
+    for (uint64_t h : r.stuckOps)
+    {
+        if (h < all.size())
+        {
+            const Metrics::OpRecord& op = all[h];
+            ops.push_back({{"workload", infos[op.workload].label},
+                           {"op", op.op},
+                           {"src", op.src},
+                           {"dst", op.dst},
+                           {"bytes", op.bytes}});
+        }
+    }
+    nlohmann::json paused = nlohmann::json::array();
+    for (const auto& [link, prio] : r.pausedPorts)
+    {
+        paused.push_back({{"link", link}, {"priority", prio}});
+    }
+    return {{"timeout_us", m_watchdog->GetTimeout().GetSeconds() * 1e6},
+            {"last_progress_us", r.stalledSince.GetSeconds() * 1e6},
+            {"detected_us", r.detectedAt.GetSeconds() * 1e6},
+            {"nothing_scheduled", r.nothingScheduled},
+            {"stuck_queue_pairs", r.stuckQueuePairs},
+            {"stuck_operations", ops},
+            {"paused_ports", paused},
+            {"pause_cycle", r.pauseCycle}};
+}
+
+nlohmann::json
 ScenarioRunner::Summary() const
 {
     nlohmann::json net = NetworkSummary();
@@ -656,6 +730,10 @@ ScenarioRunner::Summary() const
     s["ns3_version"] = kNs3Version;
     s["complete"] = m_complete;
     s["stopped_by"] = m_stoppedBy.empty() ? nlohmann::json() : nlohmann::json(m_stoppedBy);
+    if (m_stoppedBy == "limits.watchdog_us")
+    {
+        s["watchdog"] = WatchdogSummary();
+    }
     s["sim_time_s"] = m_simEnd.GetSeconds();
     s["wall_s"] = m_wallSeconds;
     s["events"] = m_events;

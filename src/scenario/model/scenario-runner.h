@@ -11,6 +11,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/packet-trace-writer.h"
 #include "scenario/model/rate-trace-writer.h"
+#include "scenario/model/run-watchdog.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/topology-builder.h"
 #include "workload/model/metrics.h"
@@ -59,13 +60,16 @@ public:
     std::vector<std::string> StuckOps(std::size_t max) const;
     /**
      * What ended an incomplete run: "stop_time_ms", or the budget of `limits` it passed
-     * ("limits.max_events", "limits.max_rss_mb"); "" when every operation completed.
+     * ("limits.max_events", "limits.max_rss_mb", "limits.watchdog_us"); "" when every
+     * operation completed.
      */
     const std::string& GetStoppedBy() const;
 
     const ScenarioConfig& GetConfig() const;
     TopologyBuilder& GetFabric();
     Ptr<Metrics> GetMetrics() const;
+    /// The watchdog (null when limits.watchdog_us is 0); its report says why it stopped a run.
+    Ptr<RunWatchdog> GetWatchdog() const;
     /// Workload i as installed (the class its type names: FlowWorkload, BroadcastWorkload...).
     Ptr<Workload> GetWorkload(uint32_t i) const;
     Ptr<Straggler> GetStraggler(uint32_t i) const;
@@ -76,9 +80,13 @@ private:
     void Progress();
     /// Every 10 µs of simulated time while a `limits` budget is set: stop past it.
     void CheckBudgets();
+    /// Every quarter of limits.watchdog_us: stop a run that has stalled.
+    void CheckWatchdog();
     /// Model events so far (ns-3's initialisation and the bookkeeping ticks left out).
     uint64_t ModelEvents() const;
     nlohmann::json NetworkSummary() const;
+    /// summary.json's `watchdog` block, when the watchdog stopped the run.
+    nlohmann::json WatchdogSummary() const;
     /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
     /// The reorder histogram of tolerant receivers (RdmaNic::RecordDisplacement) for
     /// summary.json.
@@ -103,10 +111,12 @@ private:
     Ptr<StragglerLog> m_stragglerLog;
     std::unique_ptr<RateTraceWriter> m_rateTrace;
     std::unique_ptr<PacketTraceWriter> m_packetTrace;
+    Ptr<RunWatchdog> m_watchdog;
     double m_wallSeconds{0};
     double m_progressStartWall{0};
     double m_lastProgressWall{0};
-    uint64_t m_progressEvents{0}; // bookkeeping ticks (progress, budgets): not model events
+    uint64_t m_progressEvents{0};       // bookkeeping ticks (progress, budgets): not model events
+    uint64_t m_bookkeepingScheduled{0}; // ... scheduled so far (those run: m_progressEvents)
     uint64_t m_eventsBefore{0};
     std::string m_stoppedBy;
     uint64_t m_events{0};

@@ -106,6 +106,15 @@ Scenario::Warnings(const ScenarioConfig& config)
            << "acknowledged and is resent, and a run may never finish";
         out.push_back(os.str());
     }
+    const double watchdogUs = config.WatchdogUs();
+    if (watchdogUs > 0 && watchdogUs <= config.nic.rtoUs)
+    {
+        std::ostringstream os;
+        os << "limits.watchdog_us: " << watchdogUs << " us is not longer than nic.rto_us ("
+           << config.nic.rtoUs << " us): a run that would recover a lost packet by its "
+           << "retransmission timeout is stopped as stalled first";
+        out.push_back(os.str());
+    }
     return out;
 }
 

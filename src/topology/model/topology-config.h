@@ -20,10 +20,10 @@ struct LinkConfig
 
 struct TopologyConfig
 {
-    std::string kind; // "leaf-spine" or "fat-tree"
-    uint32_t leaves{0};
+    std::string kind;   // "leaf-spine", "fat-tree" or "ring"
+    uint32_t leaves{0}; ///< leaf-spine: leaves; ring: its switches (each a top-of-rack)
     uint32_t spines{0};
-    uint32_t hostsPerLeaf{0};
+    uint32_t hostsPerLeaf{0}; ///< ring: hosts_per_switch
     uint32_t k{0};
     LinkConfig hostLink;
     LinkConfig fabricLink;

@@ -108,6 +108,34 @@ TopologyGraph::Build(const TopologyConfig& t)
             }
         }
     }
+    else if (t.kind == "ring")
+    {
+        // Every ring switch is a top-of-rack switch (tier 1), linked to its two neighbours.
+        if (t.leaves < 3 || t.hostsPerLeaf == 0)
+        {
+            throw std::invalid_argument("ring needs switches >= 3 and hosts_per_switch >= 1");
+        }
+        const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+        if (hosts + t.leaves > std::numeric_limits<uint32_t>::max())
+        {
+            throw std::invalid_argument("ring is too large");
+        }
+        const uint32_t h = static_cast<uint32_t>(hosts);
+        g.Init(h, t.leaves);
+        g.m_leaves = t.leaves;
+        for (uint32_t s = 0; s < t.leaves; ++s)
+        {
+            g.m_tier[h + s] = 1;
+        }
+        for (uint32_t host = 0; host < h; ++host)
+        {
+            g.AddLink(host, h + host / t.hostsPerLeaf);
+        }
+        for (uint32_t s = 0; s < t.leaves; ++s)
+        {
+            g.AddLink(h + s, h + (s + 1) % t.leaves);
+        }
+    }
     else
     {
         throw std::invalid_argument("unknown topology kind '" + t.kind + "'");
@@ -358,6 +386,10 @@ TopologyGraph::NodeName(uint32_t node) const
         case 0:
             return "host" + std::to_string(node);
         case 1:
+            if (m_kind == "ring")
+            {
+                return "sw" + std::to_string(node - m_hosts);
+            }
             return (fatTree ? "edge" : "leaf") + std::to_string(node - m_hosts);
         case 2:
             return (fatTree ? "agg" : "spine") + std::to_string(node - m_hosts - m_leaves);

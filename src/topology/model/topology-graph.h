@@ -16,12 +16,12 @@ namespace ns3
 {
 
 /**
- * Leaf-spine or k-ary fat-tree topology with deterministic node and port numbers.
+ * Leaf-spine, k-ary fat-tree or ring topology with deterministic node and port numbers.
  *
  * Nodes: hosts 0..H-1 (leaf by leaf; fat-tree: pod by pod, edge switch by edge switch), then
- * leaves/edge switches, then spines (leaf-spine) or aggregation and then core switches
- * (fat-tree). Ports of a switch: downlinks (lower-tier neighbours, ascending node id), then
- * uplinks (ascending node id). A host has a single port 0.
+ * leaves/edge switches (a ring's switches), then spines (leaf-spine) or aggregation and then
+ * core switches (fat-tree). Ports of a switch: downlinks (lower-tier neighbours, ascending node
+ * id), then uplinks (ascending node id). A host has a single port 0.
  */
 class TopologyGraph
 {
@@ -52,7 +52,8 @@ public:
     bool IsHost(uint32_t node) const;
     /// \return 0 host, 1 leaf/edge, 2 spine/aggregation, 3 core
     uint32_t Tier(uint32_t node) const;
-    /// \return a readable name such as "host3", "leaf1", "spine0", "edge5", "agg2", "core7"
+    /// \return a readable name such as "host3", "leaf1", "spine0", "edge5", "agg2", "core7",
+    /// "sw4" (a ring's switch)
     std::string NodeName(uint32_t node) const;
 
     /// \return the ports of a node; port p connects to Ports(node)[p]

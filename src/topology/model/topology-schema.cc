@@ -159,6 +159,49 @@ TopologySchema::Declare(ConfigSchemaObject& t)
                                            + "^3/4 = " + std::to_string(k * k * k / 4)};
         },
         "the host count, k^3/4");
+
+    ConfigSchemaObject& ring
+        = t.Variant("ring",
+                    "Switches in a ring, each with its own hosts; a ring is sized by switches "
+                    "and hosts_per_switch. Routes take the shortest way round (both ways, as "
+                    "ECMP, when they tie). Rings are where cyclic buffer dependencies, and so "
+                    "PFC deadlocks, form (see `limits.watchdog_us`).");
+    ring.Integer("switches", 3, MAX_PORTS)
+        .Required()
+        .Doc("switches in the ring, each linked to the next and the last to the first")
+        .Bind(&TopologyConfig::leaves);
+    ring.Integer("hosts_per_switch", 1, MAX_PORTS - 2)
+        .Required()
+        .Doc("hosts attached to each switch")
+        .Bind(&TopologyConfig::hostsPerLeaf);
+    ring.Rule(
+        "",
+        {"switches", "hosts_per_switch"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const uint64_t hosts
+                = v.Get("switches")->get<uint64_t>() * v.Get("hosts_per_switch")->get<uint64_t>();
+            if (hosts <= MAX_HOSTS)
+            {
+                return std::nullopt;
+            }
+            return v.Path("switches") + " x " + v.Path("hosts_per_switch") + " = "
+                   + std::to_string(hosts) + " hosts; at most " + std::to_string(MAX_HOSTS)
+                   + " are supported";
+        },
+        "switches x hosts_per_switch <= 65535 hosts (16-bit BFR-ids and XPU IDs, 0 reserved)");
+    ring.Derive(
+        HOSTS,
+        [](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
+        {
+            const uint64_t n = v.Get("switches")->get<uint64_t>();
+            const uint64_t perSwitch = v.Get("hosts_per_switch")->get<uint64_t>();
+            return ConfigSchemaDerived{n * perSwitch,
+                                       "hosts = " + v.Path("switches") + " x "
+                                           + v.Path("hosts_per_switch") + " = " + std::to_string(n)
+                                           + " x " + std::to_string(perSwitch)};
+        },
+        "the host count, switches x hosts_per_switch");
 }
 
 } // namespace ns3
