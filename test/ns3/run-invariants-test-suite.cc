@@ -9,8 +9,15 @@
  *   4 MB buffer (lossless: no drops).
  * - An ACK for a PSN never sent, handed to a queue pair after the run, is refused (the
  *   queue pair's state does not move) and is the one violation reported.
+ * - Every switch's MMU counts exactly the frames it holds, recounted every 2 µs through a
+ *   run with replication (golden-moe-sets: new-protocol copies on a k = 4 fat-tree) and
+ *   through the lossless incast, while frames are queued, and is back at zero at the end; a
+ *   phantom 100 B charged to one egress queue is one violation, to one ingress queue two
+ *   (that queue and the buffer in use).
  */
 #include "dcqcn-test-helpers.h"
+#include "fabric/model/fabric-switch.h"
+#include "fabric/model/switch-mmu.h"
 #include "ns3/test.h"
 #include "rdma/model/queue-pair.h"
 #include "rdma/model/rdma-nic.h"
@@ -127,6 +134,85 @@ private:
     }
 };
 
+class BufferAccountingTestCase : public TestCase
+{
+public:
+    BufferAccountingTestCase()
+        : TestCase("every switch's MMU counts exactly the frames it holds, and drains to zero")
+    {
+    }
+
+private:
+    struct Tally
+    {
+        uint32_t checks{0};
+        uint32_t busy{0}; ///< checks that found frames queued
+        std::vector<std::string> violations;
+    };
+
+    static void Recount(TopologyBuilder* fabric, Tally* t)
+    {
+        ++t->checks;
+        uint64_t used = 0;
+        for (uint32_t s = 0; s < fabric->GetSwitchCount(); ++s)
+        {
+            used += fabric->GetSwitch(s)->GetMmu()->GetUsedBytes();
+            for (const std::string& v : fabric->GetSwitch(s)->CheckBuffers())
+            {
+                t->violations.push_back(v);
+            }
+        }
+        t->busy += used > 0;
+        Simulator::Schedule(MicroSeconds(2), &Recount, fabric, t);
+    }
+
+    void DoRun() override
+    {
+        for (const std::string name : {"moe-sets.json", "lossy-incast.json"})
+        {
+            nlohmann::json j = ReadScenarioFile("../test/golden", name);
+            j["switch"]["pfc"]["enabled"] = true;
+            j["switch"]["buffer_mb"] = 4;
+            j["output"]["dir"] = "/tmp/mcast4ai-test-run-invariants";
+            ScenarioConfig c = Scenario::Parse(j.dump(), name, {});
+            ScenarioRunner::UsePicoseconds();
+            ScenarioRunner runner(c);
+            runner.Build();
+            Tally t;
+            Simulator::Schedule(MicroSeconds(1), &Recount, &runner.GetFabric(), &t);
+            NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, name << " completes");
+            NS_TEST_ASSERT_MSG_GT(t.busy, 10, name << ": checked while frames were queued");
+            NS_TEST_ASSERT_MSG_EQ(t.violations.size(),
+                                  0,
+                                  name << ": " << (t.violations.empty() ? "" : t.violations[0]));
+            // Let the last ACKs and frames drain, then every counter is zero.
+            Simulator::Stop(MicroSeconds(100));
+            Simulator::Run();
+            Recount(&runner.GetFabric(), &t);
+            uint64_t used = 0;
+            for (uint32_t s = 0; s < runner.GetFabric().GetSwitchCount(); ++s)
+            {
+                used += runner.GetFabric().GetSwitch(s)->GetMmu()->GetUsedBytes();
+            }
+            NS_TEST_ASSERT_MSG_EQ(used, 0, name << ": a drained fabric holds nothing");
+            NS_TEST_ASSERT_MSG_EQ(t.violations.size(), 0, name << ": and counts nothing");
+
+            Ptr<FabricSwitch> sw = runner.GetFabric().GetSwitch(0);
+            sw->GetMmu()->AdmitEgress(1, 3, 100);
+            NS_TEST_ASSERT_MSG_EQ(sw->CheckBuffers().size(), 1, "a phantom egress charge");
+            sw->GetMmu()->ReleaseEgress(1, 3, 100);
+            sw->GetMmu()->AdmitIngress(1, 3, 100);
+            const auto v = sw->CheckBuffers();
+            NS_TEST_ASSERT_MSG_EQ(v.size(), 2, "a phantom ingress charge: queue and buffer");
+            NS_TEST_ASSERT_MSG_EQ(RunInvariants::Check(runner.GetFabric(), c).size(),
+                                  2,
+                                  "and the run's invariants report them");
+            sw->GetMmu()->ReleaseIngress(1, 3, 100);
+            Simulator::Destroy();
+        }
+    }
+};
+
 class RunInvariantsTestSuite : public TestSuite
 {
 public:
@@ -135,6 +221,7 @@ public:
     {
         AddTestCase(new CableLawTestCase());
         AddTestCase(new RealRunTestCase());
+        AddTestCase(new BufferAccountingTestCase());
     }
 };
 

@@ -359,7 +359,8 @@ FabricSwitch::ForwardCopies(uint32_t inPort,
     {
         SendPause(inPort, prio);
     }
-    uint32_t replica = NewReplica(Replica{uint32_t(copies.size()), ingressBytes});
+    uint32_t replica = NewReplica(
+        Replica{uint32_t(copies.size()), ingressBytes, static_cast<uint16_t>(inPort), prio});
     NS_LOG_LOGIC("switch " << this << " port " << inPort << ": " << copies.size() << " copies");
     for (auto& c : copies)
     {
@@ -545,6 +546,73 @@ uint64_t
 FabricSwitch::GetForwarded() const
 {
     return m_forwarded;
+}
+
+std::vector<std::string>
+FabricSwitch::CheckBuffers() const
+{
+    const std::size_t n = m_ports.size();
+    std::vector<uint64_t> egress(n * 8, 0);
+    std::vector<uint64_t> ingress(n * 8, 0);
+    for (std::size_t p = 0; p < n; ++p)
+    {
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            const RingQueue<QueuedFrame>& q = m_ports[p].queues[prio];
+            for (std::size_t i = 0; i < q.size(); ++i)
+            {
+                egress[p * 8 + prio] += q[i].frame.info.size;
+                if (q[i].replica == NO_REPLICA)
+                {
+                    ingress[q[i].inPort * 8 + prio] += q[i].frame.info.size;
+                }
+            }
+        }
+    }
+    // Replicated frames still stored (copies queued or waiting for their lookup).
+    std::vector<bool> free(m_replicas.size(), false);
+    for (uint32_t r : m_freeReplicas)
+    {
+        free[r] = true;
+    }
+    for (std::size_t r = 0; r < m_replicas.size(); ++r)
+    {
+        if (!free[r])
+        {
+            ingress[m_replicas[r].inPort * 8 + m_replicas[r].prio] += m_replicas[r].ingressBytes;
+        }
+    }
+    std::vector<std::string> out;
+    uint64_t used = 0;
+    for (std::size_t p = 0; p < n; ++p)
+    {
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            used += ingress[p * 8 + prio];
+            if (m_mmu->GetEgressBytes(p, prio) != egress[p * 8 + prio])
+            {
+                out.push_back("port " + std::to_string(p) + " priority " + std::to_string(prio)
+                              + ": the MMU counts " + std::to_string(m_mmu->GetEgressBytes(p, prio))
+                              + " B in the egress queue, which holds "
+                              + std::to_string(egress[p * 8 + prio]) + " B");
+            }
+            if (m_mmu->GetIngressBytes(p, prio) != ingress[p * 8 + prio])
+            {
+                out.push_back("port " + std::to_string(p) + " priority " + std::to_string(prio)
+                              + ": the MMU counts "
+                              + std::to_string(m_mmu->GetIngressBytes(p, prio))
+                              + " B from this ingress, and " + std::to_string(ingress[p * 8 + prio])
+                              + " B of frames from it are held");
+            }
+        }
+    }
+    if (m_mmu->GetUsedBytes() != used)
+    {
+        out.push_back("the MMU counts " + std::to_string(m_mmu->GetUsedBytes())
+                      + " B of buffer in use, and the frames held are " + std::to_string(used)
+                      + " B");
+    }
+    return out;
 }
 
 uint64_t

@@ -20,6 +20,7 @@
 #include "ns3/traced-callback.h"
 #include "wire/model/frame-info.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -108,6 +109,14 @@ public:
     /// Count and trace a frame that goes nowhere.
     void DropFrame(FabricFrame& frame, uint32_t inPort);
 
+    /**
+     * The MMU's counters against the frames this switch holds, recounted: every egress
+     * queue's bytes, every ingress queue's (a unicast frame where it came in, a replicated one
+     * once until its last copy leaves) and the buffer in use. One line per counter that
+     * differs; none in a correct switch, so counters are back at zero once it drains.
+     */
+    std::vector<std::string> CheckBuffers() const;
+
 protected:
     void DoDispose() override;
 
@@ -117,6 +126,8 @@ private:
     {
         uint32_t copiesLeft;
         uint32_t ingressBytes;
+        uint16_t inPort; ///< where its ingress buffer is charged (CheckBuffers)
+        uint8_t prio;
     };
 
     /// Index into m_replicas of a frame's replica record; none for a unicast frame.

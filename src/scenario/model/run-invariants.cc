@@ -104,6 +104,13 @@ RunInvariants::Check(const TopologyBuilder& fabric, const ScenarioConfig& config
         out.push_back(std::to_string(beyond)
                       + " ACK(s) acknowledged a PSN their queue pair never sent");
     }
+    for (uint32_t s = 0; s < fabric.GetSwitchCount(); ++s)
+    {
+        for (const std::string& v : fabric.GetSwitch(s)->CheckBuffers())
+        {
+            out.push_back("switch " + std::to_string(s) + " " + v);
+        }
+    }
     if (config.sw.pfc.enabled && config.sw.pfc.headroomKb < 0)
     {
         uint64_t drops = 0;

@@ -22,6 +22,8 @@ struct ScenarioConfig;
  *   other (lost or not) or is still on the cable, frame for frame and byte for byte.
  * - No queue pair was acknowledged for a PSN it never sent.
  * - A lossless fabric (PFC on, headroom sized by the model) drops nothing in its switches.
+ * - Every switch's MMU counts exactly the frames it holds (FabricSwitch::CheckBuffers), so
+ *   its counters return to zero when the fabric drains.
  */
 class RunInvariants
 {
