@@ -77,9 +77,14 @@ struct ScenarioConfig
         {
             gbps = std::min(gbps, nic.dcqcn.minRateMbps / 1e3);
         }
-        // An MTU's payload with its headers (74 B) and the wire's own bytes (24 B).
-        const double frameUs = (nic.mtuBytes + 98.0) * 8.0 / (gbps * 1e3);
-        return 10.0 * std::max(nic.rtoUs, frameUs * nic.ackEvery);
+        return 10.0 * std::max(nic.rtoUs, MtuFrameUs(gbps) * nic.ackEvery);
+    }
+
+    /// Time one MTU-sized frame takes at gbps: the payload with its headers (Ethernet, IPv4,
+    /// UDP, BTH, RETH, ICRC) and the wire's own bytes (preamble, FCS, gap): 74 + 24 bytes.
+    double MtuFrameUs(double gbps) const
+    {
+        return (nic.mtuBytes + 98.0) * 8.0 / (gbps * 1e3);
     }
 
     uint32_t HostCount() const

@@ -88,14 +88,11 @@ std::vector<std::string>
 Scenario::Warnings(const ScenarioConfig& config)
 {
     std::vector<std::string> out;
-    // An MTU's payload with its headers (Ethernet, IPv4, UDP, BTH, RETH, ICRC) and the wire's
-    // own bytes (preamble, FCS, gap): 74 + 24.
-    const double frameBits = (config.nic.mtuBytes + 98.0) * 8.0;
     const bool hostSlower
         = config.topology.hostLink.rateGbps <= config.topology.fabricLink.rateGbps;
     const double gbps
         = hostSlower ? config.topology.hostLink.rateGbps : config.topology.fabricLink.rateGbps;
-    const double frameUs = frameBits / (gbps * 1e3);
+    const double frameUs = config.MtuFrameUs(gbps);
     if (config.nic.rtoUs < frameUs)
     {
         std::ostringstream os;

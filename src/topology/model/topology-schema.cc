@@ -50,6 +50,46 @@ DeclareLink(ConfigSchemaObject& link)
         "loss_rate < 1");
 }
 
+/// Topologies sized as switches x hosts per switch (leaf-spine, ring): at most MAX_HOSTS hosts.
+void
+DeclareHostLimit(ConfigSchemaObject& o, const std::string& switches, const std::string& perSwitch)
+{
+    o.Rule(
+        "",
+        {switches, perSwitch},
+        [switches, perSwitch](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const uint64_t hosts
+                = v.Get(switches)->get<uint64_t>() * v.Get(perSwitch)->get<uint64_t>();
+            if (hosts <= TopologySchema::MAX_HOSTS)
+            {
+                return std::nullopt;
+            }
+            return v.Path(switches) + " x " + v.Path(perSwitch) + " = " + std::to_string(hosts)
+                   + " hosts; at most " + std::to_string(TopologySchema::MAX_HOSTS)
+                   + " are supported";
+        },
+        switches + " x " + perSwitch + " <= 65535 hosts (16-bit BFR-ids and XPU IDs, 0 reserved)");
+}
+
+/// ... and their host count, the derived value `hosts`.
+void
+DeclareHostCount(ConfigSchemaObject& o, const std::string& switches, const std::string& perSwitch)
+{
+    o.Derive(
+        TopologySchema::HOSTS,
+        [switches, perSwitch](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
+        {
+            const uint64_t n = v.Get(switches)->get<uint64_t>();
+            const uint64_t each = v.Get(perSwitch)->get<uint64_t>();
+            return ConfigSchemaDerived{n * each,
+                                       "hosts = " + v.Path(switches) + " x " + v.Path(perSwitch)
+                                           + " = " + std::to_string(n) + " x "
+                                           + std::to_string(each)};
+        },
+        "the host count, " + switches + " x " + perSwitch);
+}
+
 } // namespace
 
 void
@@ -87,22 +127,7 @@ TopologySchema::Declare(ConfigSchemaObject& t)
         .Required()
         .Doc("hosts below each leaf")
         .Bind(&TopologyConfig::hostsPerLeaf);
-    ls.Rule(
-        "",
-        {"leaves", "hosts_per_leaf"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
-        {
-            const uint64_t hosts
-                = v.Get("leaves")->get<uint64_t>() * v.Get("hosts_per_leaf")->get<uint64_t>();
-            if (hosts <= MAX_HOSTS)
-            {
-                return std::nullopt;
-            }
-            return v.Path("leaves") + " x " + v.Path("hosts_per_leaf") + " = "
-                   + std::to_string(hosts) + " hosts; at most " + std::to_string(MAX_HOSTS)
-                   + " are supported";
-        },
-        "leaves x hosts_per_leaf <= 65535 hosts (16-bit BFR-ids and XPU IDs, 0 reserved)");
+    DeclareHostLimit(ls, "leaves", "hosts_per_leaf");
     ls.Rule(
         "spines",
         {"spines", "hosts_per_leaf"},
@@ -120,18 +145,7 @@ TopologySchema::Declare(ConfigSchemaObject& t)
                    + " are supported";
         },
         "hosts_per_leaf + spines <= 65536 ports per leaf");
-    ls.Derive(
-        HOSTS,
-        [](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
-        {
-            const uint64_t leaves = v.Get("leaves")->get<uint64_t>();
-            const uint64_t perLeaf = v.Get("hosts_per_leaf")->get<uint64_t>();
-            return ConfigSchemaDerived{
-                leaves * perLeaf,
-                "hosts = " + v.Path("leaves") + " x " + v.Path("hosts_per_leaf") + " = "
-                    + std::to_string(leaves) + " x " + std::to_string(perLeaf)};
-        },
-        "the host count, leaves x hosts_per_leaf");
+    DeclareHostCount(ls, "leaves", "hosts_per_leaf");
 
     ConfigSchemaObject& ft
         = t.Variant("fat-tree",
@@ -174,34 +188,8 @@ TopologySchema::Declare(ConfigSchemaObject& t)
         .Required()
         .Doc("hosts attached to each switch")
         .Bind(&TopologyConfig::hostsPerLeaf);
-    ring.Rule(
-        "",
-        {"switches", "hosts_per_switch"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
-        {
-            const uint64_t hosts
-                = v.Get("switches")->get<uint64_t>() * v.Get("hosts_per_switch")->get<uint64_t>();
-            if (hosts <= MAX_HOSTS)
-            {
-                return std::nullopt;
-            }
-            return v.Path("switches") + " x " + v.Path("hosts_per_switch") + " = "
-                   + std::to_string(hosts) + " hosts; at most " + std::to_string(MAX_HOSTS)
-                   + " are supported";
-        },
-        "switches x hosts_per_switch <= 65535 hosts (16-bit BFR-ids and XPU IDs, 0 reserved)");
-    ring.Derive(
-        HOSTS,
-        [](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
-        {
-            const uint64_t n = v.Get("switches")->get<uint64_t>();
-            const uint64_t perSwitch = v.Get("hosts_per_switch")->get<uint64_t>();
-            return ConfigSchemaDerived{n * perSwitch,
-                                       "hosts = " + v.Path("switches") + " x "
-                                           + v.Path("hosts_per_switch") + " = " + std::to_string(n)
-                                           + " x " + std::to_string(perSwitch)};
-        },
-        "the host count, switches x hosts_per_switch");
+    DeclareHostLimit(ring, "switches", "hosts_per_switch");
+    DeclareHostCount(ring, "switches", "hosts_per_switch");
 }
 
 } // namespace ns3
