@@ -11,6 +11,7 @@
 #include "ns3/test.h"
 #include "p2mp/model/p2mp-sender.h"
 #include "rdma/model/rdma-nic.h"
+#include "scenario/model/run-invariants.h"
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
 #include "test-fabric.h"
@@ -321,6 +322,123 @@ private:
 
     std::string m_mechanism;
     std::string m_aggregation;
+};
+
+/// Drops, on their way out of `port`, packets [from, to) of the first message that reaches it
+/// (counted from the message's first packet; retransmissions pass).
+struct MessageDrop
+{
+    uint32_t port{0};
+    uint32_t from{0};
+    uint32_t to{1};
+    uint32_t dropped{0};
+    bool done{false};
+    FrameInfo first; // the message's first packet, once seen
+    bool started{false};
+};
+
+bool
+DropInMessage(MessageDrop* d, uint32_t outPort, Ptr<const Packet> p)
+{
+    if (d->done || outPort != d->port)
+    {
+        return false;
+    }
+    FrameInfo fi;
+    fi.Parse(p);
+    if (!fi.roce || fi.opcode > BthHeader::RC_WRITE_ONLY)
+    {
+        return false; // ACKs, NAKs, CNPs
+    }
+    if (!d->started)
+    {
+        if (!BthHeader::IsFirst(fi.opcode))
+        {
+            return false;
+        }
+        d->started = true;
+        d->first = fi;
+    }
+    const uint64_t index = (fi.psn - d->first.psn) & 0xFFFFFF;
+    d->done = BthHeader::IsLast(fi.opcode);
+    if (index >= d->from && index < d->to)
+    {
+        ++d->dropped;
+        return true;
+    }
+    return false;
+}
+
+/**
+ * Messages to changing receiver subsets share one PSN space, so a go-back-N receiver may skip
+ * the PSNs of messages it is not part of, but only at a message boundary and never past a
+ * message of its own it has seen part of. A receiver that lost its message's tail, or its
+ * head, must NAK it when the next message it is part of begins, not take that first packet as
+ * a skip (which would acknowledge past the loss, and the message would never complete there).
+ * A message lost whole cannot be told from one sent to others: the run reports it.
+ */
+class SubsetLossTestCase : public TestCase
+{
+public:
+    /// Drop packets [from, to) of one of the victim's 8-packet messages.
+    SubsetLossTestCase(uint32_t from, uint32_t to, const std::string& what)
+        : TestCase("a subset receiver loses " + what
+                   + (to - from < 8 ? ": NAKed, not skipped at the next message"
+                                    : ": reported, not taken as a skip silently")),
+          m_from(from),
+          m_to(to)
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        ScenarioConfig c = Fabric64("bier-xpu-list", "p2mp-subset-loss");
+        // 64 messages of 8 KiB (8 packets) to random 32-of-63 sets, 8 in flight: the
+        // victim's next message arrives right behind its damaged one, long before the RTO.
+        WorkloadConfig w = WithRanks(Broadcast(0, 8 * 1024, 64, 32), 64);
+        w.window = 8;
+        c.workloads.push_back(w);
+        ScenarioRunner runner(c);
+        runner.Build();
+        const uint32_t victim = 20;
+        const TopologyGraph& g = runner.GetFabric().GetGraph();
+        Ptr<FabricSwitch> leaf = runner.GetFabric().GetSwitch(g.LeafOf(victim) - g.HostCount());
+        MessageDrop drop;
+        drop.port = g.Ports(victim)[0].peerPort;
+        drop.from = m_from;
+        drop.to = m_to;
+        leaf->SetDropFilter(MakeBoundCallback(&DropInMessage, &drop));
+        const bool complete = runner.Run();
+        NS_TEST_ASSERT_MSG_EQ(drop.dropped, m_to - m_from, "the packets were dropped");
+        nlohmann::json s = runner.Summary();
+        const uint64_t delivered = s["workloads"][0]["receiver_completions"].get<uint64_t>();
+        const std::vector<std::string> violations = RunInvariants::Check(runner.GetFabric(), c);
+        if (m_to - m_from < 8)
+        {
+            NS_TEST_ASSERT_MSG_EQ(complete, true, "every receiver completes every message");
+            NS_TEST_ASSERT_MSG_EQ(delivered, 64 * 32, "64 messages, 32 receivers each");
+            NS_TEST_ASSERT_MSG_GT(s["network"]["naks"].get<uint64_t>(), 0, "the loss NAKed");
+            NS_TEST_ASSERT_MSG_EQ(
+                violations.size(), 0, (violations.empty() ? "none" : violations[0]));
+        }
+        else
+        {
+            // Nothing of the message reached the victim, so its next first packet looks like
+            // a skip over messages sent to others, and it acknowledges past the message. A
+            // go-back-N receiver cannot tell the two apart without knowing, per receiver,
+            // what it was sent; the run must say so instead of reporting success.
+            NS_TEST_ASSERT_MSG_EQ(delivered, 64 * 32 - 1, "one delivery missing");
+            NS_TEST_ASSERT_MSG_EQ(violations.size(), 1, "reported as an invariant violation");
+            const std::string v = violations.empty() ? "" : violations[0];
+            NS_TEST_ASSERT_MSG_NE(
+                v.find("1 P2MP receiver deliveries missing"), std::string::npos, v);
+            NS_TEST_ASSERT_MSG_NE(v.find("1 of 32 receivers"), std::string::npos, v);
+        }
+    }
+
+    uint32_t m_from;
+    uint32_t m_to;
 };
 
 class RandomSetsTestCase : public TestCase
@@ -886,6 +1004,9 @@ public:
         AddTestCase(new LossRecoveryTestCase("new-protocol", "source-tor"));
         AddTestCase(new LossRecoveryTestCase("bier", "none"));
         AddTestCase(new LossRecoveryTestCase("bier", "hop-by-hop"));
+        AddTestCase(new SubsetLossTestCase(6, 8, "its message's last two packets"));
+        AddTestCase(new SubsetLossTestCase(0, 1, "its message's first packet"));
+        AddTestCase(new SubsetLossTestCase(0, 8, "a message whole"));
         AddTestCase(new RandomSetsTestCase());
         AddTestCase(new StateLifetimesTestCase());
         AddTestCase(new ConcurrentFanOutTestCase());

@@ -251,7 +251,7 @@ P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, 
     {
         m_delivered(tag, receiver, bytes);
     }
-    if (m_ackFree && ++msg.delivered == msg.receivers->size())
+    if (++msg.delivered == msg.receivers->size() && m_ackFree)
     {
         Finish(tag);
     }
@@ -264,6 +264,7 @@ P2mpChannel::UnicastReceived(
     std::deque<uint64_t>& received = m_uni.at(receiver).received;
     uint64_t tag = received.front();
     received.pop_front();
+    ++m_msgs.at(tag).delivered; // before the ACK that lets the message finish
     if (!m_delivered.IsNull())
     {
         m_delivered(tag, receiver, bytes);
@@ -274,6 +275,19 @@ void
 P2mpChannel::Finish(uint64_t tag)
 {
     auto it = m_msgs.find(tag);
+    const Message& msg = it->second;
+    // Every receiver acknowledged the message, and each delivers before it acknowledges: one
+    // missing here was acknowledged for data it does not have.
+    if (msg.delivered < msg.receivers->size())
+    {
+        const uint64_t packets = std::max<uint64_t>(1, (msg.bytes + m_mtu - 1) / m_mtu);
+        const uint64_t last = msg.lastPsn == UINT64_MAX ? 0 : msg.lastPsn;
+        m_delivery->ReportUndelivered(m_root,
+                                      last + 1 - std::min(last + 1, packets),
+                                      last,
+                                      msg.receivers->size() - msg.delivered,
+                                      msg.receivers->size());
+    }
     if (it->second.groupId != NO_GROUP)
     {
         m_controller->Release(it->second.groupId);

@@ -44,7 +44,12 @@ P2mpDelivery::GetTypeId()
                             "The N of AckMode every-n",
                             UintegerValue(8),
                             MakeUintegerAccessor(&P2mpDelivery::m_ackEvery),
-                            MakeUintegerChecker<uint32_t>(1));
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddTraceSource("Undelivered",
+                              "A message done at its root that some receivers never had "
+                              "(root, first PSN, last PSN, receivers missing)",
+                              MakeTraceSourceAccessor(&P2mpDelivery::m_undeliveredTrace),
+                              "ns3::P2mpDelivery::UndeliveredTracedCallback");
     return tid;
 }
 
@@ -260,6 +265,36 @@ uint32_t
 P2mpDelivery::GetNStages() const
 {
     return m_stages.size();
+}
+
+void
+P2mpDelivery::ReportUndelivered(
+    uint32_t root, uint64_t firstPsn, uint64_t lastPsn, uint32_t missing, uint32_t receivers)
+{
+    NS_LOG_WARN("message from host " << root << ", PSN " << firstPsn << ".." << lastPsn
+                                     << ", done at the root but " << missing << " of " << receivers
+                                     << " receivers never had it");
+    m_undelivered += missing;
+    if (m_undeliveredExamples.size() < 5)
+    {
+        m_undeliveredExamples.push_back("the P2MP message from host " + std::to_string(root)
+                                        + " at PSN " + std::to_string(firstPsn) + ".."
+                                        + std::to_string(lastPsn) + ": " + std::to_string(missing)
+                                        + " of " + std::to_string(receivers) + " receivers");
+    }
+    m_undeliveredTrace(root, firstPsn, lastPsn, missing);
+}
+
+uint64_t
+P2mpDelivery::GetUndelivered() const
+{
+    return m_undelivered;
+}
+
+const std::vector<std::string>&
+P2mpDelivery::GetUndeliveredExamples() const
+{
+    return m_undeliveredExamples;
 }
 
 uint32_t

@@ -11,6 +11,7 @@
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 #include "p2mp/model/group-controller.h"
 #include "p2mp/model/p2mp-switch-stage.h"
 #include "rdma/model/p2mp-encapsulator.h"
@@ -113,6 +114,18 @@ public:
     /// IPv4 address switch index uses as the source of the ACKs it aggregates (10.128.0.0 + i).
     static uint32_t SwitchAddress(uint32_t switchIndex);
 
+    /**
+     * A channel's message was done at its root (every receiver acknowledged it) but `missing`
+     * of its receivers never had it delivered: acknowledged past data they do not hold. A
+     * model bug, or a case the model cannot recover; RunInvariants reports it.
+     */
+    void ReportUndelivered(
+        uint32_t root, uint64_t firstPsn, uint64_t lastPsn, uint32_t missing, uint32_t receivers);
+    /// Receiver deliveries missing from done messages, over every channel.
+    uint64_t GetUndelivered() const;
+    /// The first few such messages, one line each.
+    const std::vector<std::string>& GetUndeliveredExamples() const;
+
 protected:
     void DoDispose() override;
     /// The mechanism's own switch state: per switch, a stage (or none).
@@ -132,6 +145,10 @@ private:
     uint32_t m_ackEvery{8};
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<P2mpSwitchStage>> m_stages;
+    uint64_t m_undelivered{0};
+    std::vector<std::string> m_undeliveredExamples;
+    /// root, first PSN, last PSN, receivers that never had the message
+    TracedCallback<uint32_t, uint64_t, uint64_t, uint32_t> m_undeliveredTrace;
 };
 
 } // namespace ns3

@@ -14,6 +14,7 @@
 #include "wire/model/bth-header.h"
 #include "wire/model/frame-info.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -149,11 +150,13 @@ private:
     uint64_t m_expected{0};
     uint64_t m_msn{0};
     uint64_t m_msgBytes{0};
+    uint64_t m_jumpLimit{UINT64_MAX}; // P2MP: the furthest a first packet may skip to
     uint32_t m_sinceAck{0};
     uint32_t m_ackEvery{1};
     bool m_cnpSent{false};
     bool m_nakSent{false};
     bool m_multicast{false};
+    bool m_inMessage{false}; // taken a message's first packet and not yet its last
     bool m_silent{false};
     uint8_t m_maxRetx{0xFF}; // QueuePair::RELIABLE
     uint8_t m_holeNaks{0};   // selective NAKs of the hole at the expected PSN
@@ -173,11 +176,21 @@ RcResponder::Receive(
     // place in its message, with no bytes.
     const bool skip = fi.opcode == BthHeader::RC_SKIP;
     const uint8_t opcode = skip ? fi.syndrome : fi.opcode;
-    if (m_multicast && psn > m_expected && BthHeader::IsFirst(opcode) && !IsTolerant(nic))
+    if (m_multicast && !m_inMessage && psn > m_expected && psn <= m_jumpLimit
+        && BthHeader::IsFirst(opcode) && !IsTolerant(nic))
     {
-        // Messages in between went to other receivers of this P2MP flow. (A tolerant NIC
-        // could not tell them from late packets: P2mpChannel refuses that combination.)
+        // Messages in between went to other receivers of this P2MP flow. Only between
+        // messages: inside one, a later first packet means this message's tail was lost; and
+        // never past a packet seen of a message whose start was lost (m_jumpLimit). (A
+        // message of its own lost whole looks the same as one sent to others; RunInvariants
+        // reports that case. A tolerant NIC could not tell skipped PSNs from late packets:
+        // P2mpChannel refuses that combination.)
         m_expected = psn;
+    }
+    else if (m_multicast && !m_inMessage && psn > m_expected && !BthHeader::IsFirst(opcode))
+    {
+        // A message of this receiver's includes psn; its first packet is at or before it.
+        m_jumpLimit = std::min(m_jumpLimit, psn);
     }
     bool giveUp = false;
     if (psn == m_expected)
@@ -275,7 +288,11 @@ RcResponder::Take(const ReorderBuffer::Slot& packet, Complete& complete)
         m_reorder->message.bytes = packet.dmaLength;
         m_reorder->message.op = packet.op;
     }
-    ++m_expected;
+    if (++m_expected > m_jumpLimit)
+    {
+        m_jumpLimit = UINT64_MAX;
+    }
+    m_inMessage = !packet.last;
     m_nakSent = false;
     m_holeNaks = 0;
     m_msgBytes += packet.bytes;

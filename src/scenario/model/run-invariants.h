@@ -21,6 +21,8 @@ struct ScenarioConfig;
  * - Frames are conserved on every cable direction: what one port transmitted has reached the
  *   other (lost or not) or is still on the cable, frame for frame and byte for byte.
  * - No queue pair was acknowledged for a PSN it never sent.
+ * - Every P2MP message its root saw acknowledged by all its receivers was delivered to each
+ *   of them (P2mpDelivery::ReportUndelivered); one that was not is lost without a report.
  * - A lossless fabric (PFC on, headroom sized by the model) drops nothing in its switches.
  * - Every switch's MMU counts exactly the frames it holds (FabricSwitch::CheckBuffers), so
  *   its counters return to zero when the fabric drains.
