@@ -121,6 +121,11 @@ public:
      */
     void ReportUndelivered(
         uint32_t root, uint64_t firstPsn, uint64_t lastPsn, uint32_t missing, uint32_t receivers);
+    /// Signature of the Undelivered trace: root host, first PSN, last PSN, receivers missing.
+    typedef void (*UndeliveredTracedCallback)(uint32_t root,
+                                              uint64_t firstPsn,
+                                              uint64_t lastPsn,
+                                              uint32_t missing);
     /// Receiver deliveries missing from done messages, over every channel.
     uint64_t GetUndelivered() const;
     /// The first few such messages, one line each.
