@@ -271,16 +271,15 @@ void
 P2mpDelivery::ReportUndelivered(
     uint32_t root, uint64_t firstPsn, uint64_t lastPsn, uint32_t missing, uint32_t receivers)
 {
-    NS_LOG_WARN("message from host " << root << ", PSN " << firstPsn << ".." << lastPsn
-                                     << ", done at the root but " << missing << " of " << receivers
-                                     << " receivers never had it");
+    const std::string line = "the P2MP message from host " + std::to_string(root) + " at PSN "
+                             + std::to_string(firstPsn) + ".." + std::to_string(lastPsn) + ": "
+                             + std::to_string(missing) + " of " + std::to_string(receivers)
+                             + " receivers";
+    NS_LOG_WARN(line << " never had it, though every receiver acknowledged it");
     m_undelivered += missing;
     if (m_undeliveredExamples.size() < 5)
     {
-        m_undeliveredExamples.push_back("the P2MP message from host " + std::to_string(root)
-                                        + " at PSN " + std::to_string(firstPsn) + ".."
-                                        + std::to_string(lastPsn) + ": " + std::to_string(missing)
-                                        + " of " + std::to_string(receivers) + " receivers");
+        m_undeliveredExamples.push_back(line);
     }
     m_undeliveredTrace(root, firstPsn, lastPsn, missing);
 }

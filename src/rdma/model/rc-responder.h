@@ -176,21 +176,23 @@ RcResponder::Receive(
     // place in its message, with no bytes.
     const bool skip = fi.opcode == BthHeader::RC_SKIP;
     const uint8_t opcode = skip ? fi.syndrome : fi.opcode;
-    if (m_multicast && !m_inMessage && psn > m_expected && psn <= m_jumpLimit
-        && BthHeader::IsFirst(opcode) && !IsTolerant(nic))
+    if (m_multicast && !m_inMessage && psn > m_expected && !IsTolerant(nic))
     {
-        // Messages in between went to other receivers of this P2MP flow. Only between
-        // messages: inside one, a later first packet means this message's tail was lost; and
-        // never past a packet seen of a message whose start was lost (m_jumpLimit). (A
-        // message of its own lost whole looks the same as one sent to others; RunInvariants
-        // reports that case. A tolerant NIC could not tell skipped PSNs from late packets:
-        // P2mpChannel refuses that combination.)
-        m_expected = psn;
-    }
-    else if (m_multicast && !m_inMessage && psn > m_expected && !BthHeader::IsFirst(opcode))
-    {
-        // A message of this receiver's includes psn; its first packet is at or before it.
-        m_jumpLimit = std::min(m_jumpLimit, psn);
+        if (!BthHeader::IsFirst(opcode))
+        {
+            // A message of this receiver's includes psn; its first packet is at or before it.
+            m_jumpLimit = std::min(m_jumpLimit, psn);
+        }
+        else if (psn <= m_jumpLimit)
+        {
+            // Messages in between went to other receivers of this P2MP flow. Only between
+            // messages: inside one, a later first packet means this message's tail was lost;
+            // and never past a packet seen of a message whose start was lost (m_jumpLimit).
+            // (A message of its own lost whole looks the same as one sent to others;
+            // RunInvariants reports that case. A tolerant NIC could not tell skipped PSNs from
+            // late packets: P2mpChannel refuses that combination.)
+            m_expected = psn;
+        }
     }
     bool giveUp = false;
     if (psn == m_expected)
