@@ -3,6 +3,7 @@
 #include "core/model/mix64.h"
 #include "fabric/model/ecmp-path-choice.h"
 #include "fabric/model/fabric-channel.h"
+#include "fabric/model/source-guard-stage.h"
 #include "fabric/model/strict-priority-scheduler.h"
 #include "fabric/model/switch-mmu.h"
 #include "ns3/data-rate.h"
@@ -12,6 +13,7 @@
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -121,6 +123,12 @@ void
 FabricHelper::SetSeed(uint64_t seed)
 {
     m_seed = seed;
+}
+
+void
+FabricHelper::SetSourceValidation(bool enabled)
+{
+    m_sourceValidation = enabled;
 }
 
 uint64_t
@@ -245,6 +253,26 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
             routes[h] = &graph.NextHopPorts(n, h);
         }
         s->SetRoutes(std::move(routes));
+        if (m_sourceValidation)
+        {
+            std::vector<uint32_t> hostOnPort;
+            for (const auto& port : graph.Ports(n))
+            {
+                hostOnPort.push_back(graph.IsHost(port.peer) ? port.peer
+                                                             : SourceGuardStage::NOT_A_HOST);
+            }
+            if (std::any_of(hostOnPort.begin(),
+                            hostOnPort.end(),
+                            [](uint32_t h)
+                            {
+                                return h != SourceGuardStage::NOT_A_HOST;
+                            }))
+            {
+                Ptr<SourceGuardStage> guard = CreateObject<SourceGuardStage>();
+                guard->SetHostPorts(std::move(hostOnPort));
+                s->AddStage(guard); // the first stage: no later one sees a forged frame
+            }
+        }
         f.nodes.Get(n)->AggregateObject(s);
         f.switches.push_back(s);
     }

@@ -60,6 +60,9 @@ public:
     void SetEcnThresholdsKb(std::optional<double> kminKb, std::optional<double> kmaxKb);
     /// Seed of the per-switch path-choice seeds (switch node n gets seed * 0x9E3779B1 + n).
     void SetSeed(uint64_t seed);
+    /// Give every switch with host ports a SourceGuardStage, first in its pipeline: a host
+    /// can send only in its own name (off by default).
+    void SetSourceValidation(bool enabled);
 
     /**
      * Build the fabric of graph (routes computed) with the links of topology.
@@ -86,6 +89,7 @@ private:
     std::optional<double> m_kminKb;
     std::optional<double> m_kmaxKb;
     uint64_t m_seed{1};
+    bool m_sourceValidation{false};
 };
 
 } // namespace ns3

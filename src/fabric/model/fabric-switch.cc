@@ -11,6 +11,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -241,7 +243,24 @@ FabricSwitch::Forward(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
 void
 FabricSwitch::DropFrame(FabricFrame& frame, uint32_t inPort)
 {
-    Drop(frame, inPort, false);
+    Drop(frame, inPort, DROP_FABRIC);
+}
+
+void
+FabricSwitch::RefuseFrame(FabricFrame& frame, uint32_t inPort)
+{
+    Drop(frame, inPort, DROP_REFUSED);
+}
+
+bool
+FabricSwitch::IsNextHop(uint32_t host, uint32_t port) const
+{
+    if (host >= m_routes.size())
+    {
+        return false;
+    }
+    const std::vector<uint16_t>& hops = *m_routes[host];
+    return std::find(hops.begin(), hops.end(), port) != hops.end();
 }
 
 void
@@ -260,7 +279,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort, FabricFrame& frame)
         || m_routes[dstHost]->empty())
     {
         NS_LOG_LOGIC("switch " << this << " port " << inPort << ": no route, dropped");
-        Drop(frame, inPort, false); // not routable in this fabric
+        Drop(frame, inPort, DROP_FABRIC); // not routable in this fabric
         return;
     }
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
@@ -285,12 +304,21 @@ FabricSwitch::GetInjectedDrops() const
     return m_injectedDrops;
 }
 
+uint64_t
+FabricSwitch::GetRefusedDrops() const
+{
+    return m_refusedDrops;
+}
+
 void
-FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, bool injected)
+FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, DropCause cause)
 {
     NS_LOG_LOGIC("switch " << this << " port " << inPort << ": drop"
-                           << (injected ? " (injected)" : ""));
-    m_injectedDrops += injected;
+                           << (cause == DROP_INJECTED  ? " (injected)"
+                               : cause == DROP_REFUSED ? " (refused)"
+                                                       : ""));
+    m_injectedDrops += cause == DROP_INJECTED;
+    m_refusedDrops += cause == DROP_REFUSED;
     ++m_drops;
     if (m_ledger)
     {
@@ -330,7 +358,7 @@ FabricSwitch::Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
     bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.GetPacket());
     if (injected || !m_mmu->Admit(inPort, outPort, prio, frame.info.size))
     {
-        Drop(frame, inPort, injected);
+        Drop(frame, inPort, injected ? DROP_INJECTED : DROP_FABRIC);
         return;
     }
     if (m_mmu->ShouldPause(inPort, prio))
@@ -352,7 +380,7 @@ FabricSwitch::ForwardCopies(uint32_t inPort,
     if (!m_mmu->AdmitIngress(inPort, prio, ingressBytes))
     {
         NS_LOG_LOGIC("switch " << this << " port " << inPort << ": ingress full, replica dropped");
-        Drop(copies.front().frame, inPort, false);
+        Drop(copies.front().frame, inPort, DROP_FABRIC);
         return;
     }
     if (m_mmu->ShouldPause(inPort, prio))
@@ -383,7 +411,7 @@ FabricSwitch::EnqueueCopy(
     bool injected = !m_dropFilter.IsNull() && m_dropFilter(outPort, frame.GetPacket());
     if (injected || !m_mmu->AdmitEgress(outPort, prio, frame.info.size))
     {
-        Drop(frame, inPort, injected);
+        Drop(frame, inPort, injected ? DROP_INJECTED : DROP_FABRIC);
         CopyDone(inPort, prio, replica);
         return;
     }

@@ -65,6 +65,8 @@ public:
     typedef Callback<bool, uint32_t, Ptr<const Packet>> DropFilter;
     void SetDropFilter(DropFilter filter);
     uint64_t GetInjectedDrops() const;
+    /// Drops a stage refused by policy (RefuseFrame): not a buffer's doing either.
+    uint64_t GetRefusedDrops() const;
 
     /// The choice among equal-cost next hops (an EcmpPathChoice unless set).
     void SetPathChoice(Ptr<PathChoice> choice);
@@ -94,6 +96,9 @@ public:
     bool HasRoute(uint32_t dstHost) const;
     /// The egress port the path choice gives a unicast frame (requires HasRoute).
     uint32_t RoutePort(const FrameInfo& fi);
+    /// Whether port is one of the equal-cost next hops toward host: a frame from that host,
+    /// on a shortest path, can only have come in on such a port (a reverse-path check).
+    bool IsNextHop(uint32_t host, uint32_t port) const;
     /// Admit a frame into the MMU and queue it on outPort (a refused frame is counted).
     void Forward(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
     /**
@@ -108,6 +113,9 @@ public:
                        Time lookup);
     /// Count and trace a frame that goes nowhere.
     void DropFrame(FabricFrame& frame, uint32_t inPort);
+    /// The same for a frame a stage refuses by policy (a forged source address), counted
+    /// apart so that the lossless-fabric law does not take it for a buffer's drop.
+    void RefuseFrame(FabricFrame& frame, uint32_t inPort);
 
     /**
      * The MMU's counters against the frames this switch holds, recounted: every egress
@@ -155,8 +163,16 @@ private:
     void Enqueue(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
     /// Put an admitted frame on its egress queue and wake the port.
     void Queue(uint32_t outPort, uint8_t prio, QueuedFrame frame);
-    /// Count and trace a frame that is not queued (injected: by the drop filter).
-    void Drop(FabricFrame& frame, uint32_t inPort, bool injected);
+    /// Why a frame was not queued.
+    enum DropCause : uint8_t
+    {
+        DROP_FABRIC,   ///< a buffer was full, or the frame has nowhere to go
+        DROP_INJECTED, ///< the drop filter (a fault a test asked for)
+        DROP_REFUSED   ///< a stage's policy (RefuseFrame)
+    };
+
+    /// Count and trace a frame that is not queued.
+    void Drop(FabricFrame& frame, uint32_t inPort, DropCause cause);
     /// Queue one copy of a replicated frame whose ingress side is already charged.
     void EnqueueCopy(
         uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame, uint32_t replica);
@@ -189,6 +205,7 @@ private:
     std::vector<uint32_t> m_freeReplicas; ///< unused entries of m_replicas
     DropFilter m_dropFilter;
     uint64_t m_injectedDrops{0};
+    uint64_t m_refusedDrops{0};
 
     uint64_t m_drops{0};
     uint64_t m_ecnMarks{0};

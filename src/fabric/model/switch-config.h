@@ -40,8 +40,9 @@ struct SwitchConfig
     DwrrConfig dwrr;
     double bufferMb{32};
     double latencyNs{500};
-    double reserveKb{4}; // guaranteed per ingress (port, priority)
-    double alpha{1.0};   // dynamic threshold: a queue may use alpha x free shared buffer
+    double reserveKb{4};          // guaranteed per ingress (port, priority)
+    double alpha{1.0};            // dynamic threshold: a queue may use alpha x free shared buffer
+    bool sourceValidation{false}; // host ports refuse frames with another host's source
     PfcConfig pfc;
     EcnConfig ecn;
 };

@@ -47,6 +47,12 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
         .Default(1.0)
         .Doc("dynamic threshold: a queue may use alpha x the free shared buffer")
         .Bind(&SwitchConfig::alpha);
+    sw.Boolean("source_validation")
+        .Default(false)
+        .Doc("ingress filtering at the edge: a frame from a host port must carry that host's "
+             "IPv4 source address, else it is refused and counted (network.source_refused); "
+             "stops a host forging ACKs in a receiver's name at its own ToR")
+        .Bind(&SwitchConfig::sourceValidation);
 
     const NamedTypeRegistry& schedulers = EgressScheduler::Registry();
     sw.Enum("scheduling", schedulers.NamesAfter({"strict", "dwrr"}), schedulers.Names())

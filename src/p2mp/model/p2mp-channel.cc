@@ -71,12 +71,13 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
         = (m_ackFree || delivery->AggregatesInNetwork()) ? nullptr : CreateObject<AckAggregator>();
     if (local)
     {
-        local->SetAttribute("SelectiveNaks", BooleanValue(nics[root]->IsReorderTolerant()));
+        delivery->ConfigureAckAggregator(local, nics[root]->IsReorderTolerant());
     }
     m_groupQpn = groupQpn;
     m_mcastQp
         = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
     m_mcastQp->SetCompletionCallback(MakeCallback(&P2mpChannel::MulticastDone, this));
+    m_mcastQp->SetAckSource(delivery->AckSourceOf(root));
     if (m_maxRetx != QueuePair::RELIABLE)
     {
         m_mcastQp->SetMaxRetransmissions(m_maxRetx);

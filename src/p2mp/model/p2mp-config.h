@@ -35,6 +35,7 @@ struct P2mpConfig
     std::string ackAggregation{"none"}; // default: "source-tor" for new-protocol, else "none"
     std::string ackMode{"per-packet"};  // "every-n", "per-message", "ack-free"
     uint32_t ackEvery{8};               // N of "every-n"
+    bool ackValidation{true};           // aggregation points refuse forged ACKs
     std::string addressMapping{"group-region"}; // or "per-receiver-list"
     BierConfig bier;
     XpuListConfig xpuList;

@@ -45,6 +45,13 @@ P2mpDelivery::GetTypeId()
                             UintegerValue(8),
                             MakeUintegerAccessor(&P2mpDelivery::m_ackEvery),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("AckValidation",
+                            "Every ACK aggregator (NIC or switch) refuses ACKs that cannot be a "
+                            "real receiver's: AckAggregator::Validate, and the switch's port "
+                            "check",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&P2mpDelivery::m_validateAcks),
+                            MakeBooleanChecker())
               .AddTraceSource("Undelivered",
                               "A message done at its root that some receivers never had "
                               "(root, first PSN, last PSN, receivers missing)",
@@ -66,6 +73,7 @@ P2mpDelivery::DoDispose()
     m_controller = nullptr;
     m_nics.clear();
     m_stages.clear();
+    m_aggregators.clear();
     Object::DoDispose();
 }
 
@@ -74,6 +82,11 @@ P2mpDelivery::Install(const Fabric& fabric)
 {
     m_nics = fabric.nics;
     m_stages.assign(fabric.switches.size(), nullptr);
+    m_hostSwitch.clear();
+    for (uint32_t h = 0; h < fabric.graph->HostCount(); ++h)
+    {
+        m_hostSwitch.push_back(fabric.graph->Ports(h).front().peer - fabric.graph->HostCount());
+    }
     DoInstall(fabric);
 }
 
@@ -93,9 +106,13 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
     {
         uint32_t node = fabric.graph->HostCount() + index;
         std::vector<bool> hostPorts;
+        std::vector<uint32_t> peers;
         for (const auto& port : fabric.graph->Ports(node))
         {
-            hostPorts.push_back(fabric.graph->IsHost(port.peer));
+            bool host = fabric.graph->IsHost(port.peer);
+            hostPorts.push_back(host);
+            peers.push_back(host ? RdmaNic::HostAddress(port.peer).Get()
+                                 : SwitchAddress(port.peer - fabric.graph->HostCount()));
         }
         Ptr<RdmaNic> nic = m_nics.front();
         stage->SetAckAggregation(m_ackAggregation == AGGREGATE_SOURCE_TOR
@@ -105,8 +122,8 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
                                  nic->GetCnpInterval(),
                                  SwitchAddress(index),
                                  std::move(hostPorts));
-        stage->GetAckAggregator()->SetAttribute("SelectiveNaks",
-                                                BooleanValue(nic->IsReorderTolerant()));
+        stage->SetPeerAddresses(std::move(peers));
+        ConfigureAckAggregator(stage->GetAckAggregator(), nic->IsReorderTolerant());
     }
     fabric.switches[index]->AddStage(stage);
     m_stages[index] = stage;
@@ -241,6 +258,41 @@ bool
 P2mpDelivery::IsAckFree() const
 {
     return m_ackMode == ACK_FREE;
+}
+
+bool
+P2mpDelivery::IsValidatingAcks() const
+{
+    return m_validateAcks;
+}
+
+void
+P2mpDelivery::ConfigureAckAggregator(Ptr<AckAggregator> aggregator, bool selectiveNaks)
+{
+    aggregator->SetAttribute("SelectiveNaks", BooleanValue(selectiveNaks));
+    aggregator->SetAttribute("Validate", BooleanValue(m_validateAcks));
+    m_aggregators.push_back(aggregator);
+}
+
+uint32_t
+P2mpDelivery::AckSourceOf(uint32_t root) const
+{
+    if (!m_validateAcks || !AggregatesInNetwork() || IsAckFree() || root >= m_hostSwitch.size())
+    {
+        return 0;
+    }
+    return SwitchAddress(m_hostSwitch[root]);
+}
+
+uint64_t
+P2mpDelivery::GetAcksRefused(AckAggregator::Refusal why) const
+{
+    uint64_t n = 0;
+    for (const auto& a : m_aggregators)
+    {
+        n += a->GetRefused(why);
+    }
+    return n;
 }
 
 bool

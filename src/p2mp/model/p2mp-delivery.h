@@ -105,6 +105,17 @@ public:
     /// What a receiver's responder acknowledges: 1 every packet, N, or 0 message ends only.
     uint32_t GetResponderAckEvery() const;
     bool IsAckFree() const;
+    /// Whether aggregation points validate the ACKs they take (AckValidation).
+    bool IsValidatingAcks() const;
+    /// Set an aggregator (the root NIC's or a switch's) up as this delivery's are; its
+    /// refusals count in GetAcksRefused.
+    void ConfigureAckAggregator(Ptr<AckAggregator> aggregator, bool selectiveNaks);
+    /// Where a root's ACKs come from when they are aggregated in the network and validated:
+    /// the IPv4 address of its ToR (the first aggregation point on their way back); 0 when
+    /// any source may send them (aggregation at the NIC, or validation off).
+    uint32_t AckSourceOf(uint32_t root) const;
+    /// ACKs refused for that reason by every aggregator of this delivery.
+    uint64_t GetAcksRefused(AckAggregator::Refusal why) const;
     /// Whether switches aggregate ACKs (source-tor or hop-by-hop).
     bool AggregatesInNetwork() const;
     const std::vector<Ptr<RdmaNic>>& GetNics() const;
@@ -148,6 +159,9 @@ private:
     AckAggregation m_ackAggregation{AGGREGATE_NONE};
     AckMode m_ackMode{ACK_PER_PACKET};
     uint32_t m_ackEvery{8};
+    bool m_validateAcks{true};
+    std::vector<Ptr<AckAggregator>> m_aggregators; ///< every one this delivery set up
+    std::vector<uint32_t> m_hostSwitch;            ///< by host: the switch index it hangs on
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<P2mpSwitchStage>> m_stages;
     uint64_t m_undelivered{0};

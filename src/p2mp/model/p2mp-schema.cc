@@ -41,6 +41,13 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
         .Note("the N of ack_mode 'every-n'")
         .Doc("the N of ack_mode 'every-n'")
         .Bind(&P2mpConfig::ackEvery);
+    p.Boolean("ack_validation")
+        .Default(true)
+        .Doc("every ACK aggregation point (NIC or switch) refuses ACKs that cannot be a real "
+             "receiver's: from a receiver it is not waiting on, on a port that does not lead "
+             "to the ACK's source, or for a PSN beyond what that receiver was sent; refusals "
+             "are counted (network.acks_refused)")
+        .Bind(&P2mpConfig::ackValidation);
     p.Enum("address_mapping", {"group-region", "per-receiver-list"})
         .Default("group-region")
         .Doc("how a receiver finds the message's memory region")

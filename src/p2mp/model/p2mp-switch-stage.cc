@@ -89,6 +89,21 @@ P2mpSwitchStage::GetAckAggregator() const
     return m_aggregator;
 }
 
+void
+P2mpSwitchStage::SetPeerAddresses(std::vector<uint32_t> peerAddress)
+{
+    m_peerAddress = std::move(peerAddress);
+}
+
+bool
+P2mpSwitchStage::FromExpectedPort(uint32_t inPort, const FrameInfo& fi) const
+{
+    // On a shortest path every hop is a next hop back toward the source, so a real
+    // receiver's ACK (or a neighbour's aggregate) never arrives anywhere else.
+    return (inPort < m_peerAddress.size() && fi.srcIp == m_peerAddress[inPort])
+           || m_switch->IsNextHop(fi.SrcHost(), inPort);
+}
+
 uint64_t
 P2mpSwitchStage::GetDeepParsed() const
 {
@@ -195,9 +210,22 @@ P2mpSwitchStage::InterceptAck(uint32_t inPort, FabricFrame& frame)
 {
     const FrameInfo& fi = frame.info;
     uint64_t flow = AckAggregator::FlowKey(fi.DstHost(), fi.destQp);
+    if (m_aggregator->IsValidating() && fi.srcIp == m_address)
+    {
+        // Nothing but this switch speaks with its address: an ACK in its name that comes in
+        // is forged (and would otherwise pass as its aggregate, before it knows the flow).
+        m_aggregator->Refuse(flow, fi.SrcHost(), fi.psn, AckAggregator::REFUSED_WRONG_PORT);
+        return true;
+    }
     if (!m_aggregator->Knows(flow) || !m_switch->HasRoute(fi.DstHost()))
     {
         return false;
+    }
+    uint32_t child = m_aggMode == AGGREGATE_HOP_BY_HOP ? inPort : fi.SrcHost();
+    if (m_aggregator->IsValidating() && !FromExpectedPort(inPort, fi))
+    {
+        m_aggregator->Refuse(flow, child, fi.psn, AckAggregator::REFUSED_WRONG_PORT);
+        return true;
     }
     uint8_t prio = FabricSwitch::PriorityOf(fi);
     UpstreamPorts(flow, fi, m_parents);
@@ -211,7 +239,6 @@ P2mpSwitchStage::InterceptAck(uint32_t inPort, FabricFrame& frame)
         }
         return true;
     }
-    uint32_t child = m_aggMode == AGGREGATE_HOP_BY_HOP ? inPort : fi.SrcHost();
     bool nak = ((fi.syndrome >> 5) & 0x3) == 0x3;
     AckAggregator::Action a = m_aggregator->Receive(flow, child, fi.psn, nak);
     if (a.kind == AckAggregator::Action::NOTHING)

@@ -51,6 +51,12 @@ public:
                            std::vector<bool> hostPorts);
     /// Null unless this switch aggregates.
     Ptr<AckAggregator> GetAckAggregator() const;
+    /**
+     * peerAddress[p]: the IPv4 address of what sits at the other end of port p (a host or a
+     * switch). With validation on, an ACK, NAK or CNP is taken from port p only if its source
+     * is that peer (a host, or a downstream aggregation point) or a host p leads to.
+     */
+    void SetPeerAddresses(std::vector<uint32_t> peerAddress);
     /// Packets whose BTH this switch had to read (it aggregates ACKs, so it must look).
     uint64_t GetDeepParsed() const;
     uint64_t GetAggregatedAcksSent() const;
@@ -65,6 +71,8 @@ private:
     void Replicate(uint32_t inPort, FabricFrame& frame);
     /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
     bool InterceptAck(uint32_t inPort, FabricFrame& frame);
+    /// Whether an ACK from fi's source may come in on inPort (see SetPeerAddresses).
+    bool FromExpectedPort(uint32_t inPort, const FrameInfo& fi) const;
     /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
     /// the routes (source ToR).
     void UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<uint32_t>& out);
@@ -76,6 +84,7 @@ private:
     Time m_cnpInterval;
     uint32_t m_address{0};
     std::vector<bool> m_hostPort;
+    std::vector<uint32_t> m_peerAddress;
     /// Per port: the ACKs this switch sends out of it (deferred frames point at them, so they
     /// live as long as this stage).
     std::vector<std::unique_ptr<AckFrameBuilder>> m_ackFrames;

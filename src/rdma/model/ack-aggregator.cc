@@ -28,6 +28,18 @@ AckAggregator::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&AckAggregator::m_selectiveNaks),
                             MakeBooleanChecker())
+              .AddAttribute("Validate",
+                            "Refuse ACKs that cannot be a real receiver's: from a child not "
+                            "waited on that claim progress, or for PSNs beyond what was asked "
+                            "of the child (they are counted and dropped)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&AckAggregator::m_validate),
+                            MakeBooleanChecker())
+              .AddTraceSource("Refused",
+                              "An ACK, NAK or CNP was refused (flow key, child, PSN as on the "
+                              "wire, AckAggregator::Refusal)",
+                              MakeTraceSourceAccessor(&AckAggregator::m_refusedTrace),
+                              "ns3::AckAggregator::RefusedTracedCallback")
               .AddTraceSource("Aggregated",
                               "An aggregated ACK went upstream (flow key, PSN acknowledged)",
                               MakeTraceSourceAccessor(&AckAggregator::m_aggregatedTrace),
@@ -137,10 +149,23 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
     auto cit = f.children.find(child);
     if (cit == f.children.end())
     {
-        return a; // not a receiver of this flow here
+        // Not a receiver this flow waits on here: ignored, and refused if it claims progress
+        // (a stale duplicate of a receiver already done, at or below the aggregate, is not).
+        uint64_t psn = BthHeader::UnwrapPsn(psn24, f.emitted);
+        if (m_validate && (nak ? psn : psn + 1) > f.emitted)
+        {
+            Refuse(flow, child, psn24, REFUSED_NOT_AWAITED);
+        }
+        return a;
     }
     Child& c = cit->second;
     uint64_t psn = BthHeader::UnwrapPsn(psn24, c.expected);
+    if (m_validate && psn >= c.needed)
+    {
+        // A real receiver acknowledges (or NAKs for) only PSNs of messages it was sent.
+        Refuse(flow, child, psn24, REFUSED_OUTSIDE_WINDOW);
+        return a;
+    }
     // An ACK of p means everything through p arrived; a NAK of p means p is the next needed.
     uint64_t expected = nak ? psn : psn + 1;
     if (expected > c.expected)
@@ -177,6 +202,27 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
         m_aggregatedTrace(flow, a.psn);
     }
     return a;
+}
+
+void
+AckAggregator::Refuse(uint64_t flow, uint32_t child, uint32_t psn24, Refusal why)
+{
+    NS_LOG_LOGIC("flow " << flow << ": refused from child " << child << " PSN " << psn24
+                         << " (reason " << int(why) << ")");
+    ++m_refused[why];
+    m_refusedTrace(flow, child, psn24, why);
+}
+
+bool
+AckAggregator::IsValidating() const
+{
+    return m_validate;
+}
+
+uint64_t
+AckAggregator::GetRefused(Refusal why) const
+{
+    return m_refused[why];
 }
 
 AckAggregator::Action

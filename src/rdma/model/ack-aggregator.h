@@ -4,7 +4,9 @@
  * over all of them, forwards NAKs with the minimum expected PSN, and lets at most one CNP per
  * flow through per interval. The same class serves at the sender's NIC, at the source ToR and
  * at every replication point (hop-by-hop); only what a "child" is differs (a receiver host or
- * a downstream port).
+ * a downstream port). With validation on it refuses ACKs an attacker could forge in a
+ * receiver's name: from a child it is not waiting on, for PSNs beyond what was asked of that
+ * child, or (checked by the switch, which knows ports) arriving on the wrong port.
  */
 #ifndef MCAST4AI_ACK_AGGREGATOR_H
 #define MCAST4AI_ACK_AGGREGATOR_H
@@ -51,6 +53,23 @@ public:
         uint64_t psn{0};
     };
 
+    /// Why an ACK, NAK or CNP was refused (validation on).
+    enum Refusal : uint8_t
+    {
+        REFUSED_NOT_AWAITED,    ///< from a child this flow is not waiting on, claiming progress
+        REFUSED_WRONG_PORT,     ///< came in on a port that does not lead to its source
+        REFUSED_OUTSIDE_WINDOW, ///< a PSN beyond what was asked of that child
+        REFUSAL_KINDS
+    };
+
+    /// Signature of the Refused trace: flow key, child, PSN as on the wire, Refusal.
+    typedef void (*RefusedTracedCallback)(uint64_t flow,
+                                          uint32_t child,
+                                          uint32_t psn24,
+                                          uint8_t why);
+    /// Signature of the Aggregated trace: flow key, PSN acknowledged upstream.
+    typedef void (*AggregatedTracedCallback)(uint64_t flow, uint64_t psn);
+
     /// Flow identifier: the requester (sender host, sender QPN) the ACKs are addressed to.
     static uint64_t FlowKey(uint32_t senderHost, uint32_t senderQpn);
 
@@ -68,6 +87,11 @@ public:
     bool Knows(uint64_t flow) const;
     /// An ACK (psn acknowledged) or NAK (psn expected) from a child; psn24 as on the wire.
     Action Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak);
+    /// Count and trace a refused ACK (the switch's own checks use it too).
+    void Refuse(uint64_t flow, uint32_t child, uint32_t psn24, Refusal why);
+    /// Whether ACKs are validated (the Validate attribute).
+    bool IsValidating() const;
+    uint64_t GetRefused(Refusal why) const;
     /// A CNP for the flow: forwarded at most once per interval.
     Action ReceiveCnp(uint64_t flow, Time interval);
     /// Drop a flow's state (the requester finished with it).
@@ -116,8 +140,11 @@ private:
     uint64_t m_acksIn{0};
     uint64_t m_acksOut{0};
     bool m_selectiveNaks{false};
+    bool m_validate{false};
+    uint64_t m_refused[REFUSAL_KINDS]{};
 
     TracedCallback<uint64_t, uint64_t> m_aggregatedTrace; // flow, PSN acknowledged upstream
+    TracedCallback<uint64_t, uint32_t, uint32_t, uint8_t> m_refusedTrace;
 };
 
 } // namespace ns3

@@ -226,6 +226,12 @@ QueuePair::SetMulticast(Ptr<P2mpEncapsulator> sender,
     m_ackFree = ackFree;
 }
 
+void
+QueuePair::SetAckSource(uint32_t address)
+{
+    m_ackSource = address;
+}
+
 uint64_t
 QueuePair::PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target, uint32_t tag)
 {
@@ -527,6 +533,13 @@ void
 QueuePair::ReceiveAck(const FrameInfo& fi)
 {
     uint8_t kind = (fi.syndrome >> 5) & 0x3;
+    if (m_ackSource != 0 && fi.srcIp != m_ackSource)
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": ACK from " << fi.srcIp
+                           << ", not its aggregation point: refused");
+        m_nic->CountAckRefused();
+        return;
+    }
     if (m_localAgg)
     {
         // Every receiver's ACK reaches this NIC: reduce them to the minimum here.

@@ -113,6 +113,12 @@ public:
                       uint32_t groupQpn,
                       Ptr<AckAggregator> localAgg,
                       bool ackFree);
+    /**
+     * ACKs of this P2MP flow come aggregated from one place, the in-network aggregation
+     * point at this address: an ACK or NAK from anywhere else is a forgery (a host cannot
+     * speak for the group), refused and counted by the NIC. 0: from anywhere.
+     */
+    void SetAckSource(uint32_t address);
     /// With sender-NIC aggregation CNPs are aggregated too: at most one per CNP interval
     /// reaches the rate controller (without it, every receiver's CNP does).
     void SetAggregateCnps(bool aggregate);
@@ -218,6 +224,12 @@ public:
         return m_sndUna;
     }
 
+    /// One past the highest PSN sent so far.
+    uint64_t GetSentPsnEnd() const
+    {
+        return m_maxSent;
+    }
+
     uint64_t GetPacketsSent() const;
     /// Responder: packets received in order so far (the next expected PSN).
     uint64_t GetReceivedPackets() const;
@@ -300,6 +312,7 @@ private:
     Ptr<P2mpEncapsulator> m_p2mp;
     uint32_t m_groupQpn{0};
     Ptr<AckAggregator> m_localAgg;
+    uint32_t m_ackSource{0}; ///< IPv4 its ACKs must come from; 0: any
     bool m_ackFree{false};
     bool m_aggregateCnps{false};
     uint32_t m_cnps{0};       // CNPs received (path steering's congestion signal)

@@ -747,6 +747,18 @@ RdmaNic::SendCnp(const RcResponder::Peer& to)
 }
 
 void
+RdmaNic::SendControlFrame(FabricFrame frame)
+{
+    QueueControl(std::move(frame));
+}
+
+uint8_t
+RdmaNic::GetControlPriority() const
+{
+    return m_ctrlPriority;
+}
+
+void
 RdmaNic::QueueControl(FabricFrame frame)
 {
     m_control.push_back(std::move(frame));
@@ -866,6 +878,18 @@ void
 RdmaNic::CountAckBeyondSent()
 {
     ++m_acksBeyondSent;
+}
+
+uint64_t
+RdmaNic::GetAcksRefused() const
+{
+    return m_acksRefused;
+}
+
+void
+RdmaNic::CountAckRefused()
+{
+    ++m_acksRefused;
 }
 
 uint64_t

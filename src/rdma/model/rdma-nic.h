@@ -98,6 +98,10 @@ public:
     void SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn);
     /// Queue a CNP (BTH opcode 0x81) for a responder's peer, ahead of all data.
     void SendCnp(const RcResponder::Peer& to);
+    /// Send a control frame built outside this NIC's queue pairs (a forged ACK in a security
+    /// experiment), ahead of data as the NIC's own ACKs go.
+    void SendControlFrame(FabricFrame frame);
+    uint8_t GetControlPriority() const;
 
     /// Unicast QPs created from now on steer their source port (a child of PathSteering).
     void SetPathSteeringType(TypeId tid);
@@ -177,6 +181,9 @@ public:
     uint64_t GetAcksBeyondSent() const;
     /// Count one such ACK (QueuePair).
     void CountAckBeyondSent();
+    /// ACKs a P2MP requester refused: not from its aggregation point (QueuePair::SetAckSource).
+    uint64_t GetAcksRefused() const;
+    void CountAckRefused();
     uint64_t GetDataPacketsSent() const;
     uint64_t GetDataBytesSent() const;
     uint64_t GetHeaderBytesSent() const;
@@ -286,6 +293,7 @@ private:
 
     uint64_t m_acksReceived{0};
     uint64_t m_acksBeyondSent{0};
+    uint64_t m_acksRefused{0};
     uint64_t m_dataPackets{0};
     uint64_t m_dataBytes{0};
     uint64_t m_headerBytes{0};

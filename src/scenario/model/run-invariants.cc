@@ -128,8 +128,10 @@ RunInvariants::Check(const TopologyBuilder& fabric, const ScenarioConfig& config
         uint64_t drops = 0;
         for (uint32_t s = 0; s < fabric.GetSwitchCount(); ++s)
         {
-            // Injected drops (FabricSwitch::SetDropFilter) are faults asked for, not buffers.
-            drops += fabric.GetSwitch(s)->GetDrops() - fabric.GetSwitch(s)->GetInjectedDrops();
+            // Injected drops (FabricSwitch::SetDropFilter) are faults asked for, and refused
+            // frames (forged sources) a policy's doing: neither is a buffer's.
+            Ptr<FabricSwitch> sw = fabric.GetSwitch(s);
+            drops += sw->GetDrops() - sw->GetInjectedDrops() - sw->GetRefusedDrops();
         }
         if (drops > 0)
         {

@@ -412,6 +412,7 @@ ScenarioRunner::NetworkSummary() const
     uint64_t cnps = 0;
     uint64_t mcastPackets = 0;
     uint64_t mcastCopies = 0;
+    uint64_t rootRefused = 0;
     for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
@@ -444,6 +445,7 @@ ScenarioRunner::NetworkSummary() const
             displacement[b] += nic->GetDisplacementHistogram()[b];
         }
         acks += nic->GetAcksReceived();
+        rootRefused += nic->GetAcksRefused();
         dataPackets += nic->GetDataPacketsSent();
         cnps += nic->GetCnpsSent();
         mcastPackets += nic->GetMulticastPackets();
@@ -463,10 +465,12 @@ ScenarioRunner::NetworkSummary() const
     uint64_t aggFrees = 0;
     uint64_t deepParsed = 0;
     uint64_t aggregatedAcks = 0;
+    uint64_t sourceRefused = 0;
     for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
     {
         Ptr<FabricSwitch> sw = m_fabric->GetSwitch(s);
         drops += sw->GetDrops();
+        sourceRefused += sw->GetRefusedDrops();
         marks += sw->GetEcnMarks();
         bufferPeak = std::max(bufferPeak, sw->GetMmu()->GetPeakUsedBytes());
         if (Ptr<P2mpSwitchStage> stage = m_fabric->GetP2mpStage(s))
@@ -515,6 +519,12 @@ ScenarioRunner::NetworkSummary() const
     double switches = std::max<uint32_t>(1, m_fabric->GetSwitchCount());
     Ptr<GroupController> ctl = m_fabric->GetGroupController();
     double simS = m_simEnd.GetSeconds();
+    Ptr<P2mpDelivery> delivery = m_fabric->GetDelivery();
+    nlohmann::json refused
+        = {{"not_awaited", delivery->GetAcksRefused(AckAggregator::REFUSED_NOT_AWAITED)},
+           {"wrong_port", delivery->GetAcksRefused(AckAggregator::REFUSED_WRONG_PORT)},
+           {"outside_window", delivery->GetAcksRefused(AckAggregator::REFUSED_OUTSIDE_WINDOW)},
+           {"not_from_aggregator", rootRefused}};
     nlohmann::json state
         = {{"bift_entries", bift},
            {"group_table_live_peak_max", groupPeakMax},
@@ -554,6 +564,8 @@ ScenarioRunner::NetworkSummary() const
             {"switch_state", state},
             {"bth_parsed_packets", deepParsed},
             {"aggregated_acks", aggregatedAcks},
+            {"acks_refused", refused},
+            {"source_refused", sourceRefused},
             {"group_installs", ctl ? ctl->GetInstalls() : 0},
             {"group_install_us_mean", ctl ? ctl->GetMeanInstallUs() : 0.0},
             {"group_evictions", ctl ? ctl->GetEvictions() : 0},

@@ -116,6 +116,7 @@ TopologyBuilder::Build()
         fabric.SetEgressSchedulerAttribute("QuantumBytes", UintegerValue(sw.dwrr.quantumBytes));
     }
     fabric.SetSeed(m_config.seed);
+    fabric.SetSourceValidation(sw.sourceValidation);
     FabricHelper::Fabric built;
     try
     {
@@ -189,6 +190,7 @@ TopologyBuilder::MakeP2mpHelper() const
     p2mp.SetAttribute("AckAggregation", StringValue(pc.ackAggregation));
     p2mp.SetAttribute("AckMode", StringValue(pc.ackMode));
     p2mp.SetAttribute("AckEvery", UintegerValue(pc.ackEvery));
+    p2mp.SetAttribute("AckValidation", BooleanValue(pc.ackValidation));
     // Each mechanism's own keys are attributes of its class only.
     if (pc.mechanism == "bier")
     {

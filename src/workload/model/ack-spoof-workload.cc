@@ -1,0 +1,176 @@
+#include "workload/model/ack-spoof-workload.h"
+
+#include "core/model/mix64.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "rdma/model/queue-pair.h"
+#include "wire/model/bth-header.h"
+#include "workload/model/workload-schema-keys.h"
+#include "workload/model/workload-type-registry.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AckSpoofWorkload");
+NS_OBJECT_ENSURE_REGISTERED(AckSpoofWorkload);
+MCAST4AI_REGISTER_WORKLOAD("ack-spoof",
+                           AckSpoofWorkload,
+                           &AckSpoofWorkload::Declare,
+                           "An attacker host forging ACKs for a P2MP sender's group in its "
+                           "receivers' names (aggregated-ACK spoofing); it posts no operations.");
+
+TypeId
+AckSpoofWorkload::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AckSpoofWorkload")
+                            .SetParent<Workload>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<AckSpoofWorkload>();
+    return tid;
+}
+
+void
+AckSpoofWorkload::Declare(ConfigSchemaObject& w)
+{
+    using json = nlohmann::json;
+    w.Integer("host")
+        .Required()
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
+        .Doc("the attacker");
+    w.Integer("root")
+        .Default(0)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
+        .Doc("the P2MP sender whose groups it attacks (its multicast queue pairs; a unicast "
+             "mechanism has none)");
+    w.IntegerArray("spoof", "host indices")
+        .Auto("every host but host and root")
+        .MinItems(1)
+        .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
+        .Note(WorkloadSchemaKeys::HOST_NOTE)
+        .Distinct()
+        .Doc("the receivers whose names its ACKs carry (IPv4 source address)");
+    w.Integer("psn_offset", 0, BthHeader::PSN_MASK >> 1)
+        .Default(0)
+        .Doc("the PSN each forged ACK claims: the root's highest sent PSN plus this (0: all "
+             "that was sent, the most a receiver could honestly acknowledge; more: data never "
+             "sent)");
+    w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("first forgery")
+        .Bind(&WorkloadConfig::startUs);
+    w.Number("interval_us", ConfigSchemaBounds::Above(0))
+        .Default(1.0)
+        .Unit("µs")
+        .Doc("time between rounds of forgeries (one per spoofed receiver and attacked queue "
+             "pair each round)");
+    w.Number("end_us", ConfigSchemaBounds::Above(0))
+        .Unit("µs")
+        .Note("none: until the run ends")
+        .Doc("no forgery after it");
+    WorkloadSchemaKeys::EndAfterStart(w);
+    w.Rule(
+        "host",
+        {"host", "root"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* host = v.Get("host");
+            const json* root = v.Get("root");
+            if (host && root && *host == *root)
+            {
+                return "must differ from " + v.Path("root") + " (" + root->dump()
+                       + "): the attacker is not the sender";
+            }
+            return std::nullopt;
+        },
+        "host != root");
+}
+
+void
+AckSpoofWorkload::DoInstall()
+{
+    const nlohmann::json& spec = m_config.spec;
+    m_host = spec.at("host").get<uint32_t>();
+    m_root = spec.value("root", 0u);
+    if (spec.contains("spoof"))
+    {
+        m_spoof = spec["spoof"].get<std::vector<uint32_t>>();
+    }
+    else
+    {
+        for (uint32_t h = 0; h < GetHostCount(); ++h)
+        {
+            if (h != m_host && h != m_root)
+            {
+                m_spoof.push_back(h);
+            }
+        }
+    }
+    m_psnOffset = spec.value("psn_offset", uint64_t{0});
+    m_interval = MicroSeconds(1) * spec.value("interval_us", 1.0);
+    if (spec.contains("end_us"))
+    {
+        m_end = MicroSeconds(1) * spec["end_us"].get<double>();
+    }
+    Ptr<RdmaNic> nic = m_context.nics[m_host];
+    m_frames = std::make_unique<AckFrameBuilder>(RdmaNic::HostMac(m_host), nic->GetComputeIcrc());
+    m_tick = Simulator::Schedule(MicroSeconds(1) * m_config.startUs, &AckSpoofWorkload::Tick, this);
+}
+
+void
+AckSpoofWorkload::Tick()
+{
+    if (!m_end.IsZero() && Simulator::Now() > m_end)
+    {
+        return;
+    }
+    Ptr<RdmaNic> root = m_context.nics[m_root];
+    Ptr<RdmaNic> nic = m_context.nics[m_host];
+    for (uint32_t q = 0; q < root->GetNQps(); ++q)
+    {
+        Ptr<QueuePair> qp = root->GetQpByIndex(q);
+        if (!qp->IsMulticast() || qp->GetUnackedPsn() >= qp->GetSentPsnEnd())
+        {
+            continue; // nothing in flight to free early
+        }
+        uint64_t psn = qp->GetSentPsnEnd() - 1 + m_psnOffset;
+        for (uint32_t s : m_spoof)
+        {
+            RocePacketBuilder::Addressing a;
+            a.srcIp = RdmaNic::HostAddress(s).Get();
+            a.dstIp = RdmaNic::HostAddress(m_root).Get();
+            a.srcPort = EntropyPort(Mix64(WorkloadSeed() ^ s));
+            a.priority = nic->GetControlPriority();
+            FabricFrame ack = m_frames->Make(
+                a, qp->GetGroupQpn(), static_cast<uint32_t>(psn & BthHeader::PSN_MASK), false, 0);
+            ack.info.owner = m_context.owner;
+            nic->SendControlFrame(std::move(ack));
+            ++m_forged;
+        }
+    }
+    NS_LOG_LOGIC("host " << m_host << ": " << m_forged << " forged ACKs so far");
+    m_tick = Simulator::Schedule(m_interval, &AckSpoofWorkload::Tick, this);
+}
+
+void
+AckSpoofWorkload::Report(std::map<std::string, double>& figures) const
+{
+    figures["forged_acks"] = static_cast<double>(m_forged);
+}
+
+uint64_t
+AckSpoofWorkload::GetForged() const
+{
+    return m_forged;
+}
+
+void
+AckSpoofWorkload::DoDispose()
+{
+    m_tick.Cancel();
+    Workload::DoDispose();
+}
+
+} // namespace ns3
