@@ -213,12 +213,6 @@ AckAggregator::Refuse(uint64_t flow, uint32_t child, uint32_t psn24, Refusal why
     m_refusedTrace(flow, child, psn24, why);
 }
 
-bool
-AckAggregator::IsValidating() const
-{
-    return m_validate;
-}
-
 uint64_t
 AckAggregator::GetRefused(Refusal why) const
 {

@@ -90,7 +90,10 @@ public:
     /// Count and trace a refused ACK (the switch's own checks use it too).
     void Refuse(uint64_t flow, uint32_t child, uint32_t psn24, Refusal why);
     /// Whether ACKs are validated (the Validate attribute).
-    bool IsValidating() const;
+    bool IsValidating() const
+    {
+        return m_validate;
+    }
     uint64_t GetRefused(Refusal why) const;
     /// A CNP for the flow: forwarded at most once per interval.
     Action ReceiveCnp(uint64_t flow, Time interval);
