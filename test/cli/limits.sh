@@ -72,15 +72,44 @@ else
     fail "stderr names limits.max_events" "$(head -n 1 "$tmp/events.err")"
 fi
 
+# A budget below what the 3-host fabric alone needs (about 25 MB, docs/robustness.md) is
+# refused before anything is built.
 rc=$(run rss --set limits.max_rss_mb=1)
-at_check=$(/usr/bin/python3 -c "import sys; print(abs(float(sys.argv[1]) - 1e-5) < 1e-12)" \
-    "$(field rss sim_time_s)")
-if [[ $rc -eq 3 && $(field rss stopped_by) == limits.max_rss_mb && $at_check == True ]] &&
-    grep -q "run stopped by limits.max_rss_mb (1 MB" "$tmp/rss.err"; then
-    pass "max_rss_mb 1 stops the run at its first check, 10 us"
+if [[ $rc -eq 2 ]] && grep -q "limits.max_rss_mb: 1 MB is less than this fabric alone needs" "$tmp/rss.err"; then
+    pass "max_rss_mb 1 is refused before the fabric is built, exit 2"
 else
-    fail "max_rss_mb 1 stops the run at its first check, 10 us" \
-        "exit $rc, stopped_by $(field rss stopped_by), sim_time_s $(field rss sim_time_s)"
+    fail "max_rss_mb 1 is refused before the fabric is built, exit 2" \
+        "exit $rc, $(head -n 1 "$tmp/rss.err")"
+fi
+
+# A k = 24 fat-tree (3,456 hosts, 720 switches, 17,280 switch ports) is estimated at
+# 25.03 + (3456 x 4.92 + 17280 x 2.25) / 1024 + 720 x 3456 x 10.36 / 2^20 = 104.2 MB.
+# 80 MB is refused from the estimate, before its 2.5 million routes are computed; 100 MB
+# passes the estimate (104.2 x 0.95 = 99.0) and the run stops at its first check, t = 0.
+fat=$tmp/fat.json
+/usr/bin/python3 - "$tmp/limits.json" "$fat" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["topology"] = {"kind": "fat-tree", "k": 24, "host_link": j["topology"]["host_link"],
+                 "fabric_link": j["topology"]["fabric_link"]}
+json.dump(j, open(sys.argv[2], "w"))
+PY
+"$runner" "$fat" --quiet --out "$tmp/fat80" --set limits.max_rss_mb=80 >/dev/null 2>"$tmp/fat80.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "limits.max_rss_mb: 80 MB is less than this fabric alone needs: about 104 MB for 3456 hosts, 720 switches and 17280 switch ports" "$tmp/fat80.err"; then
+    pass "a k = 24 fat-tree is refused under 80 MB from its estimate, 104 MB"
+else
+    fail "a k = 24 fat-tree is refused under 80 MB from its estimate, 104 MB" \
+        "exit $rc, $(head -n 1 "$tmp/fat80.err")"
+fi
+"$runner" "$fat" --quiet --out "$tmp/fat100" --set limits.max_rss_mb=100 >/dev/null 2>"$tmp/fat100.err"
+rc=$?
+if [[ $rc -eq 3 && $(field fat100 stopped_by) == limits.max_rss_mb && $(field fat100 sim_time_s) == 0.0 ]] &&
+    grep -q "run stopped by limits.max_rss_mb (100 MB" "$tmp/fat100.err"; then
+    pass "under 100 MB it is built, then stopped at its first check, t = 0"
+else
+    fail "under 100 MB it is built, then stopped at its first check, t = 0" \
+        "exit $rc, stopped_by $(field fat100 stopped_by), sim_time_s $(field fat100 sim_time_s)"
 fi
 
 rc=$(run roomy --set limits.max_events=$((full * 10)) --set limits.max_rss_mb=100000)

@@ -21,8 +21,9 @@ LimitsSchema::Declare(ConfigSchemaObject& root)
               .Fields();
     l.Section("Limits",
               "A run past a budget stops, writes its results with `\"complete\": false` and "
-              "`stopped_by` naming the budget, and exits 3. Budgets are checked every 10 µs of "
-              "simulated time, so a run may pass one by what it does in 10 µs; the watchdog "
+              "`stopped_by` naming the budget, and exits 3. Budgets are checked at t = 0 and then "
+              "every 10 µs of simulated time, so a run may pass one by what it does in 10 µs; "
+              "the watchdog "
               "every quarter of `watchdog_us`, so it stops a stalled run between 1 and 1.25 "
               "`watchdog_us` after its last progress.");
     l.Integer("max_events", 1, uint64_t{1} << 62)
@@ -32,7 +33,9 @@ LimitsSchema::Declare(ConfigSchemaObject& root)
     l.Number("max_rss_mb", ConfigSchemaBounds::Between(1, 1 << 24))
         .Auto("no budget")
         .Unit("MB")
-        .Doc("stop once the process's peak resident memory passes this")
+        .Doc("stop once the process's peak resident memory passes this; a fabric whose "
+             "estimated memory alone (docs/robustness.md) is more is refused before it is built "
+             "(exit 2)")
         .Bind(&LimitsConfig::maxRssMb, 0.0);
     l.Number("watchdog_us", ConfigSchemaBounds::Between(0, SimLimits::MAX_TIME_US))
         .Auto("10 x the longer of `nic.rto_us` and the time to send `nic.ack_every` MTU frames at "

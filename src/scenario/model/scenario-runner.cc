@@ -247,8 +247,10 @@ ScenarioRunner::Run()
     }
     if (m_config.limits.maxEvents > 0 || m_config.limits.maxRssMb > 0)
     {
+        // First at t = 0: a fabric and workloads built past the memory budget stop before
+        // the run, however short it would be.
         ++m_bookkeepingScheduled;
-        Simulator::Schedule(BudgetCheckInterval(), &ScenarioRunner::CheckBudgets, this);
+        Simulator::ScheduleNow(&ScenarioRunner::CheckBudgets, this);
     }
     if (m_watchdog)
     {

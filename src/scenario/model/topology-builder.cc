@@ -14,6 +14,7 @@
 #include "rdma/helper/rdma-helper.h"
 #include "rdma/model/dcqcn.h"
 #include "rdma/model/path-steering.h"
+#include "scenario/model/fabric-memory-estimate.h"
 #include "scenario/model/scenario-error.h"
 
 #include <cmath>
@@ -53,6 +54,7 @@ void
 TopologyBuilder::Build()
 {
     m_graph = std::make_unique<TopologyGraph>(TopologyGraph::Build(m_config.topology));
+    CheckMemoryBudget();
     m_graph->ComputeRoutes();
     const NicConfig& nic = m_config.nic;
     const SwitchConfig& sw = m_config.sw;
@@ -179,6 +181,29 @@ TopologyBuilder::Build()
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
     p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
+}
+
+void
+TopologyBuilder::CheckMemoryBudget() const
+{
+    const double budget = m_config.limits.maxRssMb;
+    if (budget <= 0)
+    {
+        return;
+    }
+    const double mb = FabricMemoryEstimate::Mb(*m_graph);
+    NS_LOG_INFO("fabric estimated at " << mb << " MB before it is built");
+    if (mb * (1 - FabricMemoryEstimate::ERROR) > budget)
+    {
+        std::ostringstream why;
+        why << budget << " MB is less than this fabric alone needs: about " << std::llround(mb)
+            << " MB for " << m_graph->HostCount() << " hosts, "
+            << m_graph->NodeCount() - m_graph->HostCount() << " switches and "
+            << FabricMemoryEstimate::SwitchPorts(*m_graph)
+            << " switch ports, before any traffic (estimated before it is built, within 5%); "
+               "raise the budget or shrink the topology";
+        throw ScenarioError(m_config.file, "limits.max_rss_mb", why.str());
+    }
 }
 
 P2mpHelper

@@ -57,6 +57,9 @@ public:
 
 private:
     /// The helper for p2mp.mechanism, its keys set as attributes.
+    /// Refuse (ScenarioError on limits.max_rss_mb) a fabric whose estimated memory alone
+    /// is above the budget, before its routes are computed.
+    void CheckMemoryBudget() const;
     P2mpHelper MakeP2mpHelper() const;
 
     ScenarioConfig m_config;
