@@ -16,7 +16,7 @@
  *   aggregation it still does harm, with hop-by-hop (a port per subtree) it does none (the
  *   durations equal the baseline's), and ingress source validation at its own ToR stops it
  *   whatever aggregates.
- * - A forgery for a PSN beyond anything sent to a receiver is refused as outside the window.
+ * - A forgery for a PSN beyond every message announced is refused as outside the window.
  */
 #include "dcqcn-test-helpers.h"
 #include "ns3/test.h"

@@ -1,7 +1,9 @@
 /*
  * AckAggregator: minimum-PSN aggregation, NAK forwarding with the minimum expected PSN,
- * receiver sets that change per message, 24-bit PSN wrap, CNP rate limiting.
+ * receiver sets that change per message, 24-bit PSN wrap, CNP rate limiting, and the
+ * validation that refuses forged ACKs (docs/robustness.md "ACK spoofing").
  */
+#include "ns3/boolean.h"
 #include "ns3/simulator.h"
 #include "rdma/model/ack-aggregator.h"
 
@@ -125,6 +127,45 @@ TEST(AckAggregator, AtMostOneCnpPerInterval)
     EXPECT_EQ(forwarded, 4); // at 0, 50, 100, 150 us
     EXPECT_EQ(agg->ReceiveCnp(AckAggregator::FlowKey(1, 1), MicroSeconds(50)).kind,
               Kind::NOTHING); // unknown flows are not ours to touch
+}
+
+TEST(AckAggregator, ValidationRefusesWhatNoReceiverCouldSend)
+{
+    using R = AckAggregator;
+    for (bool validate : {true, false})
+    {
+        Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+        agg->SetAttribute("Validate", BooleanValue(validate));
+        agg->ExpectMessage(FLOW, {1, 2}, 0, 9); // PSN 0..9 asked of receivers 1 and 2
+        // Receiver 1 "acknowledges" PSN 20, never sent to it.
+        auto a = agg->Receive(FLOW, 1, 20, false);
+        EXPECT_EQ(agg->GetRefused(R::REFUSED_OUTSIDE_WINDOW), validate ? 1u : 0u);
+        EXPECT_EQ(a.kind, Kind::NOTHING); // 2 still holds the minimum either way
+        a = agg->Receive(FLOW, 2, 9, false);
+        // Validated, 1 still owes everything: nothing goes up. Not validated, the forgery
+        // stood for 1, and the whole message is acknowledged on 2's word alone.
+        EXPECT_EQ(a.kind, validate ? Kind::NOTHING : Kind::ACK);
+        // Host 3 was never asked anything: PSN 5 (within what was announced) is ignored
+        // uncounted, as a late duplicate would be; PSN 10, beyond every message, is counted.
+        EXPECT_EQ(agg->Receive(FLOW, 3, 5, false).kind, Kind::NOTHING);
+        EXPECT_EQ(agg->GetRefused(R::REFUSED_NOT_AWAITED), 0u);
+        EXPECT_EQ(agg->Receive(FLOW, 3, 10, false).kind, Kind::NOTHING);
+        EXPECT_EQ(agg->GetRefused(R::REFUSED_NOT_AWAITED), validate ? 1u : 0u);
+    }
+}
+
+TEST(AckAggregator, ADownstreamAggregateMayCoverLaterMessages)
+{
+    // Hop by hop, a downstream switch's aggregate may pass the messages this switch saw the
+    // first packets of (the later ones came down another tree): it completes the child.
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->SetAttribute("Validate", BooleanValue(true));
+    agg->ExpectMessage(FLOW, {1, 2}, 0, 99);
+    EXPECT_EQ(agg->Receive(FLOW, 2, 99, false).kind, Kind::NOTHING);
+    auto a = agg->Receive(FLOW, 1, 149, false, /* fromReceiver */ false);
+    EXPECT_EQ(a.kind, Kind::ACK);
+    EXPECT_EQ(a.psn, 99u);
+    EXPECT_EQ(agg->GetRefused(AckAggregator::REFUSED_OUTSIDE_WINDOW), 0u);
 }
 
 } // namespace

@@ -11,8 +11,6 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
@@ -250,17 +248,6 @@ void
 FabricSwitch::RefuseFrame(FabricFrame& frame, uint32_t inPort)
 {
     Drop(frame, inPort, DROP_REFUSED);
-}
-
-bool
-FabricSwitch::IsNextHop(uint32_t host, uint32_t port) const
-{
-    if (host >= m_routes.size())
-    {
-        return false;
-    }
-    const std::vector<uint16_t>& hops = *m_routes[host];
-    return std::find(hops.begin(), hops.end(), port) != hops.end();
 }
 
 void

@@ -98,7 +98,21 @@ public:
     uint32_t RoutePort(const FrameInfo& fi);
     /// Whether port is one of the equal-cost next hops toward host: a frame from that host,
     /// on a shortest path, can only have come in on such a port (a reverse-path check).
-    bool IsNextHop(uint32_t host, uint32_t port) const;
+    bool IsNextHop(uint32_t host, uint32_t port) const
+    {
+        if (host >= m_routes.size())
+        {
+            return false;
+        }
+        for (uint16_t hop : *m_routes[host])
+        {
+            if (hop == port)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
     /// Admit a frame into the MMU and queue it on outPort (a refused frame is counted).
     void Forward(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame frame);
     /**

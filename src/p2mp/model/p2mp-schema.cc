@@ -44,9 +44,10 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
     p.Boolean("ack_validation")
         .Default(true)
         .Doc("every ACK aggregation point (NIC or switch) refuses ACKs that cannot be a real "
-             "receiver's: from a receiver it is not waiting on, on a port that does not lead "
-             "to the ACK's source, or for a PSN beyond what that receiver was sent; refusals "
-             "are counted (network.acks_refused)")
+             "receiver's: on a port that does not lead to the ACK's source, or for a PSN "
+             "beyond every message the flow has announced; with aggregation in the switches "
+             "the root takes ACKs only from its ToR; refusals are counted "
+             "(network.acks_refused)")
         .Bind(&P2mpConfig::ackValidation);
     p.Enum("address_mapping", {"group-region", "per-receiver-list"})
         .Default("group-region")

@@ -240,7 +240,9 @@ P2mpSwitchStage::InterceptAck(uint32_t inPort, FabricFrame& frame)
         return true;
     }
     bool nak = ((fi.syndrome >> 5) & 0x3) == 0x3;
-    AckAggregator::Action a = m_aggregator->Receive(flow, child, fi.psn, nak);
+    // Hop by hop, a child behind a switch port sends aggregates, not a receiver's own ACKs.
+    bool fromReceiver = m_aggMode != AGGREGATE_HOP_BY_HOP || m_hostPort[inPort];
+    AckAggregator::Action a = m_aggregator->Receive(flow, child, fi.psn, nak, fromReceiver);
     if (a.kind == AckAggregator::Action::NOTHING)
     {
         return true;

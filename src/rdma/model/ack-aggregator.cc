@@ -29,9 +29,8 @@ AckAggregator::GetTypeId()
                             MakeBooleanAccessor(&AckAggregator::m_selectiveNaks),
                             MakeBooleanChecker())
               .AddAttribute("Validate",
-                            "Refuse ACKs that cannot be a real receiver's: from a child not "
-                            "waited on that claim progress, or for PSNs beyond what was asked "
-                            "of the child (they are counted and dropped)",
+                            "Refuse ACKs that cannot be a real receiver's: for PSNs beyond "
+                            "every message announced on the flow (counted and dropped)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&AckAggregator::m_validate),
                             MakeBooleanChecker())
@@ -136,7 +135,7 @@ AckAggregator::Aggregate(const Flow& f)
 }
 
 AckAggregator::Action
-AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
+AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, bool fromReceiver)
 {
     ++m_acksIn;
     Action a;
@@ -149,10 +148,11 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
     auto cit = f.children.find(child);
     if (cit == f.children.end())
     {
-        // Not a receiver this flow waits on here: ignored, and refused if it claims progress
-        // (a stale duplicate of a receiver already done, at or below the aggregate, is not).
-        uint64_t psn = BthHeader::UnwrapPsn(psn24, f.emitted);
-        if (m_validate && (nak ? psn : psn + 1) > f.emitted)
+        // Not a child this flow waits on here: ignored. A late duplicate of a receiver already
+        // done, or an aggregate sent to every parent, is one; only a PSN beyond every message
+        // announced cannot be, and is counted.
+        uint64_t psn = BthHeader::UnwrapPsn(psn24, f.maxNeeded);
+        if (m_validate && (nak ? psn : psn + 1) > f.maxNeeded)
         {
             Refuse(flow, child, psn24, REFUSED_NOT_AWAITED);
         }
@@ -160,9 +160,11 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak)
     }
     Child& c = cit->second;
     uint64_t psn = BthHeader::UnwrapPsn(psn24, c.expected);
-    if (m_validate && psn >= c.needed)
+    if (m_validate && fromReceiver && psn >= f.maxNeeded)
     {
-        // A real receiver acknowledges (or NAKs for) only PSNs of messages it was sent.
+        // No receiver acknowledges (or NAKs for) a PSN of a message not yet started. The
+        // bound is the flow's, not the child's: a resend re-creates a done child's entry
+        // behind its real state, and its true cumulative ACK may pass that entry's messages.
         Refuse(flow, child, psn24, REFUSED_OUTSIDE_WINDOW);
         return a;
     }

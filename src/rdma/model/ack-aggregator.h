@@ -5,8 +5,8 @@
  * flow through per interval. The same class serves at the sender's NIC, at the source ToR and
  * at every replication point (hop-by-hop); only what a "child" is differs (a receiver host or
  * a downstream port). With validation on it refuses ACKs an attacker could forge in a
- * receiver's name: from a child it is not waiting on, for PSNs beyond what was asked of that
- * child, or (checked by the switch, which knows ports) arriving on the wrong port.
+ * receiver's name: for PSNs beyond every message announced on the flow, or (checked by the
+ * switch, which knows ports) arriving on the wrong port.
  */
 #ifndef MCAST4AI_ACK_AGGREGATOR_H
 #define MCAST4AI_ACK_AGGREGATOR_H
@@ -56,9 +56,9 @@ public:
     /// Why an ACK, NAK or CNP was refused (validation on).
     enum Refusal : uint8_t
     {
-        REFUSED_NOT_AWAITED,    ///< from a child this flow is not waiting on, claiming progress
+        REFUSED_NOT_AWAITED,    ///< from a child not waited on, beyond every message announced
         REFUSED_WRONG_PORT,     ///< came in on a port that does not lead to its source
-        REFUSED_OUTSIDE_WINDOW, ///< a PSN beyond what was asked of that child
+        REFUSED_OUTSIDE_WINDOW, ///< from a child, beyond every message announced
         REFUSAL_KINDS
     };
 
@@ -85,8 +85,15 @@ public:
                              uint64_t packets);
     /// Whether this aggregator holds state for the flow (it intercepts only those ACKs).
     bool Knows(uint64_t flow) const;
-    /// An ACK (psn acknowledged) or NAK (psn expected) from a child; psn24 as on the wire.
-    Action Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak);
+    /**
+     * An ACK (psn acknowledged) or NAK (psn expected) from a child; psn24 as on the wire.
+     * fromReceiver: the ACK is a receiver's own, so with validation a PSN beyond every
+     * message announced on the flow is refused; false: a downstream aggregation point's,
+     * whose aggregate may already cover messages whose first packets came another way, so it
+     * only completes the child.
+     */
+    Action Receive(
+        uint64_t flow, uint32_t child, uint32_t psn24, bool nak, bool fromReceiver = true);
     /// Count and trace a refused ACK (the switch's own checks use it too).
     void Refuse(uint64_t flow, uint32_t child, uint32_t psn24, Refusal why);
     /// Whether ACKs are validated (the Validate attribute).

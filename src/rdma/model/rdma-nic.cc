@@ -747,9 +747,15 @@ RdmaNic::SendCnp(const RcResponder::Peer& to)
 }
 
 void
-RdmaNic::SendControlFrame(FabricFrame frame)
+RdmaNic::SendAckAs(const RocePacketBuilder::Addressing& a,
+                   uint32_t destQp,
+                   uint32_t psn24,
+                   bool nak,
+                   uint8_t owner)
 {
-    QueueControl(std::move(frame));
+    FabricFrame ack = m_ackFrames.Make(a, destQp, psn24, nak, 0);
+    ack.info.owner = owner;
+    QueueControl(std::move(ack));
 }
 
 uint8_t

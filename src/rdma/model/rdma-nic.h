@@ -98,9 +98,16 @@ public:
     void SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn);
     /// Queue a CNP (BTH opcode 0x81) for a responder's peer, ahead of all data.
     void SendCnp(const RcResponder::Peer& to);
-    /// Send a control frame built outside this NIC's queue pairs (a forged ACK in a security
-    /// experiment), ahead of data as the NIC's own ACKs go.
-    void SendControlFrame(FabricFrame frame);
+    /**
+     * Send an ACK addressed as the caller says, whatever its source address (a forged ACK in
+     * a security experiment), ahead of data as the NIC's own ACKs go; built by this NIC, so
+     * its bytes stay readable for as long as the NIC's own ACKs'.
+     */
+    void SendAckAs(const RocePacketBuilder::Addressing& a,
+                   uint32_t destQp,
+                   uint32_t psn24,
+                   bool nak,
+                   uint8_t owner);
     uint8_t GetControlPriority() const;
 
     /// Unicast QPs created from now on steer their source port (a child of PathSteering).

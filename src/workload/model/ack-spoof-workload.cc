@@ -51,11 +51,12 @@ AckSpoofWorkload::Declare(ConfigSchemaObject& w)
         .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Distinct()
         .Doc("the receivers whose names its ACKs carry (IPv4 source address)");
-    w.Integer("psn_offset", 0, BthHeader::PSN_MASK >> 1)
+    w.Integer("psn_offset", 0, BthHeader::PSN_MASK >> 2)
         .Default(0)
         .Doc("the PSN each forged ACK claims: the root's highest sent PSN plus this (0: all "
              "that was sent, the most a receiver could honestly acknowledge; more: data never "
-             "sent)");
+             "sent). At most 2^22 - 1, a quarter of the 24-bit PSN space, so that it never "
+             "wraps to look like an old PSN");
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -114,8 +115,6 @@ AckSpoofWorkload::DoInstall()
     {
         m_end = MicroSeconds(1) * spec["end_us"].get<double>();
     }
-    Ptr<RdmaNic> nic = m_context.nics[m_host];
-    m_frames = std::make_unique<AckFrameBuilder>(RdmaNic::HostMac(m_host), nic->GetComputeIcrc());
     m_tick = Simulator::Schedule(MicroSeconds(1) * m_config.startUs, &AckSpoofWorkload::Tick, this);
 }
 
@@ -143,10 +142,11 @@ AckSpoofWorkload::Tick()
             a.dstIp = RdmaNic::HostAddress(m_root).Get();
             a.srcPort = EntropyPort(Mix64(WorkloadSeed() ^ s));
             a.priority = nic->GetControlPriority();
-            FabricFrame ack = m_frames->Make(
-                a, qp->GetGroupQpn(), static_cast<uint32_t>(psn & BthHeader::PSN_MASK), false, 0);
-            ack.info.owner = m_context.owner;
-            nic->SendControlFrame(std::move(ack));
+            nic->SendAckAs(a,
+                           qp->GetGroupQpn(),
+                           static_cast<uint32_t>(psn & BthHeader::PSN_MASK),
+                           false,
+                           m_context.owner);
             ++m_forged;
         }
     }

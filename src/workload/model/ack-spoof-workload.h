@@ -11,10 +11,8 @@
 
 #include "core/model/config-schema-object.h"
 #include "ns3/event-id.h"
-#include "wire/model/ack-frame-builder.h"
 #include "workload/model/workload.h"
 
-#include <memory>
 #include <vector>
 
 namespace ns3
@@ -49,8 +47,7 @@ private:
     std::vector<uint32_t> m_spoof;
     uint64_t m_psnOffset{0};
     Time m_interval;
-    Time m_end;                                ///< zero: until the run ends
-    std::unique_ptr<AckFrameBuilder> m_frames; ///< outlives the frames it made (deferred bytes)
+    Time m_end; ///< zero: until the run ends
     EventId m_tick;
     uint64_t m_forged{0};
 };
