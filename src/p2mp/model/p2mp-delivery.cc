@@ -85,7 +85,7 @@ P2mpDelivery::Install(const Fabric& fabric)
     m_hostSwitch.clear();
     for (uint32_t h = 0; h < fabric.graph->HostCount(); ++h)
     {
-        m_hostSwitch.push_back(fabric.graph->Ports(h).front().peer - fabric.graph->HostCount());
+        m_hostSwitch.push_back(fabric.graph->LeafOf(h) - fabric.graph->HostCount());
     }
     DoInstall(fabric);
 }
@@ -258,12 +258,6 @@ bool
 P2mpDelivery::IsAckFree() const
 {
     return m_ackMode == ACK_FREE;
-}
-
-bool
-P2mpDelivery::IsValidatingAcks() const
-{
-    return m_validateAcks;
 }
 
 void

@@ -105,8 +105,6 @@ public:
     /// What a receiver's responder acknowledges: 1 every packet, N, or 0 message ends only.
     uint32_t GetResponderAckEvery() const;
     bool IsAckFree() const;
-    /// Whether aggregation points validate the ACKs they take (AckValidation).
-    bool IsValidatingAcks() const;
     /// Set an aggregator (the root NIC's or a switch's) up as this delivery's are; its
     /// refusals count in GetAcksRefused.
     void ConfigureAckAggregator(Ptr<AckAggregator> aggregator, bool selectiveNaks);

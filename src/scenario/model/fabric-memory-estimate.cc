@@ -25,10 +25,4 @@ FabricMemoryEstimate::SwitchPorts(const TopologyGraph& graph)
     return ports;
 }
 
-double
-FabricMemoryEstimate::Mb(const TopologyGraph& graph)
-{
-    return Mb(graph.HostCount(), graph.NodeCount() - graph.HostCount(), SwitchPorts(graph));
-}
-
 } // namespace ns3

@@ -35,9 +35,7 @@ public:
 
     /// Estimate from counts: hosts, switches and ports on switches.
     static double Mb(uint64_t hosts, uint64_t switches, uint64_t switchPorts);
-    /// Estimate of a graph (its routes need not be computed).
-    static double Mb(const TopologyGraph& graph);
-    /// Ports on the graph's switches.
+    /// Ports on the graph's switches (its routes need not be computed).
     static uint64_t SwitchPorts(const TopologyGraph& graph);
 };
 

@@ -191,15 +191,16 @@ TopologyBuilder::CheckMemoryBudget() const
     {
         return;
     }
-    const double mb = FabricMemoryEstimate::Mb(*m_graph);
+    const uint32_t hosts = m_graph->HostCount();
+    const uint32_t switches = m_graph->SwitchCount();
+    const uint64_t ports = FabricMemoryEstimate::SwitchPorts(*m_graph);
+    const double mb = FabricMemoryEstimate::Mb(hosts, switches, ports);
     NS_LOG_INFO("fabric estimated at " << mb << " MB before it is built");
     if (mb * (1 - FabricMemoryEstimate::ERROR) > budget)
     {
         std::ostringstream why;
         why << budget << " MB is less than this fabric alone needs: about " << std::llround(mb)
-            << " MB for " << m_graph->HostCount() << " hosts, "
-            << m_graph->NodeCount() - m_graph->HostCount() << " switches and "
-            << FabricMemoryEstimate::SwitchPorts(*m_graph)
+            << " MB for " << hosts << " hosts, " << switches << " switches and " << ports
             << " switch ports, before any traffic (estimated before it is built, within 5%); "
                "raise the budget or shrink the topology";
         throw ScenarioError(m_config.file, "limits.max_rss_mb", why.str());

@@ -32,7 +32,6 @@ AckSpoofWorkload::GetTypeId()
 void
 AckSpoofWorkload::Declare(ConfigSchemaObject& w)
 {
-    using json = nlohmann::json;
     w.Integer("host")
         .Required()
         .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
@@ -72,21 +71,7 @@ AckSpoofWorkload::Declare(ConfigSchemaObject& w)
         .Note("none: until the run ends")
         .Doc("no forgery after it");
     WorkloadSchemaKeys::EndAfterStart(w);
-    w.Rule(
-        "host",
-        {"host", "root"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
-        {
-            const json* host = v.Get("host");
-            const json* root = v.Get("root");
-            if (host && root && *host == *root)
-            {
-                return "must differ from " + v.Path("root") + " (" + root->dump()
-                       + "): the attacker is not the sender";
-            }
-            return std::nullopt;
-        },
-        "host != root");
+    w.Different("host", "root", "the attacker is not the sender");
 }
 
 void
