@@ -633,3 +633,28 @@ TEST(BiftBuild, RejectsBadArguments)
 }
 
 } // namespace
+
+// After a failure the BIFT is rebuilt from the recomputed routes (P2mpDelivery::Reconverge):
+// leaf-spine 2 x 2 x 2 (hosts 0-3, leaf0 = node 4 with ports host0, host1, spine0, spine1)
+// with leaf0 - spine0 down sends leaf1's hosts out of the spine1 port alone, and a host whose
+// link is down has no bit in any entry.
+TEST(BiftFailures, RebuiltAroundADownLink)
+{
+    TopologyGraph g = LeafSpine(2, 2, 2);
+    const Bift before = Bift::Build(g, 4, 64);
+    ASSERT_EQ(before.Entries(0).size(), 3u);
+    EXPECT_EQ(before.Entries(0)[2].ports, (std::vector<uint16_t>{2, 3}));
+    g.SetLinkUp(4, 2, false);
+    g.ComputeRoutes();
+    const Bift after = Bift::Build(g, 4, 64);
+    ASSERT_EQ(after.Entries(0).size(), 3u);
+    EXPECT_EQ(after.Entries(0)[2].ports, (std::vector<uint16_t>{3}));
+    EXPECT_EQ(after.Entries(0)[2].mask, BitsOf(1, {2, 3}));
+    g.SetLinkUp(3, 0, false); // host3's NIC
+    g.ComputeRoutes();
+    const Bift leaf1 = Bift::Build(g, 5, 64);
+    for (const Bift::Entry& e : leaf1.Entries(0))
+    {
+        EXPECT_EQ(e.mask[0] & (uint64_t{1} << 3), 0u) << "host3 is unreachable";
+    }
+}

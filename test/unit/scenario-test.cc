@@ -109,6 +109,17 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.p2mp.mechanism, b.p2mp.mechanism);
     EXPECT_EQ(a.p2mp.ackAggregation, b.p2mp.ackAggregation);
     EXPECT_EQ(a.p2mp.bier.bslBits, b.p2mp.bier.bslBits);
+    ASSERT_EQ(a.faults.size(), b.faults.size());
+    for (std::size_t i = 0; i < a.faults.size(); ++i)
+    {
+        EXPECT_EQ(a.faults[i].type, b.faults[i].type);
+        EXPECT_EQ(a.faults[i].from, b.faults[i].from);
+        EXPECT_EQ(a.faults[i].to, b.faults[i].to);
+        EXPECT_EQ(a.faults[i].host, b.faults[i].host);
+        EXPECT_EQ(a.faults[i].atUs, b.faults[i].atUs);
+        EXPECT_EQ(a.faults[i].upUs, b.faults[i].upUs);
+        EXPECT_EQ(a.faults[i].convergenceUs, b.faults[i].convergenceUs);
+    }
     ASSERT_EQ(a.workloads.size(), b.workloads.size());
     for (std::size_t i = 0; i < a.workloads.size(); ++i)
     {
@@ -700,7 +711,7 @@ TEST(ScenarioValidation, UnknownKeyListsTheKnownKeys)
     EXPECT_EQ(e.GetPath(), "colour");
     EXPECT_EQ(e.GetReason(),
               "unknown key 'colour'; known keys: name, seed, stop_time_ms, topology, nic, switch, "
-              "load_balancing, p2mp, workloads, stragglers, limits, output");
+              "load_balancing, p2mp, workloads, stragglers, faults, limits, output");
 }
 
 TEST(ScenarioValidation, RootMustBeAnObject)
@@ -981,6 +992,9 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
             {"type": "flows", "pattern": "incast", "senders": 127, "receiver": 64, "bytes": 9,
              "start_us": 5, "label": "flows-2", "op": "write", "qps_per_connection": 256}],
         "stragglers": [],
+        "faults": [{"type": "link-down", "from": "edge0", "to": "agg1", "at_us": 5,
+                    "up_us": 7.5, "convergence_us": 0},
+                   {"type": "nic-down", "host": 127, "at_us": 0, "convergence_us": 100}],
         "limits": {"max_events": 123456789, "max_rss_mb": 2048.5},
         "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
                    "packet_trace": true}

@@ -407,3 +407,68 @@ TEST(TopologyGraphBuild, RejectsUnbuildableConfigs)
 }
 
 } // namespace
+
+// Link failures (docs/robustness.md "Link and NIC faults"): the routes are recomputed over the
+// links that are up. Leaf-spine 2 x 2 x 2: hosts 0-3, leaf0 = 4, leaf1 = 5, spine0 = 6,
+// spine1 = 7; a leaf's ports are its 2 hosts, then spine0, spine1; a spine's are leaf0, leaf1.
+TEST(TopologyGraphFailures, RoutesAvoidADownLinkAndComeBack)
+{
+    TopologyGraph g = TopologyGraph::Build(LeafSpine(2, 2, 2));
+    g.ComputeRoutes();
+    ASSERT_EQ(g.NextHopPorts(4, 2), (std::vector<uint16_t>{2, 3}));
+    g.SetLinkUp(4, 2, false); // leaf0 - spine0
+    EXPECT_FALSE(g.IsLinkUp(4, 2));
+    EXPECT_FALSE(g.IsLinkUp(6, 0)); // the same link from spine0's end
+    EXPECT_EQ(g.DownLinkCount(), 1u);
+    g.ComputeRoutes();
+    // leaf0 reaches leaf1's hosts through spine1 only.
+    EXPECT_EQ(g.NextHopPorts(4, 2), (std::vector<uint16_t>{3}));
+    // spine0 reaches leaf0's hosts the long way: leaf1, spine1, leaf0 (3 links to the ToR).
+    EXPECT_EQ(g.NextHopPorts(6, 0), (std::vector<uint16_t>{1}));
+    EXPECT_EQ(g.HopCount(2, 0), 4u); // host2's ToR still has a 2-link path via spine1
+    // Up again: both spines, as before.
+    g.SetLinkUp(6, 0, true);
+    g.ComputeRoutes();
+    EXPECT_EQ(g.DownLinkCount(), 0u);
+    EXPECT_EQ(g.NextHopPorts(4, 2), (std::vector<uint16_t>{2, 3}));
+    EXPECT_EQ(g.NextHopPorts(6, 0), (std::vector<uint16_t>{0}));
+}
+
+TEST(TopologyGraphFailures, CutOffNodesHaveNoNextHop)
+{
+    // One spine: leaf0 - spine0 down leaves no path between the leaves.
+    TopologyGraph g = TopologyGraph::Build(LeafSpine(2, 1, 2));
+    g.ComputeRoutes();
+    g.SetLinkUp(4, 2, false);
+    g.ComputeRoutes();
+    EXPECT_TRUE(g.NextHopPorts(4, 2).empty());
+    EXPECT_TRUE(g.NextHopPorts(6, 0).empty());
+    EXPECT_EQ(g.NextHopPorts(5, 2), (std::vector<uint16_t>{0})); // its own host still
+    // A host whose own link is down cannot be reached, even from its ToR.
+    g.SetLinkUp(3, 0, false);
+    g.ComputeRoutes();
+    EXPECT_TRUE(g.NextHopPorts(5, 3).empty());
+    EXPECT_EQ(g.NextHopPorts(5, 2), (std::vector<uint16_t>{0}));
+}
+
+TEST(TopologyGraphFailures, NamesAndPorts)
+{
+    TopologyGraph g = TopologyGraph::Build(LeafSpine(2, 2, 2));
+    EXPECT_EQ(g.FindNode("host3"), 3u);
+    EXPECT_EQ(g.FindNode("leaf1"), 5u);
+    EXPECT_EQ(g.FindNode("spine0"), 6u);
+    EXPECT_FALSE(g.FindNode("spine2"));
+    EXPECT_FALSE(g.FindNode("leaf01"));
+    EXPECT_FALSE(g.FindNode("core0"));
+    EXPECT_FALSE(g.FindNode("host"));
+    EXPECT_FALSE(g.FindNode("4"));
+    EXPECT_EQ(g.FindPort(4, 7), 3u);
+    EXPECT_EQ(g.FindPort(7, 4), 0u);
+    EXPECT_FALSE(g.FindPort(4, 5)); // two leaves are not neighbours
+    TopologyGraph ft = TopologyGraph::Build(FatTree(4));
+    // k = 4: 16 hosts, 8 edge, 8 agg, 4 core switches.
+    EXPECT_EQ(ft.FindNode("edge7"), 23u);
+    EXPECT_EQ(ft.FindNode("agg0"), 24u);
+    EXPECT_EQ(ft.FindNode("core3"), 35u);
+    EXPECT_FALSE(ft.FindNode("core4"));
+}

@@ -144,6 +144,17 @@ FabricHelper::HeadroomBytes(double rateGbps,
     return static_cast<uint64_t>(std::ceil(bdp)) + 2ULL * maxFrameBytes;
 }
 
+void
+FabricHelper::InstallRoutes(const TopologyGraph& graph, uint32_t node, Ptr<FabricSwitch> sw)
+{
+    std::vector<const std::vector<uint16_t>*> routes(graph.HostCount());
+    for (uint32_t h = 0; h < graph.HostCount(); ++h)
+    {
+        routes[h] = &graph.NextHopPorts(node, h);
+    }
+    sw->SetRoutes(std::move(routes));
+}
+
 FabricHelper::Fabric
 FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology) const
 {
@@ -247,12 +258,7 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
                 << " KB are set aside before any sharing";
             throw std::invalid_argument(why.str());
         }
-        std::vector<const std::vector<uint16_t>*> routes(hosts);
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            routes[h] = &graph.NextHopPorts(n, h);
-        }
-        s->SetRoutes(std::move(routes));
+        InstallRoutes(graph, n, s);
         if (m_sourceValidation)
         {
             std::vector<uint32_t> hostOnPort;

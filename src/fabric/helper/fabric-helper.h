@@ -71,6 +71,10 @@ public:
      */
     Fabric Install(const TopologyGraph& graph, const TopologyConfig& topology) const;
 
+    /// Point switch sw (graph node `node`) at the graph's next-hop sets: at Install, and again
+    /// each time the graph's routes are recomputed (the sets are the graph's, not copies).
+    static void InstallRoutes(const TopologyGraph& graph, uint32_t node, Ptr<FabricSwitch> sw);
+
     /// PFC headroom for a port: a round trip of cable and pipeline at line rate, plus two
     /// maximum frames (the one being serialised and the one ahead of the PAUSE).
     static uint64_t HeadroomBytes(double rateGbps,

@@ -142,6 +142,28 @@ FabricChannel::Direction::Notify()
     receiver->Receive(std::move(frame));
 }
 
+void
+FabricChannel::SetLinkUp(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    NS_ABORT_MSG_IF(m_nDevices != 2, "FabricChannel: SetLinkUp on a cable with one end");
+    if (up == m_up)
+    {
+        return;
+    }
+    m_up = up;
+    for (std::size_t to = 0; to < 2; ++to)
+    {
+        m_devices[to]->SetLinkUp(up, static_cast<uint32_t>(m_towards[to]->inFlight.size()));
+    }
+}
+
+bool
+FabricChannel::IsLinkUp() const
+{
+    return m_up;
+}
+
 Time
 FabricChannel::GetDelay() const
 {

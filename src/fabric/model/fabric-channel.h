@@ -64,6 +64,14 @@ public:
     /// Re-read the devices' node and receive latency, which arrivals use from the cache.
     void DeviceChanged();
 
+    /**
+     * Fail (up = false) or restore the cable, both directions at once: frames on it are lost,
+     * and so is everything sent while it is down (FabricNetDevice::SetLinkUp). The ports keep
+     * serialising what their owners give them, as a port does until it is told otherwise.
+     */
+    void SetLinkUp(bool up);
+    bool IsLinkUp() const;
+
     Time GetDelay() const;
     /// Set the propagation delay (also the Delay attribute); not while frames are in flight.
     void SetDelay(Time delay);
@@ -81,6 +89,7 @@ private:
     std::size_t m_nDevices{0};
     Time m_delay;
     Time m_rxLatency[2]; ///< the devices' RxLatency, as cached
+    bool m_up{true};
 };
 
 } // namespace ns3

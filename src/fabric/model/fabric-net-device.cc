@@ -242,6 +242,14 @@ FabricNetDevice::Receive(FabricFrame frame)
 {
     ++m_arrivedFrames;
     m_arrivedBytes += frame.info.size;
+    if (m_lostAhead > 0 || m_linkDown)
+    {
+        m_lostAhead -= m_lostAhead > 0;
+        ++m_linkDownLosses;
+        m_phyRxDropTrace(frame.GetPacket());
+        NS_LOG_LOGIC("port " << m_ifIndex << ": frame lost, link down");
+        return;
+    }
     if (m_lossRate > 0 && UnitInterval(Mix64(m_lossSeed ^ Mix64(++m_lossDraws))) < m_lossRate)
     {
         // Corrupted on the wire: the MAC drops it before anyone (pcap included) sees it.
@@ -594,12 +602,48 @@ FabricNetDevice::GetMtu() const
 bool
 FabricNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && !m_linkDown;
 }
 
 void
 FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    m_linkChangeCallbacks.push_back(callback);
+}
+
+void
+FabricNetDevice::SetLinkUp(bool up, uint32_t framesOnCable)
+{
+    NS_LOG_FUNCTION(this << up << framesOnCable);
+    if (up != m_linkDown)
+    {
+        return; // no change
+    }
+    m_linkDown = !up;
+    m_lostAhead = framesOnCable;
+    if (!up)
+    {
+        // No resume can cross a dead link, so a pause in force would never end: the MAC
+        // forgets it, as a port does when its carrier drops.
+        const Time now = Simulator::Now();
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            m_pauseExpiry[prio].Cancel();
+            m_pausedUntil[prio] = std::min(m_pausedUntil[prio], now);
+        }
+        m_pauseEnd = std::min(m_pauseEnd, now);
+    }
+    for (const Callback<void>& cb : m_linkChangeCallbacks)
+    {
+        cb();
+    }
+    TryTransmit();
+}
+
+uint64_t
+FabricNetDevice::GetLinkDownLosses() const
+{
+    return m_linkDownLosses;
 }
 
 bool

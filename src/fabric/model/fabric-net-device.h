@@ -132,6 +132,15 @@ public:
     uint64_t GetPfcReceived() const;
     /// Frames this port lost on arrival to its link's random loss (LossRate).
     uint64_t GetLinkLosses() const;
+    /**
+     * Carrier lost (up = false) or back: the physical side of a link failure, called on both
+     * ends by FabricChannel::SetLinkUp. While down, every frame reaching this port is lost; so
+     * is every frame on the cable at either transition (cut in flight, or sent into a dead
+     * link). Losing the carrier also ends any pause the peer had set: no resume can arrive.
+     */
+    void SetLinkUp(bool up, uint32_t framesOnCable);
+    /// Frames this port lost on arrival because its link was down (SetLinkUp).
+    uint64_t GetLinkDownLosses() const;
     Time GetBusyTime() const;
     /// Start of the first and end of the last transmission (for utilisation checks).
     Time GetFirstTxStart() const;
@@ -223,8 +232,10 @@ private:
     Time m_lastTxEnd;
     TracedCallback<Ptr<const Packet>> m_txTrace;
     TracedCallback<Ptr<const Packet>> m_rxTrace;
-    double m_lossRate{0}; // a frame arriving is lost with this probability (next to what
-                          // Receive reads anyway)
+    double m_lossRate{0};    // a frame arriving is lost with this probability (next to what
+                             // Receive reads anyway)
+    uint32_t m_lostAhead{0}; // frames on the cable that a link failure already doomed
+    bool m_linkDown{false};
     DataRate m_rate;
 
     Ptr<FabricChannel> m_channel;
@@ -249,6 +260,8 @@ private:
     uint64_t m_lossSeed{0}; // seeds the draws: the same scenario and seed lose the same frames
     uint64_t m_lossDraws{0};
     uint64_t m_linkLosses{0};
+    uint64_t m_linkDownLosses{0};
+    std::vector<Callback<void>> m_linkChangeCallbacks;
     uint64_t m_arrivedFrames{0};
     uint64_t m_arrivedBytes{0};
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;

@@ -266,7 +266,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort, FabricFrame& frame)
         || m_routes[dstHost]->empty())
     {
         NS_LOG_LOGIC("switch " << this << " port " << inPort << ": no route, dropped");
-        Drop(frame, inPort, DROP_FABRIC); // not routable in this fabric
+        Drop(frame, inPort, DROP_UNROUTABLE);
         return;
     }
     const std::vector<uint16_t>& hops = *m_routes[dstHost];
@@ -292,6 +292,12 @@ FabricSwitch::GetInjectedDrops() const
 }
 
 uint64_t
+FabricSwitch::GetUnroutableDrops() const
+{
+    return m_unroutableDrops;
+}
+
+uint64_t
 FabricSwitch::GetRefusedDrops() const
 {
     return m_refusedDrops;
@@ -306,6 +312,7 @@ FabricSwitch::Drop(FabricFrame& frame, uint32_t inPort, DropCause cause)
                                                        : ""));
     m_injectedDrops += cause == DROP_INJECTED;
     m_refusedDrops += cause == DROP_REFUSED;
+    m_unroutableDrops += cause == DROP_UNROUTABLE;
     ++m_drops;
     if (m_ledger)
     {

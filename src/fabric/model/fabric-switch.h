@@ -67,6 +67,9 @@ public:
     uint64_t GetInjectedDrops() const;
     /// Drops a stage refused by policy (RefuseFrame): not a buffer's doing either.
     uint64_t GetRefusedDrops() const;
+    /// Frames dropped for want of a route: their destination is cut off (a link failure), or
+    /// not a host of this fabric. Counted in GetDrops() too.
+    uint64_t GetUnroutableDrops() const;
 
     /// The choice among equal-cost next hops (an EcmpPathChoice unless set).
     void SetPathChoice(Ptr<PathChoice> choice);
@@ -180,9 +183,10 @@ private:
     /// Why a frame was not queued.
     enum DropCause : uint8_t
     {
-        DROP_FABRIC,   ///< a buffer was full, or the frame has nowhere to go
-        DROP_INJECTED, ///< the drop filter (a fault a test asked for)
-        DROP_REFUSED   ///< a stage's policy (RefuseFrame)
+        DROP_FABRIC,    ///< a buffer was full, or a frame no stage could place
+        DROP_INJECTED,  ///< the drop filter (a fault a test asked for)
+        DROP_REFUSED,   ///< a stage's policy (RefuseFrame)
+        DROP_UNROUTABLE ///< no next hop to its destination: a failure cut it off
     };
 
     /// Count and trace a frame that is not queued.
@@ -220,6 +224,7 @@ private:
     DropFilter m_dropFilter;
     uint64_t m_injectedDrops{0};
     uint64_t m_refusedDrops{0};
+    uint64_t m_unroutableDrops{0};
 
     uint64_t m_drops{0};
     uint64_t m_ecnMarks{0};

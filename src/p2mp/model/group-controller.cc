@@ -6,6 +6,8 @@
 #include "topology/model/multicast-tree.h"
 #include "topology/model/topology-graph.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -218,6 +220,52 @@ GroupController::TearDown(uint32_t id)
     ++m_teardowns;
     m_entryTeardowns += g.switches.size(); // one teardown message per switch
     Uninstall(id);
+}
+
+void
+GroupController::Reconverge()
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t id = 0; id < m_groups.size(); ++id)
+    {
+        Group& g = m_groups[id];
+        if (!g.installed && !g.installing)
+        {
+            continue;
+        }
+        try
+        {
+            MulticastTree::Compute(*m_graph, g.source, *g.receivers, g.source);
+        }
+        catch (const std::logic_error& e)
+        {
+            NS_LOG_LOGIC("group " << id << " keeps its tree: " << e.what());
+            continue;
+        }
+        // Install overwrites the entries on the new tree; the old tree's other switches let go.
+        const std::vector<uint32_t> before = g.switches;
+        if (!Install(id))
+        {
+            NS_LOG_LOGIC("group " << id << ": the new tree does not fit, the old one stays");
+            continue;
+        }
+        for (uint32_t s : before)
+        {
+            if (std::find(g.switches.begin(), g.switches.end(), s) == g.switches.end())
+            {
+                m_tables[s]->Remove(id);
+            }
+        }
+        --m_installs; // counted as a reinstall, not as a group installed for a request
+        ++m_reinstalls;
+        UpdateIdle(id);
+    }
+}
+
+uint64_t
+GroupController::GetReinstalls() const
+{
+    return m_reinstalls;
 }
 
 uint64_t

@@ -48,6 +48,16 @@ public:
     void Acquire(uint32_t groupId);
     void Release(uint32_t groupId);
 
+    /**
+     * The routes changed (a link failed or came back): recompute the tree of every installed
+     * group and install it afresh, as the controller of a real fabric would once it learns of
+     * the change. A group with a receiver the failure cut off keeps its old tree, whose branch
+     * beyond the failure loses what it carries until the routes return.
+     */
+    void Reconverge();
+    /// Installed groups whose trees Reconverge() installed again.
+    uint64_t GetReinstalls() const;
+
     uint64_t GetInstalls() const;
     uint64_t GetEvictions() const;
     /// Groups torn down after IdleTeardown of idleness.
@@ -96,6 +106,7 @@ private:
     uint64_t m_entryTeardowns{0};
     uint64_t m_entryEvictions{0};
     uint64_t m_fallbacks{0};
+    uint64_t m_reinstalls{0};
     double m_installUsTotal{0};
 };
 

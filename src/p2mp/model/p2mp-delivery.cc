@@ -95,6 +95,23 @@ P2mpDelivery::DoInstall(const Fabric& fabric)
 {
 }
 
+void
+P2mpDelivery::Reconverge()
+{
+    NS_LOG_FUNCTION(this);
+    for (const Ptr<P2mpSwitchStage>& stage : m_stages)
+    {
+        if (stage)
+        {
+            stage->GetReplicator()->Reconverge();
+        }
+    }
+    if (m_controller)
+    {
+        m_controller->Reconverge();
+    }
+}
+
 Ptr<P2mpSwitchStage>
 P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
 {

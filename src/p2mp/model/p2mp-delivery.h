@@ -91,6 +91,9 @@ public:
     virtual uint32_t MaxHeaderBytes(uint32_t hosts) const;
     /// Whether the in-network ACK state it reports is an extension of BIER.
     virtual bool ExtendsBier() const;
+    /// The fabric's routes changed (TopologyGraph::ComputeRoutes after a failure or a repair):
+    /// rebuild every switch's BIFT and the controller's group trees from them.
+    void Reconverge();
     /// The controller installing groups (null unless the mechanism has installed groups).
     Ptr<GroupController> GetGroupController() const;
 

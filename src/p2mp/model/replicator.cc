@@ -43,6 +43,15 @@ Replicator::Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits)
     m_groups = CreateObject<GroupTable>();
 }
 
+void
+Replicator::Reconverge()
+{
+    if (m_bsl > 0)
+    {
+        m_bift = Bift::Build(*m_graph, m_node, m_bsl);
+    }
+}
+
 Ptr<GroupTable>
 Replicator::GetGroupTable() const
 {

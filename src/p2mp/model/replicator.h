@@ -35,6 +35,9 @@ public:
     /// Build the BIFT for bslBits (0: no BIER) and an empty group table.
     void Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits);
     Ptr<GroupTable> GetGroupTable() const;
+    /// The graph's routes changed: rebuild the BIFT from them (XPU-ID lists read the routes
+    /// as they go, and group entries are the controller's).
+    void Reconverge();
 
     /**
      * The copies of a P2MP frame that arrived on inPort, each with its fields. When receivers

@@ -128,10 +128,12 @@ RunInvariants::Check(const TopologyBuilder& fabric, const ScenarioConfig& config
         uint64_t drops = 0;
         for (uint32_t s = 0; s < fabric.GetSwitchCount(); ++s)
         {
-            // Injected drops (FabricSwitch::SetDropFilter) are faults asked for, and refused
-            // frames (forged sources) a policy's doing: neither is a buffer's.
+            // Injected drops (FabricSwitch::SetDropFilter) are faults asked for, refused
+            // frames (forged sources) a policy's doing and unroutable ones a failure's: none
+            // is a buffer's.
             Ptr<FabricSwitch> sw = fabric.GetSwitch(s);
-            drops += sw->GetDrops() - sw->GetInjectedDrops() - sw->GetRefusedDrops();
+            drops += sw->GetDrops() - sw->GetInjectedDrops() - sw->GetRefusedDrops()
+                     - sw->GetUnroutableDrops();
         }
         if (drops > 0)
         {

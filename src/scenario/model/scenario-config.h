@@ -43,6 +43,19 @@ struct LimitsConfig
     static constexpr double AUTO_WATCHDOG = -1;
 };
 
+/// One element of `faults`: a link (or a host's NIC) failing and perhaps coming back.
+struct FaultConfig
+{
+    std::string type;          ///< "link-down" or "nic-down"
+    std::string from;          ///< link-down: one end, by node name ("leaf0")
+    std::string to;            ///< link-down: the other end
+    uint32_t host{0};          ///< nic-down: the host whose NIC fails
+    double atUs{0};            ///< when the carrier is lost
+    double upUs{NEVER};        ///< when it is back (NEVER: it stays down)
+    double convergenceUs{100}; ///< routes, BIFTs and group trees follow this much later
+    static constexpr double NEVER = -1;
+};
+
 struct ScenarioConfig
 {
     std::string file; // path it was loaded from (for messages)
@@ -56,6 +69,7 @@ struct ScenarioConfig
     P2mpConfig p2mp;
     std::vector<WorkloadConfig> workloads;
     std::vector<StragglerConfig> stragglers;
+    std::vector<FaultConfig> faults;
     LimitsConfig limits;
     OutputConfig output;
 

@@ -404,6 +404,7 @@ ScenarioRunner::NetworkSummary() const
     uint64_t spurious = 0;
     uint64_t reorderDrops = 0;
     uint64_t linkLosses = 0;
+    uint64_t linkDownLosses = 0;
     uint64_t qps = 0;
     uint64_t qpsMax = 0;
     uint64_t repaths = 0;
@@ -428,6 +429,7 @@ ScenarioRunner::NetworkSummary() const
         naks += nic->GetNaksSent();
         spurious += nic->GetSpuriousRetransmissions();
         linkLosses += nic->GetDevice()->GetLinkLosses();
+        linkDownLosses += nic->GetDevice()->GetLinkDownLosses();
         qps += nic->GetNQps();
         qpsMax = std::max<uint64_t>(qpsMax, nic->GetNQps());
         if (nic->IsSteering())
@@ -468,10 +470,12 @@ ScenarioRunner::NetworkSummary() const
     uint64_t deepParsed = 0;
     uint64_t aggregatedAcks = 0;
     uint64_t sourceRefused = 0;
+    uint64_t unroutable = 0;
     for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
     {
         Ptr<FabricSwitch> sw = m_fabric->GetSwitch(s);
         drops += sw->GetDrops();
+        unroutable += sw->GetUnroutableDrops();
         sourceRefused += sw->GetRefusedDrops();
         marks += sw->GetEcnMarks();
         bufferPeak = std::max(bufferPeak, sw->GetMmu()->GetPeakUsedBytes());
@@ -499,6 +503,7 @@ ScenarioRunner::NetworkSummary() const
             hops += dev->GetTxFrames();
             pfc += dev->GetPfcSent();
             linkLosses += dev->GetLinkLosses();
+            linkDownLosses += dev->GetLinkDownLosses();
         }
     }
     // Copies per P2MP message leaving its source: over the broadcast workloads' messages.
@@ -548,6 +553,8 @@ ScenarioRunner::NetworkSummary() const
             {"cnps", cnps},
             {"drops", drops},
             {"link_losses", linkLosses},
+            {"link_down_losses", linkDownLosses},
+            {"unroutable_drops", unroutable},
             {"retransmissions", retx},
             {"naks", naks},
             {"spurious_retransmissions", spurious},
@@ -822,7 +829,32 @@ ScenarioRunner::Summary() const
         e["network"] = OwnerNetworkSummary(infos.size() + i, retx);
         s["stragglers"].push_back(e);
     }
+    for (uint32_t i = 0; i < m_config.faults.size(); ++i)
+    {
+        s["faults"].push_back(FaultSummary(i));
+    }
     return s;
+}
+
+nlohmann::json
+ScenarioRunner::FaultSummary(uint32_t i) const
+{
+    const FaultConfig& f = m_config.faults[i];
+    Ptr<LinkFault> fault = m_fabric->GetFault(i);
+    const auto [a, b] = m_fabric->GetFaultLink(i);
+    const TopologyGraph& g = m_fabric->GetGraph();
+    nlohmann::json converged = nlohmann::json::array();
+    for (const Time& t : fault->GetConvergedAt())
+    {
+        converged.push_back(t.ToDouble(Time::US));
+    }
+    return {
+        {"type", f.type},
+        {"link", g.NodeName(a) + "-" + g.NodeName(b)},
+        {"down_us", f.atUs},
+        {"up_us", f.upUs == FaultConfig::NEVER ? nlohmann::json(nullptr) : nlohmann::json(f.upUs)},
+        {"converged_us", converged},
+        {"frames_lost", fault->GetLosses()}};
 }
 
 std::vector<std::string>

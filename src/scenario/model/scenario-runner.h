@@ -56,6 +56,8 @@ public:
 
     /// summary.json as DESIGN.md specifies it.
     nlohmann::json Summary() const;
+    /// faults[i]'s entry in summary.json: what failed, when, when routes followed, losses.
+    nlohmann::json FaultSummary(uint32_t i) const;
     /// Human-readable description of up to max unfinished operations.
     std::vector<std::string> StuckOps(std::size_t max) const;
     /**

@@ -7,6 +7,7 @@
 #include "p2mp/model/p2mp-schema.h"
 #include "rdma/model/nic-schema.h"
 #include "rdma/model/rdma-limits.h"
+#include "scenario/model/faults-schema.h"
 #include "scenario/model/limits-schema.h"
 #include "scenario/model/output-schema.h"
 #include "scenario/model/scenario-config.h"
@@ -101,6 +102,7 @@ ScenarioSchema::Build()
                             .Fields());
     WorkloadsSchema::Declare(root);
     StragglersSchema::Declare(root);
+    FaultsSchema::Declare(root);
     LimitsSchema::Declare(root);
     OutputSchema::Declare(root);
     // What the model can represent, for every key that does not bound itself more tightly

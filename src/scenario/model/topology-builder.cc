@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "p2mp/helper/p2mp-helper.h"
@@ -181,6 +182,117 @@ TopologyBuilder::Build()
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
     p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
+    InstallFaults();
+}
+
+std::pair<uint32_t, uint32_t>
+TopologyBuilder::ResolveFault(uint32_t i) const
+{
+    const FaultConfig& f = m_config.faults[i];
+    const std::string path = "faults[" + std::to_string(i) + "]";
+    if (f.type == "nic-down")
+    {
+        return {f.host, 0}; // a host's only port
+    }
+    auto node = [&](const std::string& key, const std::string& name)
+    {
+        std::optional<uint32_t> n = m_graph->FindNode(name);
+        if (!n)
+        {
+            throw ScenarioError(m_config.file,
+                                path + "." + key,
+                                "no node is called '" + name + "' in this " + m_config.topology.kind
+                                    + " (nodes: host0.."
+                                    + m_graph->NodeName(m_graph->HostCount() - 1) + ", "
+                                    + m_graph->NodeName(m_graph->HostCount()) + ".."
+                                    + m_graph->NodeName(m_graph->NodeCount() - 1) + ")");
+        }
+        return *n;
+    };
+    const uint32_t a = node("from", f.from);
+    const uint32_t b = node("to", f.to);
+    std::optional<uint32_t> port = m_graph->FindPort(a, b);
+    if (!port)
+    {
+        throw ScenarioError(m_config.file,
+                            path + ".to",
+                            "'" + f.to + "' is not linked to '" + f.from
+                                + "'; a fault takes down one link between neighbours");
+    }
+    return {a, *port};
+}
+
+void
+TopologyBuilder::InstallFaults()
+{
+    for (uint32_t i = 0; i < m_config.faults.size(); ++i)
+    {
+        const FaultConfig& f = m_config.faults[i];
+        const auto [node, port] = ResolveFault(i);
+        Ptr<LinkFault> fault = CreateObject<LinkFault>();
+        fault->SetAttribute("DownAt", TimeValue(Time::FromDouble(f.atUs, Time::US)));
+        if (f.upUs != FaultConfig::NEVER)
+        {
+            fault->SetAttribute("UpAt", TimeValue(Time::FromDouble(f.upUs, Time::US)));
+        }
+        fault->SetAttribute("ConvergenceDelay",
+                            TimeValue(Time::FromDouble(f.convergenceUs, Time::US)));
+        const uint32_t n = node; // structured bindings cannot be captured in C++17
+        const uint32_t p = port;
+        fault->Install(GetDevice(node, port)->GetFabricChannel(),
+                       LinkFault::ConvergeCallback(
+                           [this, n, p](bool up)
+                           {
+                               Reconverge(n, p, up);
+                           }));
+        m_faults.push_back(fault);
+        m_faultLinks.emplace_back(node, m_graph->Ports(node)[port].peer);
+    }
+}
+
+Ptr<FabricNetDevice>
+TopologyBuilder::GetDevice(uint32_t node, uint32_t port) const
+{
+    if (m_graph->IsHost(node))
+    {
+        return m_nics[node]->GetDevice();
+    }
+    return m_switches[node - m_graph->HostCount()]->GetPort(port);
+}
+
+void
+TopologyBuilder::Reconverge(uint32_t node, uint32_t port, bool up)
+{
+    NS_LOG_FUNCTION(this << node << port << up);
+    m_graph->SetLinkUp(node, port, up);
+    m_graph->ComputeRoutes();
+    const uint32_t hosts = m_graph->HostCount();
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        FabricHelper::InstallRoutes(*m_graph, hosts + s, m_switches[s]);
+    }
+    m_delivery->Reconverge();
+    ++m_reconvergences;
+    NS_LOG_INFO("routes recomputed at " << Simulator::Now().As(Time::US) << ": "
+                                        << m_graph->DownLinkCount() << " link(s) down");
+}
+
+Ptr<LinkFault>
+TopologyBuilder::GetFault(uint32_t i) const
+{
+    return m_faults.at(i);
+}
+
+std::pair<uint32_t, uint32_t>
+TopologyBuilder::GetFaultLink(uint32_t i) const
+{
+    return m_faultLinks.at(i);
+}
+
+uint32_t
+TopologyBuilder::GetReconvergences() const
+{
+    return m_reconvergences;
 }
 
 void

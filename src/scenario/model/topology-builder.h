@@ -7,6 +7,7 @@
 #define MCAST4AI_TOPOLOGY_BUILDER_H
 
 #include "fabric/model/fabric-switch.h"
+#include "fabric/model/link-fault.h"
 #include "ns3/node-container.h"
 #include "p2mp/helper/p2mp-helper.h"
 #include "p2mp/model/group-controller.h"
@@ -31,7 +32,7 @@ class TopologyBuilder
 public:
     explicit TopologyBuilder(const ScenarioConfig& config);
 
-    /// Create every node, port, cable, NIC and switch; compute routes.
+    /// Create every node, port, cable, NIC and switch; compute routes; schedule the faults.
     void Build();
     /// Write a pcap per host NIC and per switch port into dir.
     void EnablePcap(const std::string& dir);
@@ -54,6 +55,12 @@ public:
     Ptr<P2mpDelivery> GetDelivery() const;
     /// The fabric's counters by owner (FrameInfo::owner): whose frames did what.
     Ptr<TrafficLedger> GetTrafficLedger() const;
+    /// The fault of faults[i], scheduled by Build().
+    Ptr<LinkFault> GetFault(uint32_t i) const;
+    /// The two nodes faults[i] takes apart (graph node ids).
+    std::pair<uint32_t, uint32_t> GetFaultLink(uint32_t i) const;
+    /// Times the routes were recomputed after a fault changed the fabric.
+    uint32_t GetReconvergences() const;
 
 private:
     /// The helper for p2mp.mechanism, its keys set as attributes.
@@ -61,6 +68,15 @@ private:
     /// is above the budget, before its routes are computed.
     void CheckMemoryBudget() const;
     P2mpHelper MakeP2mpHelper() const;
+    /// Resolve and schedule the scenario's faults (ScenarioError on a link that is not one).
+    void InstallFaults();
+    /// The port of `node` at its end of the link faults[i] names.
+    std::pair<uint32_t, uint32_t> ResolveFault(uint32_t i) const;
+    /// The device on port of node (a host's NIC port or a switch port).
+    Ptr<FabricNetDevice> GetDevice(uint32_t node, uint32_t port) const;
+    /// The control plane learns that the link at (node, port) is up or down: recompute the
+    /// routes, point the switches at them, rebuild the P2MP state.
+    void Reconverge(uint32_t node, uint32_t port, bool up);
 
     ScenarioConfig m_config;
     std::unique_ptr<TopologyGraph> m_graph; // built in Build(); owns the route tables
@@ -69,6 +85,9 @@ private:
     std::vector<Ptr<FabricSwitch>> m_switches;
     Ptr<P2mpDelivery> m_delivery;
     Ptr<TrafficLedger> m_ledger;
+    std::vector<Ptr<LinkFault>> m_faults;
+    std::vector<std::pair<uint32_t, uint32_t>> m_faultLinks; ///< (node, its port)
+    uint32_t m_reconvergences{0};
 };
 
 } // namespace ns3

@@ -250,6 +250,14 @@ TopologyGraph::ComputeRoutes()
         for (uint32_t sw = m_hosts; sw < n; ++sw)
         {
             const uint32_t d = dist[sw];
+            if (d == kUnreached && !m_downLinks.empty())
+            {
+                // Cut off by a failure: no next hop, so the switch drops what it cannot route.
+                const std::size_t slot = std::size_t{sw - m_hosts} * m_leaves + t;
+                m_routeIndex[slot] = 0;
+                m_torDistance[slot] = std::numeric_limits<uint16_t>::max();
+                continue;
+            }
             if (d == kUnreached || d > std::numeric_limits<uint16_t>::max())
             {
                 throw std::logic_error(NodeName(sw) + " cannot reach " + NodeName(m_hosts + t));
@@ -258,7 +266,9 @@ TopologyGraph::ComputeRoutes()
             const std::vector<Port>& ports = m_ports[sw];
             for (std::size_t p = 0; p < ports.size() && d > 0; ++p)
             {
-                if (dist[ports[p].peer] + 1 == d)
+                // A neighbour one step nearer counts only over a link that is up.
+                if (dist[ports[p].peer] + 1 == d
+                    && (m_downLinks.empty() || IsLinkUp(sw, static_cast<uint32_t>(p))))
                 {
                     scratch.push_back(static_cast<uint16_t>(p));
                 }
@@ -270,11 +280,101 @@ TopologyGraph::ComputeRoutes()
     }
     for (uint32_t host = 0; host < m_hosts; ++host)
     {
-        m_hostDownSet[host] = intern({static_cast<uint16_t>(m_ports[host][0].peerPort)});
+        // A host whose own link is down cannot be reached even from its ToR.
+        m_hostDownSet[host]
+            = IsLinkUp(host, 0) ? intern({static_cast<uint16_t>(m_ports[host][0].peerPort)}) : 0;
     }
     m_hostUpSet = intern({0});
     NS_LOG_INFO("routes: " << m_portSets.size() << " distinct next-hop sets for " << switches
                            << " switches x " << m_leaves << " ToRs");
+}
+
+void
+TopologyGraph::SetLinkUp(uint32_t node, uint32_t port, bool up)
+{
+    NS_LOG_FUNCTION(this << node << port << up);
+    NS_ASSERT_MSG(node < NodeCount() && port < m_ports[node].size(),
+                  "no port " << port << " on node " << node);
+    const uint32_t peer = m_ports[node][port].peer;
+    const auto key = std::minmax(node, peer);
+    const bool wasUp = m_downLinks.count(key) == 0;
+    if (up == wasUp)
+    {
+        return;
+    }
+    if (up)
+    {
+        m_downLinks.erase(key);
+        boost::add_edge(node, peer, m_graph);
+    }
+    else
+    {
+        m_downLinks.insert(key);
+        boost::remove_edge(node, peer, m_graph);
+    }
+    NS_LOG_INFO("link " << NodeName(node) << "-" << NodeName(peer) << (up ? " up" : " down"));
+}
+
+bool
+TopologyGraph::IsLinkUp(uint32_t node, uint32_t port) const
+{
+    if (m_downLinks.empty())
+    {
+        return true;
+    }
+    return m_downLinks.count(std::minmax(node, m_ports[node][port].peer)) == 0;
+}
+
+uint32_t
+TopologyGraph::DownLinkCount() const
+{
+    return static_cast<uint32_t>(m_downLinks.size());
+}
+
+std::optional<uint32_t>
+TopologyGraph::FindNode(const std::string& name) const
+{
+    // Names are a tier's prefix and an index within it: parse, then confirm by NodeName.
+    const std::size_t digits = name.find_first_of("0123456789");
+    if (digits == std::string::npos || digits == 0 || name.size() - digits > 9
+        || name.find_first_not_of("0123456789", digits) != std::string::npos)
+    {
+        return std::nullopt;
+    }
+    const uint64_t index = std::stoull(name.substr(digits));
+    const std::string prefix = name.substr(0, digits);
+    uint64_t node = index;
+    if (prefix == "leaf" || prefix == "edge" || prefix == "sw")
+    {
+        node = m_hosts + index;
+    }
+    else if (prefix == "spine" || prefix == "agg")
+    {
+        node = m_hosts + m_leaves + index;
+    }
+    else if (prefix == "core")
+    {
+        node = m_hosts + 2ULL * m_leaves + index;
+    }
+    if (node >= NodeCount() || NodeName(static_cast<uint32_t>(node)) != name)
+    {
+        return std::nullopt;
+    }
+    return static_cast<uint32_t>(node);
+}
+
+std::optional<uint32_t>
+TopologyGraph::FindPort(uint32_t a, uint32_t b) const
+{
+    const std::vector<Port>& ports = m_ports.at(a);
+    for (uint32_t p = 0; p < ports.size(); ++p)
+    {
+        if (ports[p].peer == b)
+        {
+            return p;
+        }
+    }
+    return std::nullopt;
 }
 
 bool

@@ -9,6 +9,8 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +63,25 @@ public:
     /// \return the host's top-of-rack (leaf or edge) switch
     uint32_t LeafOf(uint32_t host) const;
 
-    /// Fill the ECMP next-hop tables (one BFS per destination ToR).
+    /// Fill the ECMP next-hop tables (one BFS per destination ToR), over the links that are
+    /// up. A node a failure cut off gets an empty next-hop set (its frames are unroutable).
     void ComputeRoutes();
+
+    /**
+     * Take a link out of (up = false) or back into the graph the routes are computed over: the
+     * control plane's view of a failure. Port numbers never change. Call ComputeRoutes() after.
+     * \param node either end of the link
+     * \param port that end's port
+     */
+    void SetLinkUp(uint32_t node, uint32_t port, bool up);
+    /// \return whether the link on this port is in the routing graph
+    bool IsLinkUp(uint32_t node, uint32_t port) const;
+    /// \return links taken out by SetLinkUp(..., false) and not yet restored
+    uint32_t DownLinkCount() const;
+    /// \return the node NodeName() calls name, if there is one
+    std::optional<uint32_t> FindNode(const std::string& name) const;
+    /// \return the port of node a that links it to node b, if they are neighbours
+    std::optional<uint32_t> FindPort(uint32_t a, uint32_t b) const;
     bool HasRoutes() const;
 
     /**
@@ -96,6 +115,7 @@ private:
     Graph m_graph;
     std::vector<uint8_t> m_tier;
     std::vector<std::vector<Port>> m_ports;
+    std::set<std::pair<uint32_t, uint32_t>> m_downLinks; ///< (lower node, higher node)
 
     // Routing: distinct port sets, shared by every (switch, destination) that uses them.
     std::vector<std::vector<uint16_t>> m_portSets;
