@@ -18,10 +18,14 @@
  * - A receiver's NIC failing in the middle of a broadcast: each P2MP mechanism recovers by
  *   retransmission once it is back, every receiver has every message, and the message in
  *   flight at the failure cannot complete before the NIC returns.
+ * - A receiver whose NIC never comes back stalls its broadcast until the watchdog, unless
+ *   p2mp.receiver_timeout_us lets the aggregation point drop it: then every message completes
+ *   and the ones it missed count their bytes as lost (scenarios/robustness/silent-receiver.json).
  * - A fault naming no node, or two nodes that are not neighbours, is an error naming its path.
  */
 #include "dcqcn-test-helpers.h"
 #include "fabric/model/fabric-net-device.h"
+#include "fabric/model/op-ledger.h"
 #include "ns3/test.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "scenario/model/scenario-error.h"
@@ -225,6 +229,82 @@ private:
     }
 };
 
+class SilentReceiverTestCase : public TestCase
+{
+public:
+    SilentReceiverTestCase()
+        : TestCase("a receiver silent past receiver_timeout_us is dropped from the set")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // scenarios/robustness/silent-receiver.json: host 5's NIC fails at 30 µs for good
+        // during host 0's broadcast (8 x 256 KiB, two in flight) to the 15 others of a
+        // 4 x 2 x 4 leaf-spine. Without the timeout the group waits for host 5 until the
+        // watchdog stops the run.
+        nlohmann::json j = ReadScenarioFile("robustness", "silent-receiver.json");
+        nlohmann::json stall = j;
+        stall["p2mp"].erase("receiver_timeout_us");
+        const Outcome stalled = RunFault(stall);
+        NS_TEST_ASSERT_MSG_EQ(stalled.stoppedBy, "limits.watchdog_us", "stalls without it");
+
+        // With it: host 5 last answered before 30 µs; the aggregate stops moving then. The
+        // aggregation point drops it at the first ACK of the flow at least 200 µs later: the
+        // root resends every RTO (100 µs) and the receivers that have the data answer. So the
+        // message held back ends between 30 + 200 µs and that plus one RTO and two round
+        // trips (2 x 20 µs bounds a round trip of this fabric with queues).
+        constexpr double AT = 30, TIMEOUT = 200, RTO = 100, RTT = 20;
+        constexpr uint64_t BYTES = 262144;
+        NS_TEST_ASSERT_MSG_EQ(j["p2mp"]["receiver_timeout_us"].get<double>(), TIMEOUT, "file");
+        NS_TEST_ASSERT_MSG_EQ(j["nic"]["rto_us"].get<double>(), RTO, "file");
+        for (const std::string mech : {"bier", "new-protocol"})
+        {
+            for (const std::string agg : {"source-tor", "hop-by-hop", "sender-nic", "none"})
+            {
+                j["p2mp"]["mechanism"] = mech;
+                j["p2mp"]["ack_aggregation"] = agg;
+                j["output"]["dir"] = "/tmp/mcast4ai-test-link-fault";
+                ScenarioConfig c = Scenario::Parse(j.dump(), "silent.json", {});
+                ScenarioRunner runner(c);
+                runner.Build();
+                const bool complete = runner.Run();
+                const nlohmann::json summary = runner.Summary();
+                const std::string what = mech + " " + agg;
+                NS_TEST_ASSERT_MSG_EQ(complete, true, what << ": the group does not stall");
+                TopologyBuilder& f = runner.GetFabric();
+                NS_TEST_ASSERT_MSG_EQ(f.GetDelivery()->GetUndelivered(),
+                                      0,
+                                      what << ": only the dropped receiver misses data");
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(f.GetDelivery()->GetReceiversDropped(),
+                                            1u,
+                                            what << ": an aggregation point dropped host 5");
+                const nlohmann::json& w = summary["workloads"][0];
+                const double dropped = w.value("receivers_dropped", 0.0);
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(dropped, 1.0, what << ": from a message in flight");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(dropped, 2.0, what << ": at most the window");
+                uint64_t lost = 0;
+                double heldEnd = 0;
+                const OpLedger* ops = f.GetTrafficLedger()->GetOpLedger();
+                for (uint32_t tag = 0; tag < 256; ++tag) // the run's few operation tags
+                {
+                    lost += ops->Get(tag).lostBytes;
+                }
+                NS_TEST_ASSERT_MSG_EQ(lost,
+                                      static_cast<uint64_t>(dropped) * BYTES,
+                                      what << ": each message host 5 missed, its bytes lost");
+                heldEnd = w["duration_us"]["max"].get<double>();
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(heldEnd, AT + TIMEOUT, what << ": not before");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(heldEnd,
+                                            AT + TIMEOUT + RTO + 2 * RTT,
+                                            what << ": at the first resend after the timeout");
+                Simulator::Destroy();
+            }
+        }
+    }
+};
+
 class BadFaultTestCase : public TestCase
 {
 public:
@@ -284,6 +364,7 @@ public:
         AddTestCase(new RerouteTestCase());
         AddTestCase(new NoPathTestCase());
         AddTestCase(new NicDownTestCase());
+        AddTestCase(new SilentReceiverTestCase());
         AddTestCase(new BadFaultTestCase());
     }
 };

@@ -1,7 +1,8 @@
 /*
  * AckAggregator: minimum-PSN aggregation, NAK forwarding with the minimum expected PSN,
  * receiver sets that change per message, 24-bit PSN wrap, CNP rate limiting, and the
- * validation that refuses forged ACKs (docs/robustness.md "ACK spoofing").
+ * validation that refuses forged ACKs (docs/robustness.md "ACK spoofing"), and the receiver
+ * timeout that drops a silent receiver (docs/robustness.md "Silent receivers").
  */
 #include "ns3/boolean.h"
 #include "ns3/simulator.h"
@@ -169,3 +170,84 @@ TEST(AckAggregator, ADownstreamAggregateMayCoverLaterMessages)
 }
 
 } // namespace
+
+// The receiver timeout (docs/robustness.md "Silent receivers"): children 1, 2, 3 owe PSNs 0-9
+// from t = 0; 1 and 2 acknowledge everything at 10 µs, 3 nothing. With a 100 µs timeout the
+// ACKs before 100 µs change nothing; the first one at or after 100 µs drops 3 and carries the
+// whole message upstream; 3 is skipped by later messages of the flow, and its late ACKs are
+// ignored.
+TEST(AckAggregator, ReceiverTimeoutDropsASilentChild)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->SetAttribute("ReceiverTimeout", TimeValue(MicroSeconds(100)));
+    std::vector<uint32_t> dropped;
+    agg->TraceConnectWithoutContext("ReceiverDropped",
+                                    Callback<void, uint64_t, uint32_t>(
+                                        [&dropped](uint64_t flow, uint32_t host)
+                                        {
+                                            EXPECT_EQ(flow, FLOW);
+                                            dropped.push_back(host);
+                                        }));
+    std::vector<std::pair<double, AckAggregator::Action>> out;
+    auto at = [&](double us, uint32_t child, uint32_t psn)
+    {
+        Simulator::Schedule(MicroSeconds(us),
+                            [&, us, child, psn]()
+                            {
+                                out.emplace_back(us, agg->Receive(FLOW, child, psn, false));
+                            });
+    };
+    agg->ExpectMessage(FLOW, {1, 2, 3}, 0, 9);
+    at(10, 1, 9);
+    at(10, 2, 9);
+    at(99, 1, 9); // duplicates (the root's resends): 3 silent for 99 µs only
+    at(100, 2, 9);
+    Simulator::Schedule(MicroSeconds(150),
+                        [&]()
+                        {
+                            agg->ExpectMessage(FLOW, {1, 2, 3}, 10, 19);
+                        });
+    at(160, 1, 19);
+    at(160, 3, 19); // 3 back: no longer a child of the flow
+    at(170, 2, 19);
+    Simulator::Run();
+    Simulator::Destroy();
+    ASSERT_EQ(out.size(), 7u);
+    EXPECT_EQ(out[0].second.kind, Kind::NOTHING);
+    EXPECT_EQ(out[1].second.kind, Kind::NOTHING);
+    EXPECT_EQ(out[2].second.kind, Kind::NOTHING); // 99 µs: not yet
+    EXPECT_EQ(out[3].second.kind, Kind::ACK);     // 100 µs: 3 dropped, the message goes up
+    EXPECT_EQ(out[3].second.psn, 9u);
+    EXPECT_EQ(out[4].second.kind, Kind::NOTHING);
+    EXPECT_EQ(out[5].second.kind, Kind::NOTHING);
+    EXPECT_EQ(out[6].second.kind, Kind::ACK); // 1 and 2 are the set now
+    EXPECT_EQ(out[6].second.psn, 19u);
+    EXPECT_EQ(dropped, std::vector<uint32_t>{3});
+    EXPECT_EQ(agg->GetReceiversDropped(), 1u);
+    EXPECT_EQ(agg->GetEntryCount(), 0u);
+}
+
+// A child the ChildHost callback says is no receiver (hop by hop, a port to a switch) is never
+// dropped: its subtree is another aggregator's to time out.
+TEST(AckAggregator, ReceiverTimeoutSparesSwitchChildren)
+{
+    Ptr<AckAggregator> agg = CreateObject<AckAggregator>();
+    agg->SetAttribute("ReceiverTimeout", TimeValue(MicroSeconds(100)));
+    agg->SetChildHost(AckAggregator::ChildHostCallback(
+        [](uint32_t port)
+        {
+            return port == 4 ? AckAggregator::NOT_A_RECEIVER : port + 10;
+        }));
+    agg->ExpectMessage(FLOW, {1, 4}, 0, 9);
+    AckAggregator::Action last;
+    Simulator::Schedule(MicroSeconds(500),
+                        [&]()
+                        {
+                            last = agg->Receive(FLOW, 1, 9, false);
+                        });
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_EQ(last.kind, Kind::NOTHING); // port 4 still holds the aggregate back
+    EXPECT_EQ(agg->GetReceiversDropped(), 0u);
+    EXPECT_EQ(agg->GetEntryCount(), 1u);
+}

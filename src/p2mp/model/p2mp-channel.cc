@@ -1,7 +1,10 @@
 #include "p2mp/model/p2mp-channel.h"
 
+#include "fabric/model/op-ledger.h"
+#include "fabric/model/traffic-ledger.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "p2mp/model/group-controller.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "rdma/model/ack-aggregator.h"
@@ -30,6 +33,11 @@ P2mpChannel::GetTypeId()
 void
 P2mpChannel::DoDispose()
 {
+    if (m_delivery && m_mcastQp)
+    {
+        m_delivery->UnregisterChannel(AckAggregator::FlowKey(m_root, m_groupQpn));
+        m_delivery->UnregisterChannel(AckAggregator::FlowKey(m_root, m_mcastQp->GetQpn()));
+    }
     m_delivery = nullptr;
     m_controller = nullptr;
     m_mcastQp = nullptr;
@@ -37,6 +45,7 @@ P2mpChannel::DoDispose()
     m_entropy = Callback<uint16_t>();
     m_done = DoneCallback();
     m_delivered = DeliveredCallback();
+    m_droppedCb = DroppedCallback();
     Object::DoDispose();
 }
 
@@ -77,6 +86,12 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     m_mcastQp
         = nics[root]->CreateMulticastQp(m_groupQpn, encap, local, m_ackFree, m_entropy(), m_owner);
     m_mcastQp->SetCompletionCallback(MakeCallback(&P2mpChannel::MulticastDone, this));
+    if (delivery->TimesOutReceivers() && !m_ackFree)
+    {
+        // ACKs name the group's QPN in the switches, the queue pair's own at the root's NIC.
+        delivery->RegisterChannel(AckAggregator::FlowKey(root, m_groupQpn), this);
+        delivery->RegisterChannel(AckAggregator::FlowKey(root, m_mcastQp->GetQpn()), this);
+    }
     m_mcastQp->SetAckSource(delivery->AckSourceOf(root));
     if (m_maxRetx != QueuePair::RELIABLE)
     {
@@ -111,13 +126,74 @@ P2mpChannel::SetDeliveredCallback(DeliveredCallback cb)
 }
 
 void
+P2mpChannel::SetDroppedCallback(DroppedCallback cb)
+{
+    m_droppedCb = cb;
+}
+
+const std::vector<uint32_t>&
+P2mpChannel::GetDroppedReceivers() const
+{
+    return m_dropped;
+}
+
+void
+P2mpChannel::DropReceiver(uint32_t host)
+{
+    if (std::find(m_dropped.begin(), m_dropped.end(), host) != m_dropped.end())
+    {
+        return; // another aggregation point of the flow dropped it already
+    }
+    NS_LOG_INFO("root " << m_root << ": receiver " << host << " dropped at "
+                        << Simulator::Now().As(Time::US));
+    m_dropped.push_back(host);
+    auto had = m_lastDelivered.find(host);
+    const uint64_t has = had == m_lastDelivered.end() ? 0 : had->second;
+    OpLedger* ops = nullptr;
+    if (Ptr<TrafficLedger> ledger = m_mcastQp->GetNic()->GetDevice()->GetTrafficLedger())
+    {
+        ops = ledger->GetOpLedger();
+    }
+    for (auto& [tag, msg] : m_msgs)
+    {
+        if (msg.unicastPending > 0 || msg.seq < has
+            || !std::binary_search(msg.receivers->begin(), msg.receivers->end(), host))
+        {
+            continue; // sent by unicast (no aggregator), already had, or not its receiver
+        }
+        ++msg.dropped;
+        if (ops && msg.opTag)
+        {
+            ops->Lost(msg.opTag, msg.bytes);
+        }
+        if (!m_droppedCb.IsNull())
+        {
+            m_droppedCb(tag, host, msg.bytes);
+        }
+    }
+}
+
+void
 P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes, uint32_t opTag)
 {
     NS_ASSERT_MSG(!m_msgs.count(tag), "message tag " << tag << " is in flight already");
+    if (!m_dropped.empty() && m_multicast && !m_mcastQp->GetNic()->IsReorderTolerant())
+    {
+        auto kept = std::make_shared<std::vector<uint32_t>>();
+        for (uint32_t r : *receivers)
+        {
+            if (std::find(m_dropped.begin(), m_dropped.end(), r) == m_dropped.end())
+            {
+                kept->push_back(r);
+            }
+        }
+        receivers = kept; // dropped from the set: the root no longer addresses it
+    }
     Message& msg = m_msgs[tag];
     msg.receivers = receivers;
     msg.bytes = bytes;
     msg.opTag = opTag;
+    msg.seq = m_nextSeq++;
     if (!m_multicast)
     {
         m_copies += receivers->size();
@@ -248,6 +324,15 @@ P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, 
     }
     uint64_t tag = it->second;
     Message& msg = m_msgs.at(tag); // a message is done only once every receiver has it
+    if (!m_dropped.empty()
+        && std::find(m_dropped.begin(), m_dropped.end(), receiver) != m_dropped.end())
+    {
+        return; // out of the set: what it gets now is no delivery
+    }
+    if (m_delivery->TimesOutReceivers())
+    {
+        m_lastDelivered[receiver] = msg.seq + 1;
+    }
     if (!m_delivered.IsNull())
     {
         m_delivered(tag, receiver, bytes);
@@ -279,14 +364,14 @@ P2mpChannel::Finish(uint64_t tag)
     const Message& msg = it->second;
     // Every receiver acknowledged the message, and each delivers before it acknowledges: one
     // missing here was acknowledged for data it does not have.
-    if (msg.delivered < msg.receivers->size())
+    if (msg.delivered + msg.dropped < msg.receivers->size())
     {
         const uint64_t packets = std::max<uint64_t>(1, (msg.bytes + m_mtu - 1) / m_mtu);
         const uint64_t last = msg.lastPsn == UINT64_MAX ? 0 : msg.lastPsn;
         m_delivery->ReportUndelivered(m_root,
                                       last + 1 - std::min(last + 1, packets),
                                       last,
-                                      msg.receivers->size() - msg.delivered,
+                                      msg.receivers->size() - msg.delivered - msg.dropped,
                                       msg.receivers->size());
     }
     if (it->second.groupId != NO_GROUP)

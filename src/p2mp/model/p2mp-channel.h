@@ -49,6 +49,20 @@ public:
                uint8_t maxRetransmissions = QueuePair::RELIABLE);
     void SetDoneCallback(DoneCallback cb);
     void SetDeliveredCallback(DeliveredCallback cb);
+    /// A receiver was dropped from a message it did not have (tag, receiver host, bytes).
+    typedef Callback<void, uint64_t, uint32_t, uint64_t> DroppedCallback;
+    void SetDroppedCallback(DroppedCallback cb);
+
+    /**
+     * An aggregation point's receiver timeout dropped host (P2mpDelivery): it is out of the
+     * set for the rest of the run. Each message in flight it did not have completes without
+     * it, its bytes lost to that receiver (the operation's lost_bytes and the dropped
+     * callback); later messages leave it out (a reorder-tolerant NIC's flow keeps every rank,
+     * and the aggregators skip it).
+     */
+    void DropReceiver(uint32_t host);
+    /// Receivers dropped so far.
+    const std::vector<uint32_t>& GetDroppedReceivers() const;
 
     /**
      * Send bytes to receivers (a subset of the ranks, ascending). tag names the message in
@@ -81,6 +95,8 @@ private:
         uint32_t groupId{NO_GROUP};
         uint64_t lastPsn{UINT64_MAX}; ///< on the P2MP QP; none if sent by unicast
         uint32_t opTag{0};
+        uint64_t seq{0};     ///< order sent: a receiver has every message up to its last
+        uint32_t dropped{0}; ///< receivers dropped before they had it
     };
 
     void GroupReady(uint64_t tag, uint32_t groupId);
@@ -114,6 +130,10 @@ private:
     uint8_t m_maxRetx{QueuePair::RELIABLE}; // RELIABLE: as its owner's queue pairs
     DoneCallback m_done;
     DeliveredCallback m_delivered;
+    DroppedCallback m_droppedCb;
+    std::vector<uint32_t> m_dropped;                        // receivers out of the set
+    std::unordered_map<uint32_t, uint64_t> m_lastDelivered; // receiver -> seq + 1 it has
+    uint64_t m_nextSeq{0};
 
     std::unordered_map<uint64_t, Message> m_msgs;
 

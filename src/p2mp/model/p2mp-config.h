@@ -36,6 +36,8 @@ struct P2mpConfig
     std::string ackMode{"per-packet"};  // "every-n", "per-message", "ack-free"
     uint32_t ackEvery{8};               // N of "every-n"
     bool ackValidation{true};           // aggregation points refuse forged ACKs
+    double receiverTimeoutUs{-1};       // drop a silent receiver after this long; < 0: never
+    std::string onReceiverTimeout{"drop"};
     std::string addressMapping{"group-region"}; // or "per-receiver-list"
     BierConfig bier;
     XpuListConfig xpuList;

@@ -52,6 +52,12 @@ P2mpDelivery::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&P2mpDelivery::m_validateAcks),
                             MakeBooleanChecker())
+              .AddAttribute("ReceiverTimeout",
+                            "Every ACK aggregator drops a receiver silent for this long "
+                            "(AckAggregator::ReceiverTimeout); zero: never",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&P2mpDelivery::m_receiverTimeout),
+                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("Undelivered",
                               "A message done at its root that some receivers never had "
                               "(root, first PSN, last PSN, receivers missing)",
@@ -74,6 +80,7 @@ P2mpDelivery::DoDispose()
     m_nics.clear();
     m_stages.clear();
     m_aggregators.clear();
+    m_channelsByFlow.clear();
     Object::DoDispose();
 }
 
@@ -141,6 +148,22 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
                                  std::move(hostPorts));
         stage->SetPeerAddresses(std::move(peers));
         ConfigureAckAggregator(stage->GetAckAggregator(), nic->IsReorderTolerant());
+        if (m_ackAggregation == AGGREGATE_HOP_BY_HOP)
+        {
+            // Children are ports: only one facing a receiver is a receiver to time out.
+            std::vector<uint32_t> hostOnPort;
+            for (const auto& port : fabric.graph->Ports(node))
+            {
+                hostOnPort.push_back(
+                    fabric.graph->IsHost(port.peer) ? port.peer : AckAggregator::NOT_A_RECEIVER);
+            }
+            stage->GetAckAggregator()->SetChildHost(AckAggregator::ChildHostCallback(
+                [hostOnPort](uint32_t port)
+                {
+                    return port < hostOnPort.size() ? hostOnPort[port]
+                                                    : AckAggregator::NOT_A_RECEIVER;
+                }));
+        }
     }
     fabric.switches[index]->AddStage(stage);
     m_stages[index] = stage;
@@ -282,7 +305,52 @@ P2mpDelivery::ConfigureAckAggregator(Ptr<AckAggregator> aggregator, bool selecti
 {
     aggregator->SetAttribute("SelectiveNaks", BooleanValue(selectiveNaks));
     aggregator->SetAttribute("Validate", BooleanValue(m_validateAcks));
+    if (m_receiverTimeout.IsStrictlyPositive())
+    {
+        aggregator->SetAttribute("ReceiverTimeout", TimeValue(m_receiverTimeout));
+        aggregator->TraceConnectWithoutContext("ReceiverDropped",
+                                               MakeCallback(&P2mpDelivery::ReceiverDropped, this));
+    }
     m_aggregators.push_back(aggregator);
+}
+
+bool
+P2mpDelivery::TimesOutReceivers() const
+{
+    return m_receiverTimeout.IsStrictlyPositive();
+}
+
+void
+P2mpDelivery::RegisterChannel(uint64_t flow, P2mpChannel* channel)
+{
+    m_channelsByFlow[flow] = channel;
+}
+
+void
+P2mpDelivery::UnregisterChannel(uint64_t flow)
+{
+    m_channelsByFlow.erase(flow);
+}
+
+void
+P2mpDelivery::ReceiverDropped(uint64_t flow, uint32_t host)
+{
+    auto it = m_channelsByFlow.find(flow);
+    if (it != m_channelsByFlow.end())
+    {
+        it->second->DropReceiver(host);
+    }
+}
+
+uint64_t
+P2mpDelivery::GetReceiversDropped() const
+{
+    uint64_t n = 0;
+    for (const auto& a : m_aggregators)
+    {
+        n += a->GetReceiversDropped();
+    }
+    return n;
 }
 
 uint32_t

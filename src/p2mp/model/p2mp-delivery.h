@@ -18,6 +18,7 @@
 #include "rdma/model/rdma-nic.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -109,8 +110,15 @@ public:
     uint32_t GetResponderAckEvery() const;
     bool IsAckFree() const;
     /// Set an aggregator (the root NIC's or a switch's) up as this delivery's are; its
-    /// refusals count in GetAcksRefused.
+    /// refusals count in GetAcksRefused, and the receivers it drops reach their channel.
     void ConfigureAckAggregator(Ptr<AckAggregator> aggregator, bool selectiveNaks);
+    /// A channel's multicast queue pair exists (flow key: AckAggregator::FlowKey), or is gone.
+    void RegisterChannel(uint64_t flow, P2mpChannel* channel);
+    void UnregisterChannel(uint64_t flow);
+    /// Receivers the aggregators' receiver timeout dropped, over every aggregator.
+    uint64_t GetReceiversDropped() const;
+    /// Whether aggregators drop silent receivers (ReceiverTimeout above zero).
+    bool TimesOutReceivers() const;
     /// Where a root's ACKs come from when they are aggregated in the network and validated:
     /// the IPv4 address of its ToR (the first aggregation point on their way back); 0 when
     /// any source may send them (aggregation at the NIC, or validation off).
@@ -161,6 +169,12 @@ private:
     AckMode m_ackMode{ACK_PER_PACKET};
     uint32_t m_ackEvery{8};
     bool m_validateAcks{true};
+    Time m_receiverTimeout;
+    /// The multicast channels by their flow (root, group QPN), for the receivers their
+    /// aggregators drop; a channel removes itself when disposed.
+    std::unordered_map<uint64_t, P2mpChannel*> m_channelsByFlow;
+    /// An aggregator's ReceiverDropped trace: tell the flow's channel.
+    void ReceiverDropped(uint64_t flow, uint32_t host);
     std::vector<Ptr<AckAggregator>> m_aggregators; ///< every one this delivery set up
     std::vector<uint32_t> m_hostSwitch;            ///< by host: the switch index it hangs on
     std::vector<Ptr<RdmaNic>> m_nics;

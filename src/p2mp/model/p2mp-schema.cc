@@ -49,6 +49,21 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
              "the root takes ACKs only from its ToR; refusals are counted "
              "(network.acks_refused)")
         .Bind(&P2mpConfig::ackValidation);
+    p.Number("receiver_timeout_us", ConfigSchemaBounds::Above(0))
+        .Auto("never: a silent receiver holds its group until the watchdog stops the run")
+        .Unit("µs")
+        .Doc("an aggregation point (NIC or switch) drops a receiver that has owed packets "
+             "without acknowledging any for this long, once its flow's aggregate has not moved "
+             "for as long either; checked as the flow's ACKs arrive (the root's retransmissions "
+             "bring them), so a drop comes at the first ACK after the timeout. The receiver is "
+             "out of the root's set for the rest of the run; each message it did not have "
+             "counts its bytes in the operation's lost_bytes")
+        .Bind(&P2mpConfig::receiverTimeoutUs, -1.0);
+    p.Enum("on_receiver_timeout", {"drop", "fail"}, {"drop"})
+        .Default("drop")
+        .Doc("what the receiver timeout does: drop the receiver from the set and let the "
+             "operation complete without it")
+        .Bind(&P2mpConfig::onReceiverTimeout);
     p.Enum("address_mapping", {"group-region", "per-receiver-list"})
         .Default("group-region")
         .Doc("how a receiver finds the message's memory region")
@@ -63,6 +78,29 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
                "mechanism",
                "unicast",
                "every receiver has its own queue pair, so there is nothing to aggregate");
+    p.Rule(
+        "receiver_timeout_us",
+        {"receiver_timeout_us", "mechanism", "ack_mode"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            if (!v.Get("receiver_timeout_us"))
+            {
+                return std::nullopt;
+            }
+            if (v.Get("mechanism")->get<std::string>() == "unicast")
+            {
+                return "needs a multicast " + v.Path("mechanism")
+                       + ": with unicast every receiver has its own queue pair, and no "
+                         "aggregation point to time it out";
+            }
+            if (v.Get("ack_mode")->get<std::string>() == "ack-free")
+            {
+                return "needs ACKs: with " + v.Path("ack_mode")
+                       + " 'ack-free' no receiver acknowledges, so none can be silent";
+            }
+            return std::nullopt;
+        },
+        "receiver_timeout_us needs a multicast mechanism and ACKs");
     p.Requires("address_mapping",
                {"per-receiver-list"},
                "mechanism",

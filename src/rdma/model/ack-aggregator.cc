@@ -34,11 +34,24 @@ AckAggregator::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&AckAggregator::m_validate),
                             MakeBooleanChecker())
+              .AddAttribute("ReceiverTimeout",
+                            "Drop a receiver from a flow once it has owed packets without "
+                            "acknowledging any for this long and the aggregate has not moved "
+                            "for as long: checked as the flow's ACKs arrive (the root's "
+                            "retransmissions bring some); zero: never",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&AckAggregator::m_receiverTimeout),
+                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("Refused",
                               "An ACK, NAK or CNP was refused (flow key, child, PSN as on the "
                               "wire, AckAggregator::Refusal)",
                               MakeTraceSourceAccessor(&AckAggregator::m_refusedTrace),
                               "ns3::AckAggregator::RefusedTracedCallback")
+              .AddTraceSource("ReceiverDropped",
+                              "The receiver timeout dropped a silent receiver from a flow "
+                              "(flow key, receiver host)",
+                              MakeTraceSourceAccessor(&AckAggregator::m_droppedTrace),
+                              "ns3::AckAggregator::ReceiverDroppedTracedCallback")
               .AddTraceSource("Aggregated",
                               "An aggregated ACK went upstream (flow key, PSN acknowledged)",
                               MakeTraceSourceAccessor(&AckAggregator::m_aggregatedTrace),
@@ -82,10 +95,25 @@ AckAggregator::ExpectMessage(uint64_t flow,
     {
         f.emitted = firstPsn; // a new flow
     }
+    const bool timing = m_receiverTimeout.IsStrictlyPositive();
+    const Time now = timing ? Simulator::Now() : Time();
+    if (timing && f.owing.empty())
+    {
+        f.advanced = now; // nothing was owed: the silence is counted from here
+    }
     for (uint32_t id : children)
     {
+        if (timing && !f.dropped.empty()
+            && std::find(f.dropped.begin(), f.dropped.end(), id) != f.dropped.end())
+        {
+            continue; // out of the set for good
+        }
         auto [it, added] = f.children.try_emplace(id);
         Child& c = it->second;
+        if (timing && (added || c.expected >= c.needed))
+        {
+            c.progress = now; // begins to owe now
+        }
         if (added)
         {
             // Every child has acknowledged everything below the aggregate already sent up
@@ -145,6 +173,8 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, 
         return a;
     }
     Flow& f = fit->second;
+    const bool timing = m_receiverTimeout.IsStrictlyPositive();
+    const Time now = timing ? Simulator::Now() : Time();
     auto cit = f.children.find(child);
     if (cit == f.children.end())
     {
@@ -155,8 +185,9 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, 
         if (m_validate && (nak ? psn : psn + 1) > f.maxNeeded)
         {
             Refuse(flow, child, psn24, REFUSED_NOT_AWAITED);
+            return a;
         }
-        return a;
+        return timing && MaybeDropSilent(flow, f, now) ? Advance(flow, f, now) : a;
     }
     Child& c = cit->second;
     uint64_t psn = BthHeader::UnwrapPsn(psn24, c.expected);
@@ -175,6 +206,7 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, 
         Owe(f, c, -1);
         c.expected = expected;
         Owe(f, c, +1);
+        c.progress = now;
     }
     if (c.expected >= c.needed)
     {
@@ -185,25 +217,87 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, 
         --m_entries;
         ++m_frees;
     }
-    uint64_t agg = Aggregate(f);
+    if (timing)
+    {
+        MaybeDropSilent(flow, f, now); // after this ACK: its sender is not silent
+    }
     if (nak)
     {
         // Go-back-N: back to where the furthest-behind child is, not just to this child's
         // gap. Selective: this child's hole, which is all a selective NAK asks for.
         a.kind = Action::NAK;
-        a.psn = m_selectiveNaks ? psn : agg;
+        a.psn = m_selectiveNaks ? psn : Aggregate(f);
         ++m_acksOut;
         return a;
     }
+    return Advance(flow, f, now);
+}
+
+AckAggregator::Action
+AckAggregator::Advance(uint64_t flow, Flow& f, Time now)
+{
+    Action a;
+    uint64_t agg = Aggregate(f);
     if (agg > f.emitted)
     {
         f.emitted = agg;
+        f.advanced = now;
         a.kind = Action::ACK;
         a.psn = agg - 1;
         ++m_acksOut;
         m_aggregatedTrace(flow, a.psn);
     }
     return a;
+}
+
+bool
+AckAggregator::MaybeDropSilent(uint64_t flow, Flow& f, Time now)
+{
+    // Checked as ACKs arrive, not by a timer per flow: a stalled flow still gets them, from
+    // the receivers that answer the root's retransmissions.
+    if (f.owing.empty() || now - f.advanced < m_receiverTimeout)
+    {
+        return false;
+    }
+    const uint64_t before = m_receiversDropped;
+    DropSilent(flow, f, now);
+    return m_receiversDropped > before;
+}
+
+void
+AckAggregator::DropSilent(uint64_t flow, Flow& f, Time now)
+{
+    for (auto it = f.children.begin(); it != f.children.end();)
+    {
+        const Child& c = it->second;
+        const uint32_t host = m_childHost.IsNull() ? it->first : m_childHost(it->first);
+        if (c.expected >= c.needed || now - c.progress < m_receiverTimeout
+            || host == NOT_A_RECEIVER)
+        {
+            ++it;
+            continue;
+        }
+        NS_LOG_INFO("flow " << flow << ": receiver " << host << " silent since "
+                            << c.progress.As(Time::US) << ", dropped at PSN " << c.expected);
+        Owe(f, c, -1);
+        f.dropped.push_back(it->first);
+        it = f.children.erase(it);
+        --m_entries;
+        ++m_receiversDropped;
+        m_droppedTrace(flow, host);
+    }
+}
+
+void
+AckAggregator::SetChildHost(ChildHostCallback childHost)
+{
+    m_childHost = childHost;
+}
+
+uint64_t
+AckAggregator::GetReceiversDropped() const
+{
+    return m_receiversDropped;
 }
 
 void

@@ -12,6 +12,7 @@
 #define MCAST4AI_ACK_AGGREGATOR_H
 
 #include "core/model/mix64.h"
+#include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -69,6 +70,11 @@ public:
                                           uint8_t why);
     /// Signature of the Aggregated trace: flow key, PSN acknowledged upstream.
     typedef void (*AggregatedTracedCallback)(uint64_t flow, uint64_t psn);
+    /// Signature of the ReceiverDropped trace: flow key, the receiver host dropped.
+    typedef void (*ReceiverDroppedTracedCallback)(uint64_t flow, uint32_t host);
+    /// What a child is, for the receiver timeout: its receiver host, or NOT_A_RECEIVER.
+    typedef Callback<uint32_t, uint32_t> ChildHostCallback;
+    static constexpr uint32_t NOT_A_RECEIVER = 0xFFFFFFFF;
 
     /// Flow identifier: the requester (sender host, sender QPN) the ACKs are addressed to.
     static uint64_t FlowKey(uint32_t senderHost, uint32_t senderQpn);
@@ -102,6 +108,14 @@ public:
         return m_validate;
     }
     uint64_t GetRefused(Refusal why) const;
+    /**
+     * Children are receiver hosts by default; hop by hop a child is a port, and only a port
+     * facing a receiver is one the receiver timeout may drop (a downstream switch's subtree
+     * is its own aggregator's to time out).
+     */
+    void SetChildHost(ChildHostCallback childHost);
+    /// Receivers dropped by the timeout (ReceiverTimeout), over every flow.
+    uint64_t GetReceiversDropped() const;
     /// A CNP for the flow: forwarded at most once per interval.
     Action ReceiveCnp(uint64_t flow, Time interval);
     /// Drop a flow's state (the requester finished with it).
@@ -124,6 +138,7 @@ private:
     {
         uint64_t expected{0}; ///< next PSN this child still needs
         uint64_t needed{0};   ///< one past the last PSN asked of it
+        Time progress;        ///< when it last moved, or began to owe (ReceiverTimeout)
     };
 
     struct Flow
@@ -136,11 +151,19 @@ private:
         uint64_t maxNeeded{0};
         Time lastCnp;
         bool cnpSent{false};
+        Time advanced; ///< when the aggregate last moved, or a message was announced
+        std::vector<uint32_t> dropped; ///< children the receiver timeout dropped
     };
 
     /// Minimum "expected" over children that still owe something; maxNeeded if none.
     static uint64_t Aggregate(const Flow& f);
     static void Owe(Flow& f, const Child& c, int delta);
+    /// An ACK upstream if the aggregate moved past what was last sent.
+    Action Advance(uint64_t flow, Flow& f, Time now);
+    /// DropSilent if the aggregate has not moved for ReceiverTimeout; whether any was dropped.
+    bool MaybeDropSilent(uint64_t flow, Flow& f, Time now);
+    /// Drop the flow's children that owe packets and have been silent for ReceiverTimeout.
+    void DropSilent(uint64_t flow, Flow& f, Time now);
 
     std::unordered_map<uint64_t, Flow, Mix64Hash> m_flows; // keys are FlowKey()s
     uint64_t m_entries{0};
@@ -152,9 +175,13 @@ private:
     bool m_selectiveNaks{false};
     bool m_validate{false};
     uint64_t m_refused[REFUSAL_KINDS]{};
+    Time m_receiverTimeout; ///< zero: never
+    ChildHostCallback m_childHost;
+    uint64_t m_receiversDropped{0};
 
     TracedCallback<uint64_t, uint64_t> m_aggregatedTrace; // flow, PSN acknowledged upstream
     TracedCallback<uint64_t, uint32_t, uint32_t, uint8_t> m_refusedTrace;
+    TracedCallback<uint64_t, uint32_t> m_droppedTrace; // flow, receiver host
 };
 
 } // namespace ns3

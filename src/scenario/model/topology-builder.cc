@@ -329,6 +329,11 @@ TopologyBuilder::MakeP2mpHelper() const
     p2mp.SetAttribute("AckMode", StringValue(pc.ackMode));
     p2mp.SetAttribute("AckEvery", UintegerValue(pc.ackEvery));
     p2mp.SetAttribute("AckValidation", BooleanValue(pc.ackValidation));
+    if (pc.receiverTimeoutUs > 0)
+    {
+        p2mp.SetAttribute("ReceiverTimeout",
+                          TimeValue(Time::FromDouble(pc.receiverTimeoutUs, Time::US)));
+    }
     // Each mechanism's own keys are attributes of its class only.
     if (pc.mechanism == "bier")
     {

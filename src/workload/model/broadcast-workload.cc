@@ -79,6 +79,7 @@ BroadcastWorkload::DoInstall()
                                                   m_context.owner);
     m_channel->SetDoneCallback(MakeCallback(&BroadcastWorkload::Done, this));
     m_channel->SetDeliveredCallback(MakeCallback(&BroadcastWorkload::Delivered, this));
+    m_channel->SetDroppedCallback(MakeCallback(&BroadcastWorkload::Dropped, this));
 
     m_msgs.resize(w.messages);
     for (uint64_t m = 0; m < w.messages; ++m)
@@ -189,6 +190,14 @@ void
 BroadcastWorkload::Delivered(uint64_t m, uint32_t receiver, uint64_t /* bytes */)
 {
     m_context.metrics->AddReceiverCompletion(m_msgs[m].handle, receiver);
+}
+
+void
+BroadcastWorkload::Dropped(uint64_t m, uint32_t receiver, uint64_t /* bytes */)
+{
+    // The operation's lost_bytes has the bytes (P2mpChannel::DropReceiver); the workload
+    // counts the receivers its messages completed without.
+    m_context.metrics->SetExtra(m_context.index, "receivers_dropped", ++m_receiversDropped);
 }
 
 void

@@ -53,6 +53,8 @@ private:
     void StartNext();
     void Begin(uint32_t m);
     void Done(uint64_t m);
+    /// The channel dropped a receiver silent past p2mp.receiver_timeout_us from message m.
+    void Dropped(uint64_t m, uint32_t receiver, uint64_t bytes);
     void Delivered(uint64_t m, uint32_t receiver, uint64_t bytes);
     std::shared_ptr<const std::vector<uint32_t>> DrawReceivers();
     uint16_t Entropy();
@@ -66,6 +68,7 @@ private:
     std::vector<Message> m_msgs;
     uint64_t m_next{0};
     uint32_t m_inFlight{0};
+    uint64_t m_receiversDropped{0};
 };
 
 } // namespace ns3
