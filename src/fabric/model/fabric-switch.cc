@@ -163,6 +163,12 @@ void
 FabricSwitch::SetRoutes(std::vector<const std::vector<uint16_t>*> nextHopsByHost)
 {
     m_routes = std::move(nextHopsByHost);
+    m_cutOff = std::any_of(m_routes.begin(),
+                           m_routes.end(),
+                           [](const std::vector<uint16_t>* hops)
+                           {
+                               return hops->empty();
+                           });
 }
 
 void
@@ -241,7 +247,7 @@ FabricSwitch::Forward(uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFra
 void
 FabricSwitch::DropFrame(FabricFrame& frame, uint32_t inPort)
 {
-    Drop(frame, inPort, DROP_FABRIC);
+    Drop(frame, inPort, m_cutOff ? DROP_UNROUTABLE : DROP_FABRIC);
 }
 
 void

@@ -128,7 +128,8 @@ public:
                        uint32_t ingressBytes,
                        std::vector<FrameCopy>& copies,
                        Time lookup);
-    /// Count and trace a frame that goes nowhere.
+    /// Count and trace a frame that goes nowhere: unroutable while a failure cuts this switch
+    /// off from some host (its copies' destinations may be what is cut off), else a drop.
     void DropFrame(FabricFrame& frame, uint32_t inPort);
     /// The same for a frame a stage refuses by policy (a forged source address), counted
     /// apart so that the lossless-fabric law does not take it for a buffer's drop.
@@ -225,6 +226,7 @@ private:
     uint64_t m_injectedDrops{0};
     uint64_t m_refusedDrops{0};
     uint64_t m_unroutableDrops{0};
+    bool m_cutOff{false}; ///< some host has no next hop (SetRoutes after a failure)
 
     uint64_t m_drops{0};
     uint64_t m_ecnMarks{0};

@@ -149,11 +149,6 @@ P2mpChannel::DropReceiver(uint32_t host)
     m_dropped.push_back(host);
     auto had = m_lastDelivered.find(host);
     const uint64_t has = had == m_lastDelivered.end() ? 0 : had->second;
-    OpLedger* ops = nullptr;
-    if (Ptr<TrafficLedger> ledger = m_mcastQp->GetNic()->GetDevice()->GetTrafficLedger())
-    {
-        ops = ledger->GetOpLedger();
-    }
     for (auto& [tag, msg] : m_msgs)
     {
         if (msg.unicastPending > 0 || msg.seq < has
@@ -162,14 +157,22 @@ P2mpChannel::DropReceiver(uint32_t host)
             continue; // sent by unicast (no aggregator), already had, or not its receiver
         }
         ++msg.dropped;
-        if (ops && msg.opTag)
-        {
-            ops->Lost(msg.opTag, msg.bytes);
-        }
-        if (!m_droppedCb.IsNull())
-        {
-            m_droppedCb(tag, host, msg.bytes);
-        }
+        ReportDropped(tag, host, msg.bytes, msg.opTag);
+    }
+}
+
+void
+P2mpChannel::ReportDropped(uint64_t tag, uint32_t host, uint64_t bytes, uint32_t opTag)
+{
+    Ptr<TrafficLedger> ledger
+        = m_mcastQp ? m_mcastQp->GetNic()->GetDevice()->GetTrafficLedger() : nullptr;
+    if (ledger && ledger->GetOpLedger() && opTag)
+    {
+        ledger->GetOpLedger()->Lost(opTag, bytes);
+    }
+    if (!m_droppedCb.IsNull())
+    {
+        m_droppedCb(tag, host, bytes);
     }
 }
 
@@ -177,23 +180,40 @@ void
 P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes, uint32_t opTag)
 {
     NS_ASSERT_MSG(!m_msgs.count(tag), "message tag " << tag << " is in flight already");
-    if (!m_dropped.empty() && m_multicast && !m_mcastQp->GetNic()->IsReorderTolerant())
+    uint32_t excluded = 0;
+    if (!m_dropped.empty())
     {
+        // Dropped receivers are out of the set: the root leaves them out of the message (a
+        // reorder-tolerant NIC's flow must keep every rank: the aggregators skip them).
+        const bool leaveOut = m_multicast && !m_mcastQp->GetNic()->IsReorderTolerant();
         auto kept = std::make_shared<std::vector<uint32_t>>();
         for (uint32_t r : *receivers)
         {
-            if (std::find(m_dropped.begin(), m_dropped.end(), r) == m_dropped.end())
+            const bool out = std::find(m_dropped.begin(), m_dropped.end(), r) != m_dropped.end();
+            if (out)
+            {
+                ReportDropped(tag, r, bytes, opTag);
+                excluded += !leaveOut;
+            }
+            if (!out || !leaveOut)
             {
                 kept->push_back(r);
             }
         }
-        receivers = kept; // dropped from the set: the root no longer addresses it
+        receivers = kept;
     }
     Message& msg = m_msgs[tag];
     msg.receivers = receivers;
     msg.bytes = bytes;
     msg.opTag = opTag;
     msg.seq = m_nextSeq++;
+    msg.dropped = excluded;
+    if (receivers->empty())
+    {
+        // Every receiver it was for is dropped: done, with nothing to send.
+        Simulator::ScheduleNow(&P2mpChannel::Finish, this, tag);
+        return;
+    }
     if (!m_multicast)
     {
         m_copies += receivers->size();

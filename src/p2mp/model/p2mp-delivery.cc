@@ -147,6 +147,7 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
                                  SwitchAddress(index),
                                  std::move(hostPorts));
         stage->SetPeerAddresses(std::move(peers));
+        stage->SetAckPriority(nic->GetControlPriority());
         ConfigureAckAggregator(stage->GetAckAggregator(), nic->IsReorderTolerant());
         if (m_ackAggregation == AGGREGATE_HOP_BY_HOP)
         {

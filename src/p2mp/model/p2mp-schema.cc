@@ -54,10 +54,11 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
         .Unit("µs")
         .Doc("an aggregation point (NIC or switch) drops a receiver that has owed packets "
              "without acknowledging any for this long, once its flow's aggregate has not moved "
-             "for as long either; checked as the flow's ACKs arrive (the root's retransmissions "
-             "bring them), so a drop comes at the first ACK after the timeout. The receiver is "
-             "out of the root's set for the rest of the run; each message it did not have "
-             "counts its bytes in the operation's lost_bytes")
+             "for as long either; checked as the flow's ACKs and data pass and at the root's "
+             "RTO, so a drop comes at most an RTO and a round trip after the timeout. The "
+             "receiver is out of the root's set for the rest of the run; each message that "
+             "was for it and that it did not have counts its bytes in the operation's "
+             "lost_bytes (docs/robustness.md#silent-receivers)")
         .Bind(&P2mpConfig::receiverTimeoutUs, -1.0);
     p.Enum("on_receiver_timeout", {"drop", "fail"}, {"drop"})
         .Default("drop")

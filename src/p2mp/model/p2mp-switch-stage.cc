@@ -180,6 +180,10 @@ P2mpSwitchStage::Replicate(uint32_t inPort, FabricFrame& frame)
                              << packets << " packets");
         m_aggregator->ExpectMessageOnWire(flow, m_children, fi.psn, packets);
     }
+    if (m_aggregator && m_aggregator->TimesOutReceivers())
+    {
+        CheckSilent(inPort, fi);
+    }
     if (m_copies.empty())
     {
         NS_LOG_LOGIC("port " << inPort << ": no P2MP forwarding state, dropped");
@@ -203,6 +207,40 @@ P2mpSwitchStage::UpstreamPorts(uint64_t flow, const FrameInfo& fi, std::vector<u
         }
     }
     out.push_back(m_switch->RoutePort(fi));
+}
+
+void
+P2mpSwitchStage::CheckSilent(uint32_t inPort, const FrameInfo& fi)
+{
+    const uint64_t flow = AckAggregator::FlowKey(fi.SrcHost(), fi.destQp);
+    const AckAggregator::Action a = m_aggregator->CheckSilent(flow);
+    if (a.kind != AckAggregator::Action::ACK)
+    {
+        return;
+    }
+    // The port the root's data came in on leads back to it (ACKs are cumulative: a parent
+    // that fed the flow another way gets the next one).
+    RocePacketBuilder::Addressing ad;
+    ad.srcIp = m_address;
+    ad.dstIp = fi.srcIp;
+    ad.srcPort = fi.srcPort;
+    ad.priority = m_ackPriority;
+    FabricFrame ack = m_ackFrames[inPort]->Make(
+        ad, fi.destQp, static_cast<uint32_t>(a.psn & 0xFFFFFF), false, 0);
+    ack.info.owner = fi.owner;
+    ++m_aggregatedSent;
+    if (Ptr<TrafficLedger> ledger = m_switch->GetTrafficLedger())
+    {
+        ++ledger->Row(fi.owner).aggregatedAcks;
+    }
+    NS_LOG_LOGIC("flow " << flow << ": a silent receiver dropped, ACK " << a.psn << " upstream");
+    m_switch->Forward(inPort, inPort, m_ackPriority, std::move(ack));
+}
+
+void
+P2mpSwitchStage::SetAckPriority(uint8_t priority)
+{
+    m_ackPriority = priority;
 }
 
 bool

@@ -57,6 +57,9 @@ public:
      * is that peer (a host, or a downstream aggregation point) or a host p leads to.
      */
     void SetPeerAddresses(std::vector<uint32_t> peerAddress);
+    /// The priority the aggregated ACKs this stage makes on its own ride (the NICs' control
+    /// priority): those a receiver timeout releases, with no receiver's ACK to copy it from.
+    void SetAckPriority(uint8_t priority);
     /// Packets whose BTH this switch had to read (it aggregates ACKs, so it must look).
     uint64_t GetDeepParsed() const;
     uint64_t GetAggregatedAcksSent() const;
@@ -71,6 +74,9 @@ private:
     void Replicate(uint32_t inPort, FabricFrame& frame);
     /// ACK, NAK or CNP of a flow this switch aggregates: consumed (true) or not ours (false).
     bool InterceptAck(uint32_t inPort, FabricFrame& frame);
+    /// A data frame of the flow passes: drop its silent receivers if their time is up
+    /// (AckAggregator::CheckSilent) and send what that releases back the way it came.
+    void CheckSilent(uint32_t inPort, const FrameInfo& fi);
     /// Whether an ACK from fi's source may come in on inPort (see SetPeerAddresses).
     bool FromExpectedPort(uint32_t inPort, const FrameInfo& fi) const;
     /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
@@ -83,6 +89,7 @@ private:
     uint32_t m_pathMtu{1024};
     Time m_cnpInterval;
     uint32_t m_address{0};
+    uint8_t m_ackPriority{0};
     std::vector<bool> m_hostPort;
     std::vector<uint32_t> m_peerAddress;
     /// Per port: the ACKs this switch sends out of it (deferred frames point at them, so they

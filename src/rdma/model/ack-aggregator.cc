@@ -37,8 +37,9 @@ AckAggregator::GetTypeId()
               .AddAttribute("ReceiverTimeout",
                             "Drop a receiver from a flow once it has owed packets without "
                             "acknowledging any for this long and the aggregate has not moved "
-                            "for as long: checked as the flow's ACKs arrive (the root's "
-                            "retransmissions bring some); zero: never",
+                            "for as long: checked as the flow's ACKs arrive and when its owner "
+                            "calls CheckSilent (data passing a switch, the root's RTO); zero: "
+                            "never",
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&AckAggregator::m_receiverTimeout),
                             MakeTimeChecker(Seconds(0)))
@@ -286,6 +287,18 @@ AckAggregator::DropSilent(uint64_t flow, Flow& f, Time now)
         ++m_receiversDropped;
         m_droppedTrace(flow, host);
     }
+}
+
+AckAggregator::Action
+AckAggregator::CheckSilent(uint64_t flow)
+{
+    auto fit = m_flows.find(flow);
+    if (!TimesOutReceivers() || fit == m_flows.end())
+    {
+        return Action();
+    }
+    const Time now = Simulator::Now();
+    return MaybeDropSilent(flow, fit->second, now) ? Advance(flow, fit->second, now) : Action();
 }
 
 void

@@ -114,6 +114,18 @@ public:
      * is its own aggregator's to time out).
      */
     void SetChildHost(ChildHostCallback childHost);
+    /// Whether ReceiverTimeout is set.
+    bool TimesOutReceivers() const
+    {
+        return m_receiverTimeout.IsStrictlyPositive();
+    }
+    /**
+     * Check the flow's silent receivers without an ACK: for an aggregation point no other
+     * receiver's ACK reaches (the only receiver behind it, or the only one of a message). The
+     * root's retransmissions passing through a switch, and its RTO at its NIC, call it.
+     * eturn an ACK to send upstream if a drop moved the aggregate
+     */
+    Action CheckSilent(uint64_t flow);
     /// Receivers dropped by the timeout (ReceiverTimeout), over every flow.
     uint64_t GetReceiversDropped() const;
     /// A CNP for the flow: forwarded at most once per interval.

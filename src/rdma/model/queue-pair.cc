@@ -721,6 +721,19 @@ QueuePair::TimerExpired()
         m_timer = Simulator::Schedule(m_rto - idle, &QueuePair::TimerExpired, this);
         return;
     }
+    if (m_localAgg && m_localAgg->TimesOutReceivers())
+    {
+        // A receiver silent past the timeout may be all that holds the flow: no other ACK
+        // comes to check it (the only receiver of the message), so the timer does.
+        AckAggregator::Action a
+            = m_localAgg->CheckSilent(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn));
+        if (a.kind == AckAggregator::Action::ACK && a.psn >= m_sndUna && a.psn < m_maxSent)
+        {
+            Acknowledge(a.psn); // progress: no resend, the timer runs again if still owed
+            ArmTimer();
+            return;
+        }
+    }
     ++m_timeouts;
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": timeout, back to PSN "
                        << m_sndUna);
