@@ -7,6 +7,7 @@
 #include "topology/model/topology-graph.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ns3
 {
@@ -104,7 +105,13 @@ GroupController::Install(uint32_t id)
     // reaches a given receiver along the same path, so FIFO links keep that receiver's messages
     // in order even when successive messages use different groups (a receiver cannot tell a
     // message that overtook another from one that skipped it). Different sources still spread.
-    MulticastTree tree = MulticastTree::Compute(*m_graph, g.source, *g.receivers, g.source);
+    return Install(id, MulticastTree::Compute(*m_graph, g.source, *g.receivers, g.source));
+}
+
+bool
+GroupController::Install(uint32_t id, const MulticastTree& tree)
+{
+    Group& g = m_groups[id];
     uint32_t hosts = m_graph->HostCount();
     uint32_t sourceTor = m_graph->LeafOf(g.source);
     // Room first: every switch on the tree needs a slot, or nothing is installed.
@@ -233,9 +240,10 @@ GroupController::Reconverge()
         {
             continue;
         }
+        std::optional<MulticastTree> tree;
         try
         {
-            MulticastTree::Compute(*m_graph, g.source, *g.receivers, g.source);
+            tree = MulticastTree::Compute(*m_graph, g.source, *g.receivers, g.source);
         }
         catch (const std::logic_error& e)
         {
@@ -244,7 +252,7 @@ GroupController::Reconverge()
         }
         // Install overwrites the entries on the new tree; the old tree's other switches let go.
         const std::vector<uint32_t> before = g.switches;
-        if (!Install(id))
+        if (!Install(id, *tree))
         {
             NS_LOG_LOGIC("group " << id << ": the new tree does not fit, the old one stays");
             continue;

@@ -20,6 +20,7 @@
 namespace ns3
 {
 
+class MulticastTree;
 class TopologyGraph;
 
 /**
@@ -86,6 +87,8 @@ private:
     };
 
     bool Install(uint32_t id);
+    /// Install group id along tree (room first: nothing is installed if it does not fit).
+    bool Install(uint32_t id, const MulticastTree& tree);
     void Uninstall(uint32_t id);
     void Installed(uint32_t id, Time requested);
     /// Tell the group's switches whether it may be evicted (see GroupTable::SetIdle).

@@ -140,7 +140,7 @@ P2mpChannel::GetDroppedReceivers() const
 void
 P2mpChannel::DropReceiver(uint32_t host)
 {
-    if (std::find(m_dropped.begin(), m_dropped.end(), host) != m_dropped.end())
+    if (IsDropped(host))
     {
         return; // another aggregation point of the flow dropped it already
     }
@@ -159,6 +159,13 @@ P2mpChannel::DropReceiver(uint32_t host)
         ++msg.dropped;
         ReportDropped(tag, host, msg.bytes, msg.opTag);
     }
+}
+
+bool
+P2mpChannel::IsDropped(uint32_t host) const
+{
+    return !m_dropped.empty()
+           && std::find(m_dropped.begin(), m_dropped.end(), host) != m_dropped.end();
 }
 
 void
@@ -189,7 +196,7 @@ P2mpChannel::Send(uint64_t tag, Receivers receivers, uint64_t bytes, uint32_t op
         auto kept = std::make_shared<std::vector<uint32_t>>();
         for (uint32_t r : *receivers)
         {
-            const bool out = std::find(m_dropped.begin(), m_dropped.end(), r) != m_dropped.end();
+            const bool out = IsDropped(r);
             if (out)
             {
                 ReportDropped(tag, r, bytes, opTag);
@@ -344,8 +351,7 @@ P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, 
     }
     uint64_t tag = it->second;
     Message& msg = m_msgs.at(tag); // a message is done only once every receiver has it
-    if (!m_dropped.empty()
-        && std::find(m_dropped.begin(), m_dropped.end(), receiver) != m_dropped.end())
+    if (IsDropped(receiver))
     {
         return; // out of the set: what it gets now is no delivery
     }

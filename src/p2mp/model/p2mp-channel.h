@@ -103,6 +103,8 @@ private:
     void SendMulticast(uint64_t tag);
     void SendUnicast(uint64_t tag);
     void Finish(uint64_t tag);
+    /// Whether the receiver timeout dropped host from this channel.
+    bool IsDropped(uint32_t host) const;
     /// Message tag completes without host (dropped): its bytes lost to it, told to the user.
     void ReportDropped(uint64_t tag, uint32_t host, uint64_t bytes, uint32_t opTag);
     void MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done);

@@ -220,21 +220,38 @@ P2mpSwitchStage::CheckSilent(uint32_t inPort, const FrameInfo& fi)
     }
     // The port the root's data came in on leads back to it (ACKs are cumulative: a parent
     // that fed the flow another way gets the next one).
+    NS_LOG_LOGIC("flow " << flow << ": a silent receiver dropped, ACK " << a.psn << " upstream");
+    SendAggregate(inPort, inPort, fi.srcIp, fi.srcPort, fi.destQp, m_ackPriority, fi.owner, a);
+}
+
+void
+P2mpSwitchStage::SendAggregate(uint32_t inPort,
+                               uint32_t out,
+                               uint32_t rootIp,
+                               uint16_t srcPort,
+                               uint32_t destQp,
+                               uint8_t prio,
+                               uint8_t owner,
+                               const AckAggregator::Action& a)
+{
+    // A valid RoCEv2 ACK of our own: BTH opcode 0x11, PSN = the minimum over the receivers.
     RocePacketBuilder::Addressing ad;
     ad.srcIp = m_address;
-    ad.dstIp = fi.srcIp;
-    ad.srcPort = fi.srcPort;
-    ad.priority = m_ackPriority;
-    FabricFrame ack = m_ackFrames[inPort]->Make(
-        ad, fi.destQp, static_cast<uint32_t>(a.psn & 0xFFFFFF), false, 0);
-    ack.info.owner = fi.owner;
+    ad.dstIp = rootIp;
+    ad.srcPort = srcPort;
+    ad.priority = prio;
+    FabricFrame ack = m_ackFrames[out]->Make(ad,
+                                             destQp,
+                                             static_cast<uint32_t>(a.psn & 0xFFFFFF),
+                                             a.kind == AckAggregator::Action::NAK,
+                                             0);
+    ack.info.owner = owner; // the flow's: an aggregate is still its ACK
     ++m_aggregatedSent;
     if (Ptr<TrafficLedger> ledger = m_switch->GetTrafficLedger())
     {
-        ++ledger->Row(fi.owner).aggregatedAcks;
+        ++ledger->Row(owner).aggregatedAcks;
     }
-    NS_LOG_LOGIC("flow " << flow << ": a silent receiver dropped, ACK " << a.psn << " upstream");
-    m_switch->Forward(inPort, inPort, m_ackPriority, std::move(ack));
+    m_switch->Forward(inPort, out, prio, std::move(ack));
 }
 
 void
@@ -287,29 +304,12 @@ P2mpSwitchStage::InterceptAck(uint32_t inPort, FabricFrame& frame)
     }
     NS_LOG_LOGIC("flow " << flow << ": aggregated " << (nak ? "NAK" : "ACK") << " psn " << a.psn
                          << " to " << m_parents.size() << " parent(s)");
-    // A valid RoCEv2 ACK of our own: BTH opcode 0x11, PSN = the minimum over the receivers.
     // Every parent that fed this flow gets it: with a tree per message (the new protocol,
     // several messages in flight) data may have come down more than one way, and ACKs are
     // cumulative, so a parent that does not need one ignores it.
     for (uint32_t out : m_parents)
     {
-        RocePacketBuilder::Addressing ad;
-        ad.srcIp = m_address;
-        ad.dstIp = fi.dstIp;
-        ad.srcPort = fi.srcPort;
-        ad.priority = prio;
-        FabricFrame ack = m_ackFrames[out]->Make(ad,
-                                                 fi.destQp,
-                                                 static_cast<uint32_t>(a.psn & 0xFFFFFF),
-                                                 a.kind == AckAggregator::Action::NAK,
-                                                 0);
-        ack.info.owner = fi.owner; // the flow's: an aggregate is still its ACK
-        ++m_aggregatedSent;
-        if (Ptr<TrafficLedger> ledger = m_switch->GetTrafficLedger())
-        {
-            ++ledger->Row(fi.owner).aggregatedAcks;
-        }
-        m_switch->Forward(inPort, out, prio, std::move(ack));
+        SendAggregate(inPort, out, fi.dstIp, fi.srcPort, fi.destQp, prio, fi.owner, a);
     }
     return true;
 }

@@ -77,6 +77,16 @@ private:
     /// A data frame of the flow passes: drop its silent receivers if their time is up
     /// (AckAggregator::CheckSilent) and send what that releases back the way it came.
     void CheckSilent(uint32_t inPort, const FrameInfo& fi);
+    /// Send aggregate a (ACK or NAK) of the flow toward its root (rootIp, destQp) out port
+    /// out, charged to ingress inPort and counted as the flow owner's.
+    void SendAggregate(uint32_t inPort,
+                       uint32_t out,
+                       uint32_t rootIp,
+                       uint16_t srcPort,
+                       uint32_t destQp,
+                       uint8_t prio,
+                       uint8_t owner,
+                       const AckAggregator::Action& a);
     /// Whether an ACK from fi's source may come in on inPort (see SetPeerAddresses).
     bool FromExpectedPort(uint32_t inPort, const FrameInfo& fi) const;
     /// Toward the requester: up the tree(s) this flow's data came down (hop-by-hop), or along
