@@ -119,6 +119,9 @@ class Run:
         if kind is not None:
             rows = rows[rows["kind"] == kind]
         text = rows["duration_us"].str.strip()
+        if "outcome" in rows.columns:
+            # A failed operation (p2mp.on_receiver_timeout "fail") has an end, not a completion.
+            text = text.where(rows["outcome"] != "failed", "")
         done = text[text != ""]
         try:
             values = pd.to_numeric(done).to_numpy(dtype=float)

@@ -28,8 +28,12 @@
 #include "fabric/model/op-ledger.h"
 #include "ns3/test.h"
 #include "p2mp/model/p2mp-delivery.h"
+#include "scenario/model/result-writer.h"
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
+#include "workload/model/metrics.h"
+
+#include <fstream>
 
 using namespace ns3;
 using namespace ns3::test;
@@ -297,6 +301,7 @@ private:
                                                 1u,
                                                 what << ": an aggregation point dropped host 5");
                     const nlohmann::json& w = summary["workloads"][0];
+                    NS_TEST_ASSERT_MSG_EQ(w["failed"], 0, what << ": drop fails nothing");
                     const double dropped = w.value("receivers_dropped", 0.0);
                     NS_TEST_ASSERT_MSG_EQ(dropped,
                                           (mech == "bier" ? 7.0 : 8.0),
@@ -318,6 +323,77 @@ private:
                                                 what << ": at the first resend after the timeout");
                     Simulator::Destroy();
                 }
+            }
+        }
+    }
+};
+
+class SilentReceiverFailTestCase : public TestCase
+{
+public:
+    SilentReceiverFailTestCase()
+        : TestCase("on_receiver_timeout fail fails exactly the operations the receiver lacked")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // The broadcast of the test above, with the fail policy: the receiver leaves the set
+        // at the same moment, but each message it did not have is a failed operation instead
+        // of one completed without it. With bier host 5 has message 0 (it arrived before the
+        // failure at 30 µs) and lacks the 7 others; with the new protocol it has none of 8.
+        nlohmann::json j = ReadScenarioFile("robustness", "silent-receiver.json");
+        j["p2mp"]["on_receiver_timeout"] = "fail";
+        constexpr uint64_t MESSAGES = 8;
+        NS_TEST_ASSERT_MSG_EQ(j["workloads"][0]["messages"].get<uint64_t>(), MESSAGES, "file");
+        for (const std::string mech : {"bier", "new-protocol"})
+        {
+            for (const std::string agg : {"source-tor", "hop-by-hop", "sender-nic"})
+            {
+                j["p2mp"]["mechanism"] = mech;
+                j["p2mp"]["ack_aggregation"] = agg;
+                j["output"]["dir"] = "/tmp/mcast4ai-test-link-fault";
+                ScenarioConfig c = Scenario::Parse(j.dump(), "silent.json", {});
+                ScenarioRunner runner(c);
+                runner.Build();
+                const bool complete = runner.Run();
+                const nlohmann::json summary = runner.Summary();
+                const std::string what = mech + " " + agg;
+                NS_TEST_ASSERT_MSG_EQ(complete, true, what << ": every operation ended");
+                const uint64_t lacked = mech == "bier" ? 7 : 8;
+                const nlohmann::json& w = summary["workloads"][0];
+                NS_TEST_ASSERT_MSG_EQ(w["failed"].get<uint64_t>(), lacked, what << ": failed");
+                NS_TEST_ASSERT_MSG_EQ(w["completed"].get<uint64_t>(),
+                                      MESSAGES - lacked,
+                                      what << ": the rest completed");
+                NS_TEST_ASSERT_MSG_EQ(w["receivers_dropped"].get<double>(),
+                                      static_cast<double>(lacked),
+                                      what << ": one receiver short of each");
+                // The failed operations are exactly those with lost bytes, and ops.csv says so.
+                const Metrics& m = *runner.GetMetrics();
+                const OpLedger* ops = runner.GetFabric().GetTrafficLedger()->GetOpLedger();
+                const std::string csv = "/tmp/mcast4ai-test-link-fault-ops.csv";
+                ResultWriter::WriteOpsCsv(m, csv, false, ops);
+                std::ifstream in(csv);
+                std::string header;
+                std::getline(in, header);
+                NS_TEST_ASSERT_MSG_NE(
+                    header.find("duration_us,outcome,bytes"), std::string::npos, header);
+                std::string line;
+                uint64_t failedRows = 0;
+                for (uint64_t h = 0; std::getline(in, line); ++h)
+                {
+                    const bool lost = ops->Get(Metrics::OpTag(h)).lostBytes > 0;
+                    const bool failed = line.find(",failed,") != std::string::npos;
+                    NS_TEST_ASSERT_MSG_EQ(failed, lost, what << ": row " << h << ": " << line);
+                    NS_TEST_ASSERT_MSG_EQ(m.GetOps()[h].failed, lost, what << ": op " << h);
+                    failedRows += failed;
+                    NS_TEST_ASSERT_MSG_EQ(
+                        failed || line.find(",completed,") != std::string::npos, true, line);
+                }
+                NS_TEST_ASSERT_MSG_EQ(failedRows, lacked, what << ": failed rows");
+                Simulator::Destroy();
             }
         }
     }
@@ -383,6 +459,7 @@ public:
         AddTestCase(new NoPathTestCase());
         AddTestCase(new NicDownTestCase());
         AddTestCase(new SilentReceiverTestCase());
+        AddTestCase(new SilentReceiverFailTestCase());
         AddTestCase(new BadFaultTestCase());
     }
 };

@@ -523,10 +523,10 @@ const std::vector<BadCase> kModes{
      Set("/p2mp/receiver_timeout_us", 0),
      "p2mp.receiver_timeout_us",
      "must be a number > 0"},
-    {"ReceiverTimeoutFailNotYet",
-     Set("/p2mp/on_receiver_timeout", "fail"),
+    {"ReceiverTimeoutPolicyUnknown",
+     Set("/p2mp/on_receiver_timeout", "retry"),
      "p2mp.on_receiver_timeout",
-     "'fail' is not implemented yet"},
+     "'drop', 'fail'"},
     {"BslNotAllowed", Set("/p2mp/bier/bsl_bits", 100), "p2mp.bier.bsl_bits", "64, 128, 256"},
     {"BierUnknownKey", Set("/p2mp/bier/si", 0), "p2mp.bier.si", "known keys: bsl_bits"},
 };

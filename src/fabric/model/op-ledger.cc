@@ -22,7 +22,12 @@ OpLedger::GetTypeId()
                               "A port sent a data frame of a tagged operation (frame, link, wait "
                               "and paused ns in the switch queue it left, CE marked there)",
                               MakeTraceSourceAccessor(&OpLedger::m_hopTrace),
-                              "ns3::OpLedger::HopTracedCallback");
+                              "ns3::OpLedger::HopTracedCallback")
+              .AddTraceSource("Failed",
+                              "An operation failed (its tag): a receiver it was for will not "
+                              "have it",
+                              MakeTraceSourceAccessor(&OpLedger::m_failedTrace),
+                              "ns3::OpLedger::FailedTracedCallback");
     return tid;
 }
 
@@ -122,6 +127,18 @@ void
 OpLedger::Lost(uint32_t tag, uint64_t bytes)
 {
     RowOf(tag).lostBytes += bytes;
+}
+
+void
+OpLedger::Failed(uint32_t tag)
+{
+    Row& r = RowOf(tag);
+    if (!r.failed)
+    {
+        NS_LOG_INFO("operation tag " << tag << " failed");
+        r.failed = true;
+        m_failedTrace(tag);
+    }
 }
 
 const OpLedger::Row&

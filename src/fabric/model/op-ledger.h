@@ -56,6 +56,7 @@ public:
         uint32_t drops{0};
         uint32_t retransmissions{0}; ///< packets its sender sent again
         uint64_t lostBytes{0};       ///< loss-tolerant bytes its receivers had skipped
+        bool failed{false};          ///< a receiver timeout failed it (fail policy)
         /// distinct switch egress links its frames left by, MAX_PATH_LINKS + 1 for more
         uint32_t pathLinks{0};
         std::array<uint32_t, MAX_PATH_LINKS> path{}; ///< the first of them, in first-use order
@@ -115,6 +116,8 @@ public:
     void Retransmitted(uint32_t tag);
     /// A receiver of operation tag took a PSN skip: bytes of it will not arrive.
     void Lost(uint32_t tag, uint64_t bytes);
+    /// Operation tag failed: a receiver it was for will not have it (traced once).
+    void Failed(uint32_t tag);
 
     /// The row of tag (an empty one if nothing was counted).
     const Row& Get(uint32_t tag) const;
@@ -126,6 +129,8 @@ public:
     /// a NIC's port), whether that switch marked it CE.
     typedef void (*HopTracedCallback)(
         const FrameInfo& fi, uint32_t link, double waitNs, double pauseNs, bool marked);
+    /// Signature of the Failed trace: the operation's tag.
+    typedef void (*FailedTracedCallback)(uint32_t tag);
 
 private:
     Row& RowOf(uint32_t tag)
@@ -144,8 +149,9 @@ private:
     uint32_t m_pendingWait{0};
     uint32_t m_pendingPause{0};
     TracedCallback<const FrameInfo&, uint32_t, double, double, bool> m_hopTrace;
-    static int s_shift; ///< Units: time steps >> s_shift
-    double m_nsPerUnit; ///< a Unit in ns
+    TracedCallback<uint32_t> m_failedTrace; // operation tag
+    static int s_shift;                     ///< Units: time steps >> s_shift
+    double m_nsPerUnit;                     ///< a Unit in ns
 };
 
 } // namespace ns3

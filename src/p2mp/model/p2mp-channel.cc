@@ -176,6 +176,12 @@ P2mpChannel::ReportDropped(uint64_t tag, uint32_t host, uint64_t bytes, uint32_t
     if (ledger && ledger->GetOpLedger() && opTag)
     {
         ledger->GetOpLedger()->Lost(opTag, bytes);
+        if (m_delivery->FailsOnReceiverTimeout())
+        {
+            // The policy makes a receiver short of the message a failure of its operation
+            // (however many receivers it lacked: the operation fails once).
+            ledger->GetOpLedger()->Failed(opTag);
+        }
     }
     if (!m_droppedCb.IsNull())
     {

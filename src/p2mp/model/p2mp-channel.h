@@ -58,7 +58,8 @@ public:
      * set for the rest of the run. Each message in flight it did not have completes without
      * it, its bytes lost to that receiver (the operation's lost_bytes and the dropped
      * callback); later messages leave it out (a reorder-tolerant NIC's flow keeps every rank,
-     * and the aggregators skip it).
+     * and the aggregators skip it). Under P2mpDelivery::FailsOnReceiverTimeout each of those
+     * messages' operations is failed as well (OpLedger::Failed).
      */
     void DropReceiver(uint32_t host);
     /// Receivers dropped so far.

@@ -58,6 +58,13 @@ P2mpDelivery::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&P2mpDelivery::m_receiverTimeout),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("FailOnReceiverTimeout",
+                            "What a receiver timeout does to the operations the receiver did "
+                            "not have: false completes them without it (their lost bytes), "
+                            "true fails them (OpLedger::Failed)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&P2mpDelivery::m_failOnTimeout),
+                            MakeBooleanChecker())
               .AddTraceSource("Undelivered",
                               "A message done at its root that some receivers never had "
                               "(root, first PSN, last PSN, receivers missing)",
@@ -319,6 +326,12 @@ bool
 P2mpDelivery::TimesOutReceivers() const
 {
     return m_receiverTimeout.IsStrictlyPositive();
+}
+
+bool
+P2mpDelivery::FailsOnReceiverTimeout() const
+{
+    return m_failOnTimeout;
 }
 
 void

@@ -119,6 +119,9 @@ public:
     uint64_t GetReceiversDropped() const;
     /// Whether aggregators drop silent receivers (ReceiverTimeout above zero).
     bool TimesOutReceivers() const;
+    /// Whether an operation a dropped receiver did not have fails (FailOnReceiverTimeout)
+    /// rather than completing without it.
+    bool FailsOnReceiverTimeout() const;
     /// Where a root's ACKs come from when they are aggregated in the network and validated:
     /// the IPv4 address of its ToR (the first aggregation point on their way back); 0 when
     /// any source may send them (aggregation at the NIC, or validation off).
@@ -170,6 +173,7 @@ private:
     uint32_t m_ackEvery{8};
     bool m_validateAcks{true};
     Time m_receiverTimeout;
+    bool m_failOnTimeout{false};
     /// The multicast channels by their flow (root, group QPN), for the receivers their
     /// aggregators drop; a channel removes itself when disposed.
     std::unordered_map<uint64_t, P2mpChannel*> m_channelsByFlow;

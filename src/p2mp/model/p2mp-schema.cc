@@ -60,10 +60,12 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
              "was for it and that it did not have counts its bytes in the operation's "
              "lost_bytes (docs/robustness.md#silent-receivers)")
         .Bind(&P2mpConfig::receiverTimeoutUs, -1.0);
-    p.Enum("on_receiver_timeout", {"drop", "fail"}, {"drop"})
+    p.Enum("on_receiver_timeout", {"drop", "fail"})
         .Default("drop")
-        .Doc("what the receiver timeout does: drop the receiver from the set and let the "
-             "operation complete without it")
+        .Doc("what the receiver timeout does to the operations the receiver did not have: "
+             "both policies take it out of the set; 'drop' completes them without it (their "
+             "lost_bytes), 'fail' fails them (ops.csv outcome 'failed', out of the workload's "
+             "completed operations and durations, counted in its 'failed')")
         .Bind(&P2mpConfig::onReceiverTimeout);
     p.Enum("address_mapping", {"group-region", "per-receiver-list"})
         .Default("group-region")

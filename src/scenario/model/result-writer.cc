@@ -98,7 +98,7 @@ NetworkRow(uint64_t handle, const OpLedger* ops)
 }
 
 /// An ops.csv row without its kind: an operation's, or with `end`, receivers and dst of one
-/// of its receivers (`end` null: not ended).
+/// of its receivers (`end` null: not ended; `outcome` as the column says).
 std::string
 OpRow(const std::string& label,
       const Metrics::OpRecord& r,
@@ -106,6 +106,7 @@ OpRow(const std::string& label,
       const Time* end,
       uint32_t receivers,
       int64_t dst,
+      const char* outcome,
       const OpLedger* ops)
 {
     std::string line = label;
@@ -131,6 +132,8 @@ OpRow(const std::string& label,
     {
         line += ",,";
     }
+    line += ',';
+    line += outcome;
     Column(line, r.bytes);
     Column(line, receivers);
     Column(line, r.src);
@@ -154,16 +157,23 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics,
                           const OpLedger* ops)
 {
     std::ofstream out = Create(path);
-    out << "workload,op,iteration,rank,request,session,start_us,end_us,duration_us,bytes,"
-           "receivers,src,dst,"
+    out << "workload,op,iteration,rank,request,session,start_us,end_us,duration_us,outcome,"
+           "bytes,receivers,src,dst,"
         << NetworkColumns() << (receivers ? ",kind\n" : "\n");
     const auto& workloads = metrics.GetWorkloads();
     const auto& all = metrics.GetOps();
     for (uint64_t h = 0; h < all.size(); ++h)
     {
         const Metrics::OpRecord& r = all[h];
-        out << OpRow(
-            workloads[r.workload].label, r, h, r.done ? &r.end : nullptr, r.receivers, r.dst, ops)
+        const char* outcome = r.failed ? "failed" : r.done ? "completed" : "unfinished";
+        out << OpRow(workloads[r.workload].label,
+                     r,
+                     h,
+                     r.done ? &r.end : nullptr,
+                     r.receivers,
+                     r.dst,
+                     outcome,
+                     ops)
             << (receivers ? ",op\n" : "\n");
     }
     if (!receivers)
@@ -174,7 +184,8 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics,
     for (const Metrics::ReceiverRecord& rx : metrics.GetReceiverRecords())
     {
         const Metrics::OpRecord& r = metrics.GetOps()[rx.handle];
-        out << OpRow(workloads[r.workload].label, r, rx.handle, &rx.end, 1, rx.host, ops)
+        out << OpRow(
+            workloads[r.workload].label, r, rx.handle, &rx.end, 1, rx.host, "completed", ops)
             << ",receiver\n";
     }
 }

@@ -275,6 +275,18 @@ ScenarioRunner::Run()
     m_simEnd = Simulator::Now();
     // Progress ticks are bookkeeping, not simulation: keep event counts identical either way.
     m_events = ModelEvents();
+    // Operations a receiver timeout failed (the fail policy) are in the ledger by tag.
+    if (const OpLedger* ops = m_fabric->GetTrafficLedger()->GetOpLedger())
+    {
+        for (uint64_t h = 0; h < m_metrics->GetOps().size(); ++h)
+        {
+            const uint32_t tag = Metrics::OpTag(h);
+            if (tag && ops->Get(tag).failed)
+            {
+                m_metrics->MarkFailed(h);
+            }
+        }
+    }
     m_complete = m_metrics->GetPending() == 0;
     if (m_complete)
     {
@@ -782,6 +794,7 @@ ScenarioRunner::Summary() const
                             {"type", infos[i].type},
                             {"ops", ops},
                             {"completed", d.count},
+                            {"failed", m_metrics->GetFailed(i)},
                             {"bytes", bytes},
                             {"duration_us", DistributionJson(d)}};
         if (!infos[i].pattern.empty())

@@ -333,6 +333,7 @@ TopologyBuilder::MakeP2mpHelper() const
     {
         p2mp.SetAttribute("ReceiverTimeout",
                           TimeValue(Time::FromDouble(pc.receiverTimeoutUs, Time::US)));
+        p2mp.SetAttribute("FailOnReceiverTimeout", BooleanValue(pc.onReceiverTimeout == "fail"));
     }
     // Each mechanism's own keys are attributes of its class only.
     if (pc.mechanism == "bier")

@@ -70,6 +70,23 @@ Metrics::CompleteOp(uint64_t handle)
 }
 
 void
+Metrics::MarkFailed(uint64_t handle)
+{
+    m_ops[handle].failed = true;
+}
+
+uint64_t
+Metrics::GetFailed(uint32_t workload) const
+{
+    uint64_t n = 0;
+    for (const auto& r : m_ops)
+    {
+        n += r.workload == workload && r.failed;
+    }
+    return n;
+}
+
+void
 Metrics::SetAllDoneCallback(Callback<void> cb)
 {
     m_allDone = cb;
@@ -105,7 +122,7 @@ Metrics::Durations(uint32_t workload) const
     std::vector<double> d;
     for (const auto& r : m_ops)
     {
-        if (r.workload == workload && r.done)
+        if (r.workload == workload && r.done && !r.failed)
         {
             d.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
         }

@@ -42,6 +42,9 @@ public:
         Time end;
         bool started{false};
         bool done{false};
+        /// It ended, but as a failure (a receiver it was for will not have it): it is not
+        /// among the completed operations or their durations.
+        bool failed{false};
         /// Cross-traffic: the run does not wait for it, and it may be added while it goes.
         bool background{false};
     };
@@ -79,6 +82,8 @@ public:
     void SetOpHosts(uint64_t handle, int64_t src, int64_t dst);
     void StartOp(uint64_t handle);
     void CompleteOp(uint64_t handle);
+    /// The operation failed (OpLedger::Failed): it ends, or has ended, as a failure.
+    void MarkFailed(uint64_t handle);
 
     /// Called once when the last registered foreground operation completes.
     void SetAllDoneCallback(Callback<void> cb);
@@ -88,7 +93,10 @@ public:
     uint64_t GetCompleted() const;
     const std::vector<OpRecord>& GetOps() const;
     const std::vector<WorkloadInfo>& GetWorkloads() const;
-    /// Durations (microseconds) of the completed operations of one workload.
+    /// Operations of one workload that ended as failures.
+    uint64_t GetFailed(uint32_t workload) const;
+    /// Durations (microseconds) of the completed operations of one workload (failed ones
+    /// left out).
     std::vector<double> Durations(uint32_t workload) const;
 
     /// One receiver's own completion of an operation (a P2MP message, a collective iteration).
