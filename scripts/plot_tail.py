@@ -11,8 +11,8 @@ A series is a label and one or more result directories (globs allowed, e.g. 'b=r
 the ops of all its directories are pooled. A positional RESULT_DIR is a series of its own,
 named by its summary.json's scenario. With --scenario the runner is run once per (sweep value,
 seed) into --work (a run that exists with the same scenario file and overrides is reused) and
-there is one series per sweep value. Only completed operations count; incomplete ones are
-reported. The figure has the CDF on the left and the CCDF P(T >= t) on a log axis on the
+there is one series per sweep value. Only completed operations count; incomplete ones
+(unfinished, or failed: ops.csv outcome) are reported. The figure has the CDF on the left and the CCDF P(T >= t) on a log axis on the
 right. The table (stdout, and --csv) has count, mean, p50, p90, p99, p99.9 and max per
 series, with nearest-rank percentiles (the p-quantile is the ceil(p*n)-th smallest value), as
 summary.json computes them. See docs/plots.md.

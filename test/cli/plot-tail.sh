@@ -218,6 +218,29 @@ print(next(csv.DictReader(open(sys.argv[1])))["incomplete"])' "$tmp/cut.csv" 2>/
     fi
 fi
 
+# 2b. Failed operations (ops.csv outcome "failed") are not completions: the silent-receiver
+# broadcast with the fail policy has 1 completed message of 8 and 7 failed (the 7 host 5
+# lacked; docs/robustness.md#silent-receivers).
+"$runner" "$src/scenarios/robustness/silent-receiver.json" --set p2mp.on_receiver_timeout=fail \
+    --out "$tmp/failed" --quiet >"$tmp/run.log" 2>&1
+fail_rc=$?
+if [[ $fail_rc -ne 0 ]]; then
+    fail "failed operations: runner exit $fail_rc, expected 0" "$(tail -n 3 "$tmp/run.log")"
+else
+    plot "$tmp/failed" -o "$tmp/failed.png" --csv "$tmp/failed.csv"
+    counts=$($python -c '
+import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+print(r["count"], r["incomplete"])' "$tmp/failed.csv" 2>/dev/null)
+    if [[ $rc -ne 0 ]]; then
+        fail "failed operations: exit $rc" "$(cat "$tmp/err")"
+    elif [[ $counts != "1 7" ]]; then
+        fail "failed operations: count, incomplete = $counts, expected 1 7"
+    else
+        pass "failed operations: 7 of 8 left out as incomplete, the 1 completed pooled"
+    fi
+fi
+
 # 3. A kind column with several kinds needs --kind, and then only those rows count.
 plot "$tmp/kind" --workload permutation -o "$tmp/kind.png"
 if [[ $rc -ne 2 ]] || ! grep -q "^error: .*--kind: op, receiver" "$tmp/err"; then
