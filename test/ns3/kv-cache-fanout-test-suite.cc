@@ -11,7 +11,10 @@
  * - with an incast toward one decode rank, network-aware placement keeps requests off it
  *   (ops.csv's dst) and lowers p99 TTFT against gpu-only; ops.csv's network columns show
  *   why: gpu-only's slowest request waited on that rank's downlink, long enough to explain
- *   its delay.
+ *   its delay;
+ * - a decode host whose NIC fails is dropped by the receiver timeout: every request still
+ *   ends, one whose decoding replica it was decodes at the other replica, placement leaves it
+ *   out afterwards, and the fail policy fails exactly the requests that lost a copy.
  */
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
@@ -290,6 +293,105 @@ private:
     }
 };
 
+class DroppedReplicaTestCase : public TestCase
+{
+public:
+    DroppedReplicaTestCase()
+        : TestCase("a decode host dropped by the receiver timeout: its requests decode elsewhere")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // 8 prefill and 8 decode ranks; each request's 2 MiB KV cache (16 tokens of Llama 3
+        // 8B) goes to 2 replicas; gpu-only placement makes host 8, the lowest decode rank,
+        // the decoding replica of many. Its NIC fails at 500 µs for good; the aggregation
+        // point drops it 200 µs of silence later, at the latest one RTO (100 µs) and a round
+        // trip after that: by 840 µs.
+        constexpr double FAIL_US = 500, TIMEOUT_US = 200, RTO_US = 100, RTT_US = 40;
+        constexpr uint32_t REQUESTS = 32, DEAD = 8;
+        nlohmann::json times = nlohmann::json::array();
+        for (uint32_t r = 0; r < REQUESTS; ++r)
+        {
+            times.push_back(50 * r);
+        }
+        nlohmann::json j
+            = {{"name", "kv-dropped"},
+               {"stop_time_ms", 50},
+               {"topology",
+                {{"kind", "leaf-spine"},
+                 {"leaves", 2},
+                 {"spines", 2},
+                 {"hosts_per_leaf", 8},
+                 {"host_link", {{"rate_gbps", 100}, {"delay_us", 1}}},
+                 {"fabric_link", {{"rate_gbps", 100}, {"delay_us", 1}}}}},
+               {"nic", {{"mtu_bytes", MTU}, {"rto_us", RTO_US}}},
+               {"p2mp",
+                {{"mechanism", "bier-xpu-list"},
+                 {"ack_aggregation", "source-tor"},
+                 {"receiver_timeout_us", TIMEOUT_US}}},
+               {"faults", {{{"type", "nic-down"}, {"host", DEAD}, {"at_us", FAIL_US}}}},
+               {"workloads",
+                {{{"type", "kv-cache-fanout"},
+                  {"prefill_ranks", {0, 1, 2, 3, 4, 5, 6, 7}},
+                  {"decode_ranks", {8, 9, 10, 11, 12, 13, 14, 15}},
+                  {"requests", REQUESTS},
+                  {"arrival", {{"type", "list"}, {"times_us", times}}},
+                  {"prompt_tokens", {{"type", "fixed"}, {"tokens", 16}}},
+                  {"replicas", 2},
+                  {"prefill_us_per_token", 5},
+                  {"decode_step_us", 100},
+                  {"output_tokens", 4}}}},
+               {"output", {{"dir", "/tmp/mcast4ai-test-kv-dropped"}}}};
+        for (const std::string policy : {"drop", "fail"})
+        {
+            j["p2mp"]["on_receiver_timeout"] = policy;
+            const bool fails = policy == "fail";
+            ScenarioConfig c = Scenario::Parse(j.dump(), "kv-dropped.json", {});
+            ScenarioRunner::UsePicoseconds();
+            ScenarioRunner runner(c);
+            runner.Build();
+            const bool complete = runner.Run();
+            NS_TEST_ASSERT_MSG_EQ(complete, true, policy << ": every request ends");
+            const nlohmann::json w = runner.Summary()["workloads"][0];
+            Ptr<KvCacheFanoutWorkload> kv
+                = DynamicCast<KvCacheFanoutWorkload>(runner.GetWorkload(0));
+            const auto& ops = runner.GetMetrics()->GetOps();
+            const OpLedger* ledger = runner.GetFabric().GetTrafficLedger()->GetOpLedger();
+            uint32_t lossy = 0;
+            for (uint32_t r = 0; r < REQUESTS; ++r)
+            {
+                const KvCacheFanoutWorkload::Request& req = kv->GetRequests()[r];
+                const uint64_t lost = ledger->Get(Metrics::OpTag(req.handle)).lostBytes;
+                const Metrics::OpRecord& op = ops[req.handle];
+                // The other replica was alive: every request was decoded.
+                NS_TEST_ASSERT_MSG_EQ(req.decoded, true, policy << ": request " << r);
+                if (lost > 0)
+                {
+                    ++lossy;
+                    NS_TEST_ASSERT_MSG_EQ(lost, req.kvBytes, policy << ": one copy lost, " << r);
+                    NS_TEST_ASSERT_MSG_NE(op.dst, DEAD, policy << ": decoded elsewhere, " << r);
+                    NS_TEST_ASSERT_MSG_EQ(op.failed, fails, policy << ": " << r);
+                }
+                else
+                {
+                    NS_TEST_ASSERT_MSG_EQ(op.failed, false, policy << ": " << r);
+                }
+                if (req.prefillEnd > MicroSeconds(FAIL_US + TIMEOUT_US + RTO_US + RTT_US))
+                {
+                    NS_TEST_ASSERT_MSG_EQ(lost, 0, policy << ": placed after the drop, " << r);
+                    NS_TEST_ASSERT_MSG_NE(op.dst, DEAD, policy << ": placed elsewhere, " << r);
+                }
+            }
+            NS_TEST_ASSERT_MSG_GT(lossy, 0u, policy << ": the failure cost some copies");
+            NS_TEST_ASSERT_MSG_EQ(
+                w["failed"].get<uint32_t>(), fails ? lossy : 0u, policy << ": failed requests");
+            Simulator::Destroy();
+        }
+    }
+};
+
 class KvCacheFanoutTestSuite : public TestSuite
 {
 public:
@@ -300,6 +402,7 @@ public:
         AddTestCase(new IdleTtftTestCase());
         AddTestCase(new BatchTestCase());
         AddTestCase(new CongestedPathTestCase());
+        AddTestCase(new DroppedReplicaTestCase());
     }
 };
 

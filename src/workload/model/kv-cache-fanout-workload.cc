@@ -433,6 +433,7 @@ KvCacheFanoutWorkload::DoInstall()
                                                 MakeCallback(&KvCacheFanoutWorkload::Entropy, this),
                                                 m_context.owner);
         c->SetDeliveredCallback(MakeCallback(&KvCacheFanoutWorkload::KvDelivered, this, p));
+        c->SetDroppedCallback(MakeCallback(&KvCacheFanoutWorkload::KvDropped, this, p));
         m_channels.push_back(c);
     }
 
@@ -548,6 +549,11 @@ KvCacheFanoutWorkload::Place(const Request& req)
                      order.end(),
                      [&](uint32_t a, uint32_t b)
                      {
+                         // A rank whose host was dropped is out of the P2MP set: last.
+                         if (m_decode[a].dropped != m_decode[b].dropped)
+                         {
+                             return m_decode[b].dropped;
+                         }
                          if (cost[a] != cost[b])
                          {
                              return cost[a] < cost[b];
@@ -565,6 +571,7 @@ KvCacheFanoutWorkload::PrefillDone(uint32_t p, uint32_t r)
     req.prefillEnd = Simulator::Now();
     req.decode = Place(req);
     req.copiesLeft = m_replicas;
+    req.has.assign(req.decode.size(), false);
     std::vector<uint32_t> hosts;
     for (uint32_t d : req.decode)
     {
@@ -595,11 +602,52 @@ KvCacheFanoutWorkload::KvDelivered(uint32_t p, uint64_t tag, uint32_t host, uint
     }
     m_decode[d].inFlight -= req.kvBytes;
     --req.copiesLeft;
+    req.has[std::find(req.decode.begin(), req.decode.end(), d) - req.decode.begin()] = true;
     m_context.metrics->AddReceiverCompletion(req.handle, host);
     if (d == req.decode[0])
     {
         req.kvArrival = Simulator::Now();
         Join(d, r);
+    }
+    MaybeFinish(r);
+}
+
+void
+KvCacheFanoutWorkload::KvDropped(uint32_t p, uint64_t tag, uint32_t host, uint64_t /* bytes */)
+{
+    uint32_t r = static_cast<uint32_t>(tag);
+    Request& req = m_requests[r];
+    uint32_t d = static_cast<uint32_t>(m_decodeOfHost.at(host));
+    m_decode[d].dropped = true;
+    m_decode[d].inFlight -= req.kvBytes;
+    --req.copiesLeft;
+    const std::size_t i = std::find(req.decode.begin(), req.decode.end(), d) - req.decode.begin();
+    NS_LOG_INFO("request " << r << ": decode host " << host << " dropped before it had the KV");
+    if (i == 0)
+    {
+        // The decoding replica will not have the KV: a replica that has it, or may still
+        // have it, decodes instead, from now (when the failure is known) or at its arrival.
+        std::size_t j = 1;
+        while (j < req.decode.size() && m_decode[req.decode[j]].dropped)
+        {
+            ++j;
+        }
+        if (j == req.decode.size())
+        {
+            req.undecodable = true; // the operation records it: its lost_bytes, or failed
+        }
+        else
+        {
+            std::swap(req.decode[0], req.decode[j]);
+            std::vector<bool>::swap(req.has[0], req.has[j]);
+            m_context.metrics->SetOpHosts(
+                req.handle, m_prefillHosts[p], m_decode[req.decode[0]].host);
+            if (req.has[0])
+            {
+                req.kvArrival = Simulator::Now();
+                Join(req.decode[0], r);
+            }
+        }
     }
     MaybeFinish(r);
 }
@@ -661,7 +709,7 @@ void
 KvCacheFanoutWorkload::MaybeFinish(uint32_t r)
 {
     Request& req = m_requests[r];
-    if (!req.decoded || req.copiesLeft > 0)
+    if (!(req.decoded || req.undecodable) || req.copiesLeft > 0)
     {
         return;
     }
@@ -697,9 +745,9 @@ KvCacheFanoutWorkload::ReportSamples(std::map<std::string, std::vector<double>>&
     };
     for (const Request& req : m_requests)
     {
-        if (!req.decoded)
+        if (!req.decoded || m_context.metrics->GetOps()[req.handle].failed)
         {
-            continue;
+            continue; // a failed request is not a completion (p2mp.on_receiver_timeout fail)
         }
         ttft.push_back(us(req.firstToken - req.arrival));
         queue.push_back(us(req.prefillStart - req.arrival));

@@ -70,7 +70,11 @@ public:
         Time lastToken;
         uint32_t tokensLeft{0};
         uint32_t copiesLeft{0}; ///< replicas still to receive the KV
+        /// per entry of decode: whether that replica has the KV
+        std::vector<bool> has;
         bool decoded{false};
+        /// every replica was dropped before it had the KV: nothing decodes it
+        bool undecodable{false};
     };
 
     const std::vector<Request>& GetRequests() const;
@@ -95,6 +99,8 @@ private:
         uint64_t inFlight{0};         ///< KV bytes sent toward it, not delivered yet
         Ptr<FabricNetDevice> tor;     ///< the switch port toward it
         double lineSecondsPerByte{0}; ///< its link's
+        /// the receiver timeout dropped its host (p2mp.receiver_timeout_us): placed last
+        bool dropped{false};
     };
 
     uint16_t Entropy();
@@ -106,6 +112,8 @@ private:
     /// Estimated seconds to move bytes from the prefill rank to decode rank d.
     double NetworkCost(uint32_t d, uint64_t bytes) const;
     void KvDelivered(uint32_t p, uint64_t tag, uint32_t host, uint64_t bytes);
+    /// The receiver timeout dropped a replica before it had request tag's KV.
+    void KvDropped(uint32_t p, uint64_t tag, uint32_t host, uint64_t bytes);
     void Join(uint32_t d, uint32_t r);
     void Step(uint32_t d);
     void StepDone(uint32_t d);
