@@ -4,8 +4,9 @@
  *   mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] [--quiet]
  *   mcast4ai-run --schema-markdown     (prints docs/scenario-reference.md)
  *
- * Exit codes: 0 every operation completed; 2 bad scenario or command line; 3 the run reached
- * stop_time_ms with operations unfinished (the stuck ones are listed); 1 any other failure.
+ * Exit codes: 0 every operation ended (completed, or failed by the model); 2 bad scenario or
+ * command line; 3 the run reached stop_time_ms with operations unfinished (the stuck ones are
+ * listed); 1 any other failure.
  */
 #include "scenario/model/result-writer.h"
 #include "scenario/model/run-invariants.h"

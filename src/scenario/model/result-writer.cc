@@ -309,6 +309,11 @@ ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
                       d["p999"].get<double>(),
                       d["max"].get<double>());
         os << buf;
+        if (w.value("failed", uint64_t{0}) > 0)
+        {
+            // Not done, not unfinished: a receiver timeout failed them (ops.csv outcome).
+            os << "  " << w["failed"].get<uint64_t>() << " failed (p2mp.on_receiver_timeout)\n";
+        }
         if (w.contains("receiver_completion_us"))
         {
             const auto& r = w["receiver_completion_us"];
