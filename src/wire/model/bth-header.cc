@@ -256,6 +256,10 @@ BthHeader::OpcodeName(uint8_t op)
             return "CNP";
         case RC_SKIP:
             return "RC_SKIP";
+        case RC_PROBE:
+            return "RC_PROBE";
+        case RC_PROBE_ACK:
+            return "RC_PROBE_ACK";
         default:
             return "UNKNOWN";
     }

@@ -21,8 +21,9 @@ namespace ns3
 class BthHeader : public Header
 {
 public:
-    /// Opcodes the module uses: RC transport (high bits 000), the RoCEv2 CNP, and one from
-    /// the manufacturer-specific range (high bits 110) for loss-tolerant data.
+    /// Opcodes the module uses: RC transport (high bits 000), the RoCEv2 CNP, and three from
+    /// the manufacturer-specific range (high bits 110): loss-tolerant data's PSN skip and the
+    /// telemetry probe and its acknowledgement.
     enum Opcode : uint8_t
     {
         RC_SEND_FIRST = 0x00,
@@ -37,6 +38,11 @@ public:
         CNP = 0x81,
         /// A PSN given up on: a SkipHeader follows (loss-tolerant data, skip-header.h)
         RC_SKIP = 0xC0,
+        /// A telemetry probe: an IoamTraceHeader follows, which switches stamp on the way
+        /// (probe-frame-builder.h)
+        RC_PROBE = 0xC1,
+        /// The probe's acknowledgement: its trace echoed back to the sender, not stamped
+        RC_PROBE_ACK = 0xC2,
     };
 
     /// Size on the wire, for callers that budget MTUs before building a packet.

@@ -106,7 +106,8 @@ public:
     /// operation counters (OpLedger); 0 for none. Parse() leaves it and operator== ignores it.
     uint32_t op : 24;
     /// Not on the wire: when a switch queued the frame (OpLedger::Units), for the wait of a
-    /// frame with an operation. Parse() leaves it and operator== ignores it.
+    /// frame with an operation, and a telemetry probe's transit delay (TelemetryStage).
+    /// Parse() leaves it and operator== ignores it.
     uint32_t queuedAt{0};
 
     /// Every field equal (a frame's carried fields against a fresh parse).

@@ -1,0 +1,247 @@
+/*
+ * The IOAM pre-allocated trace: layout in ioam-trace-header.h.
+ */
+#include "wire/model/ioam-trace-header.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IoamTraceHeader");
+
+NS_OBJECT_ENSURE_REGISTERED(IoamTraceHeader);
+
+namespace
+{
+/// IOAM-Type of the pre-allocated trace option (IANA IOAM Option-Type registry).
+constexpr uint8_t IOAM_PREALLOCATED_TRACE = 0;
+constexpr uint32_t MASK_24 = 0x00FFFFFF;
+} // namespace
+
+bool
+IoamTraceHeader::NodeData::operator==(const NodeData& o) const
+{
+    return hopLimit == o.hopLimit && nodeId == o.nodeId && ingressIf == o.ingressIf
+           && egressIf == o.egressIf && seconds == o.seconds && nanoseconds == o.nanoseconds
+           && transitDelayNs == o.transitDelayNs && utilisation == o.utilisation
+           && queueDepthBytes == o.queueDepthBytes;
+}
+
+IoamTraceHeader::IoamTraceHeader() = default;
+
+TypeId
+IoamTraceHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IoamTraceHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<IoamTraceHeader>();
+    return tid;
+}
+
+TypeId
+IoamTraceHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+uint32_t
+IoamTraceHeader::SizeFor(uint32_t hops)
+{
+    return FIXED_BYTES + 4 * std::min(hops * NODE_WORDS, MAX_DATA_WORDS);
+}
+
+void
+IoamTraceHeader::Allocate(uint32_t hops)
+{
+    m_dataWords = std::min(hops * NODE_WORDS, MAX_DATA_WORDS);
+    m_remainingWords = m_dataWords;
+    m_traceType = TRACE_TYPE;
+    m_nodeLen = NODE_WORDS;
+    m_wellFormed = true;
+    m_nodes.clear();
+    m_opaque.clear();
+}
+
+uint32_t
+IoamTraceHeader::AnnouncedBytes(const uint8_t* firstWord)
+{
+    if (firstWord[0] != IOAM_PREALLOCATED_TRACE || firstWord[1] < FIXED_BYTES / 4)
+    {
+        return 0;
+    }
+    return 4u * firstWord[1];
+}
+
+uint32_t
+IoamTraceHeader::GetSerializedSize() const
+{
+    return FIXED_BYTES + 4 * m_dataWords;
+}
+
+void
+IoamTraceHeader::Serialize(Buffer::Iterator start) const
+{
+    uint32_t words = GetSerializedSize() / 4;
+    start.WriteU8(IOAM_PREALLOCATED_TRACE);
+    start.WriteU8(static_cast<uint8_t>(words));
+    start.WriteU8(0);
+    start.WriteU8(0); // nothing follows inside the probe
+    start.WriteHtonU16(m_namespaceId);
+    start.WriteHtonU16(static_cast<uint16_t>(((m_nodeLen & 0x1F) << 11) | ((m_flags & 0xF) << 7)
+                                             | (m_remainingWords & 0x7F)));
+    start.WriteHtonU32((m_traceType & MASK_24) << 8);
+    if (!m_wellFormed)
+    {
+        for (uint32_t w : m_opaque)
+        {
+            start.WriteHtonU32(w);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < m_remainingWords; ++i)
+    {
+        start.WriteHtonU32(0);
+    }
+    // The latest hop's data sits lowest in the packet, just above the free space.
+    for (auto it = m_nodes.rbegin(); it != m_nodes.rend(); ++it)
+    {
+        start.WriteHtonU32((static_cast<uint32_t>(it->hopLimit) << 24) | (it->nodeId & MASK_24));
+        start.WriteHtonU16(it->ingressIf);
+        start.WriteHtonU16(it->egressIf);
+        start.WriteHtonU32(it->seconds);
+        start.WriteHtonU32(it->nanoseconds);
+        start.WriteHtonU32(it->transitDelayNs);
+        start.WriteHtonU32(it->utilisation);
+        start.WriteHtonU32(it->queueDepthBytes);
+    }
+}
+
+uint32_t
+IoamTraceHeader::Deserialize(Buffer::Iterator start)
+{
+    uint8_t type = start.ReadU8();
+    uint32_t words = start.ReadU8();
+    start.ReadU8();
+    start.ReadU8();
+    m_namespaceId = start.ReadNtohU16();
+    uint16_t w = start.ReadNtohU16();
+    m_nodeLen = (w >> 11) & 0x1F;
+    m_flags = (w >> 7) & 0xF;
+    m_remainingWords = w & 0x7F;
+    m_traceType = (start.ReadNtohU32() >> 8) & MASK_24;
+    m_dataWords = words >= FIXED_BYTES / 4 ? words - FIXED_BYTES / 4 : 0;
+    m_nodes.clear();
+    m_opaque.clear();
+    uint32_t filled = m_dataWords >= m_remainingWords ? m_dataWords - m_remainingWords : 0;
+    m_wellFormed = type == IOAM_PREALLOCATED_TRACE && m_traceType == TRACE_TYPE
+                   && m_nodeLen == NODE_WORDS && m_remainingWords <= m_dataWords
+                   && filled % NODE_WORDS == 0;
+    if (!m_wellFormed)
+    {
+        for (uint32_t i = 0; i < m_dataWords; ++i)
+        {
+            m_opaque.push_back(start.ReadNtohU32());
+        }
+        return GetSerializedSize();
+    }
+    start.Next(4 * m_remainingWords);
+    m_nodes.resize(filled / NODE_WORDS);
+    for (auto it = m_nodes.rbegin(); it != m_nodes.rend(); ++it)
+    {
+        uint32_t id = start.ReadNtohU32();
+        it->hopLimit = static_cast<uint8_t>(id >> 24);
+        it->nodeId = id & MASK_24;
+        it->ingressIf = start.ReadNtohU16();
+        it->egressIf = start.ReadNtohU16();
+        it->seconds = start.ReadNtohU32();
+        it->nanoseconds = start.ReadNtohU32();
+        it->transitDelayNs = start.ReadNtohU32();
+        it->utilisation = start.ReadNtohU32();
+        it->queueDepthBytes = start.ReadNtohU32();
+    }
+    return GetSerializedSize();
+}
+
+void
+IoamTraceHeader::Print(std::ostream& os) const
+{
+    os << "IOAM trace ns=" << m_namespaceId << " flags=0x" << std::hex << int(m_flags) << std::dec
+       << " remaining=" << m_remainingWords << "/" << m_dataWords << " words";
+    for (const NodeData& n : m_nodes)
+    {
+        os << " [node " << n.nodeId << " if " << n.ingressIf << ">" << n.egressIf << " delay "
+           << n.transitDelayNs << " ns util " << double(n.utilisation) / UTILISATION_ONE
+           << " queue " << n.queueDepthBytes << " B]";
+    }
+}
+
+void
+IoamTraceHeader::SetNamespaceId(uint16_t id)
+{
+    m_namespaceId = id;
+}
+
+uint16_t
+IoamTraceHeader::GetNamespaceId() const
+{
+    return m_namespaceId;
+}
+
+void
+IoamTraceHeader::SetFlags(uint8_t flags)
+{
+    m_flags = flags & 0xF;
+}
+
+uint8_t
+IoamTraceHeader::GetFlags() const
+{
+    return m_flags;
+}
+
+uint32_t
+IoamTraceHeader::GetRemainingWords() const
+{
+    return m_remainingWords;
+}
+
+uint32_t
+IoamTraceHeader::GetTraceType() const
+{
+    return m_traceType;
+}
+
+bool
+IoamTraceHeader::AddNode(const NodeData& node)
+{
+    if (!m_wellFormed)
+    {
+        return false; // not a trace this node can write into: left as it came
+    }
+    if (m_remainingWords < NODE_WORDS)
+    {
+        m_flags |= FLAG_OVERFLOW;
+        return false;
+    }
+    m_nodes.push_back(node);
+    m_remainingWords -= NODE_WORDS;
+    return true;
+}
+
+const std::vector<IoamTraceHeader::NodeData>&
+IoamTraceHeader::GetNodes() const
+{
+    return m_nodes;
+}
+
+bool
+IoamTraceHeader::IsWellFormed() const
+{
+    return m_wellFormed;
+}
+
+} // namespace ns3

@@ -1,0 +1,131 @@
+/*
+ * In-band telemetry of the inference-transport draft's path-load awareness: an IOAM
+ * pre-allocated trace (RFC 9197 §4.4) behind a 4-octet IOAM header shaped as RFC 9452's (IOAM
+ * in NSH): IOAM-Type, the header's length, reserved, next protocol. RoCEv2 has no standard
+ * place for IOAM, so it rides in the module's telemetry probes (BTH opcodes RC_PROBE and
+ * RC_PROBE_ACK, probe-frame-builder.h), right after the BTH.
+ */
+#ifndef MCAST4AI_IOAM_TRACE_HEADER_H
+#define MCAST4AI_IOAM_TRACE_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief IOAM header + pre-allocated trace option with the module's seven per-hop fields.
+ *
+ * Wire layout (every field big-endian):
+ * \verbatim
+   | IOAM-Type = 0 (8) | IOAM HDR Len (8) | Reserved (8)    | Next Protocol = 0 (8) |
+   | Namespace-ID (16)                    | NodeLen(5) Flags(4) RemainingLen(7)     |
+   | IOAM-Trace-Type (24)                                    | Reserved (8)          |
+   | free space: RemainingLen 4-octet words, zero                                    |
+   | node data of the latest hop ... node data of the first hop                      |
+   \endverbatim
+ * HDR Len counts the whole IOAM header in 4-octet words, this first one included. The sender
+ * pre-allocates room for a number of hops; each node writes its data just above the free
+ * space and lowers RemainingLen by NodeLen, so the first hop's data ends the header (RFC 9197
+ * §4.4). A node that finds no room sets the Overflow flag and writes nothing.
+ *
+ * The trace type is bits 0-6 (NodeLen 7 words): hop limit and node ID; ingress and egress
+ * interface IDs; reception timestamp, seconds and nanoseconds (PTP format); transit delay in
+ * nanoseconds; namespace-specific data, which in the module's namespace is the egress link's
+ * recent utilisation in 1/65536 of its line rate; and the egress queue's depth in bytes.
+ */
+class IoamTraceHeader : public Header
+{
+public:
+    /// IOAM-Trace-Type bits 0 to 6 (bit 0 is the most significant of the 24).
+    static constexpr uint32_t TRACE_TYPE = 0xFE0000;
+    /// 4-octet words each hop writes under TRACE_TYPE.
+    static constexpr uint32_t NODE_WORDS = 7;
+    /// RemainingLen is 7 bits: at most this many words of node data fit.
+    static constexpr uint32_t MAX_DATA_WORDS = 127;
+    /// Bytes before the node data: the IOAM header word and the trace option's two.
+    static constexpr uint32_t FIXED_BYTES = 12;
+    /// Trace flags (4 bits; bit 0, the most significant, first): RFC 9197's Overflow, RFC
+    /// 9322's Loopback and Active (the packet is an active measurement probe).
+    static constexpr uint8_t FLAG_OVERFLOW = 0x8;
+    static constexpr uint8_t FLAG_LOOPBACK = 0x4;
+    static constexpr uint8_t FLAG_ACTIVE = 0x2;
+    /// Utilisation of 1.0 in the namespace data field.
+    static constexpr uint32_t UTILISATION_ONE = 1u << 16;
+    /// Transit delay's most significant bit: the delay did not fit (RFC 9197 §4.4.2.5).
+    static constexpr uint32_t TRANSIT_OVERFLOW = 0x80000000;
+
+    /// One hop's data.
+    struct NodeData
+    {
+        uint8_t hopLimit{0};
+        uint32_t nodeId{0}; ///< 24 bits
+        uint16_t ingressIf{0};
+        uint16_t egressIf{0};
+        uint32_t seconds{0};     ///< reception time, PTP seconds
+        uint32_t nanoseconds{0}; ///< and nanoseconds
+        uint32_t transitDelayNs{0};
+        uint32_t utilisation{0}; ///< namespace data: UTILISATION_ONE = line rate
+        uint32_t queueDepthBytes{0};
+
+        bool operator==(const NodeData& o) const;
+    };
+
+    /// A trace with room for nothing (see Allocate).
+    IoamTraceHeader();
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    /// Bytes a trace pre-allocated for this many hops takes on the wire.
+    static uint32_t SizeFor(uint32_t hops);
+    /// Pre-allocate room for hops nodes (capped at MAX_DATA_WORDS); clears any node data.
+    void Allocate(uint32_t hops);
+    /// Bytes the header announces (HDR Len) before it is read whole: data[0..3] are its
+    /// first word. 0 if that word is not an IOAM pre-allocated trace's.
+    static uint32_t AnnouncedBytes(const uint8_t* firstWord);
+
+    void SetNamespaceId(uint16_t id);
+    uint16_t GetNamespaceId() const;
+    void SetFlags(uint8_t flags);
+    uint8_t GetFlags() const;
+    uint32_t GetRemainingWords() const;
+    uint32_t GetTraceType() const;
+
+    /**
+     * A transit node's data, written into the free space.
+     * \return false if it did not fit: the Overflow flag is set instead
+     */
+    bool AddNode(const NodeData& node);
+    /// The nodes' data in path order (first hop first).
+    const std::vector<NodeData>& GetNodes() const;
+
+    /**
+     * Whether the bytes read were a trace this module can interpret: IOAM-Type 0, the
+     * module's trace type and NodeLen, a RemainingLen inside the allocated space and whole
+     * nodes in the rest. A trace that is not is kept as it came but reports no nodes.
+     */
+    bool IsWellFormed() const;
+
+private:
+    uint16_t m_namespaceId{0};
+    uint8_t m_flags{0};
+    uint32_t m_dataWords{0};      ///< the pre-allocated node data space
+    uint32_t m_remainingWords{0}; ///< of it, still free
+    uint32_t m_traceType{TRACE_TYPE};
+    uint32_t m_nodeLen{NODE_WORDS};
+    bool m_wellFormed{true};
+    std::vector<NodeData> m_nodes;
+    std::vector<uint32_t> m_opaque; ///< the data words of a trace that is not well formed
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_IOAM_TRACE_HEADER_H */

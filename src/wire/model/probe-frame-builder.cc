@@ -1,0 +1,137 @@
+/*
+ * Telemetry probes: layout in probe-frame-builder.h.
+ */
+#include "wire/model/probe-frame-builder.h"
+
+#include "ns3/log.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/composite-header.h"
+#include "wire/model/icrc-trailer.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ProbeFrameBuilder");
+
+namespace
+{
+
+/// BTH + trace + ICRC + UDP + IPv4 + Ethernet, around an empty payload.
+Ptr<Packet>
+Build(const RocePacketBuilder::Addressing& a,
+      Mac48Address src,
+      Mac48Address dst,
+      uint8_t opcode,
+      uint32_t destQp,
+      uint32_t probeId,
+      const IoamTraceHeader& trace)
+{
+    BthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(destQp);
+    bth.SetPsn(probeId & BthHeader::PSN_MASK);
+    bth.SetAckRequest(opcode == BthHeader::RC_PROBE);
+    CompositeHeader inner;
+    inner.Append(bth);
+    inner.Append(trace);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(inner);
+    RocePacketBuilder::AddEnvelope(p, a, src, dst);
+    return p;
+}
+
+} // namespace
+
+uint32_t
+ProbeFrameBuilder::FrameBytes(uint32_t hops)
+{
+    return TRACE_OFFSET + IoamTraceHeader::SizeFor(hops) + FrameInfo::ICRC_BYTES;
+}
+
+Ptr<Packet>
+ProbeFrameBuilder::Probe(const RocePacketBuilder::Addressing& a,
+                         Mac48Address src,
+                         Mac48Address dst,
+                         uint32_t destQp,
+                         uint32_t probeId,
+                         uint16_t namespaceId,
+                         uint32_t hops)
+{
+    IoamTraceHeader trace;
+    trace.Allocate(hops);
+    trace.SetNamespaceId(namespaceId);
+    trace.SetFlags(IoamTraceHeader::FLAG_ACTIVE);
+    return Build(a, src, dst, BthHeader::RC_PROBE, destQp, probeId, trace);
+}
+
+Ptr<Packet>
+ProbeFrameBuilder::Ack(const RocePacketBuilder::Addressing& a,
+                       Mac48Address src,
+                       Mac48Address dst,
+                       uint32_t destQp,
+                       uint32_t probeId,
+                       const IoamTraceHeader& trace)
+{
+    return Build(a, src, dst, BthHeader::RC_PROBE_ACK, destQp, probeId, trace);
+}
+
+bool
+ProbeFrameBuilder::ReadTrace(Ptr<const Packet> frame, IoamTraceHeader& trace)
+{
+    uint32_t size = frame->GetSize();
+    if (size < TRACE_OFFSET + IoamTraceHeader::FIXED_BYTES + FrameInfo::ICRC_BYTES)
+    {
+        return false;
+    }
+    std::vector<uint8_t> bytes(size);
+    frame->CopyData(bytes.data(), size);
+    uint32_t announced = IoamTraceHeader::AnnouncedBytes(bytes.data() + TRACE_OFFSET);
+    if (announced == 0 || TRACE_OFFSET + announced + FrameInfo::ICRC_BYTES > size)
+    {
+        return false;
+    }
+    Buffer buffer;
+    buffer.AddAtStart(announced);
+    buffer.Begin().Write(bytes.data() + TRACE_OFFSET, announced);
+    trace.Deserialize(buffer.Begin());
+    return true;
+}
+
+ProbeFrameBuilder::StampResult
+ProbeFrameBuilder::Stamp(Ptr<const Packet> frame,
+                         uint16_t namespaceId,
+                         const IoamTraceHeader::NodeData& node,
+                         Ptr<Packet>& stamped)
+{
+    IoamTraceHeader trace;
+    if (!ReadTrace(frame, trace) || trace.GetNamespaceId() != namespaceId || !trace.IsWellFormed())
+    {
+        NS_LOG_LOGIC("no trace of namespace " << namespaceId << " to write into");
+        return UNTOUCHED;
+    }
+    uint32_t size = frame->GetSize();
+    std::vector<uint8_t> bytes(size);
+    frame->CopyData(bytes.data(), size);
+    IoamTraceHeader::NodeData data = node;
+    // Hop_Lim comes from the layer below (RFC 9197 §4.4.2.1): the IPv4 TTL.
+    data.hopLimit = bytes[FrameInfo::ETH_BYTES + 8];
+    StampResult result = trace.AddNode(data) ? STAMPED : OVERFLOW;
+    Buffer buffer;
+    buffer.AddAtStart(trace.GetSerializedSize());
+    trace.Serialize(buffer.Begin());
+    buffer.CopyData(bytes.data() + TRACE_OFFSET, trace.GetSerializedSize());
+    stamped = Create<Packet>(bytes.data(), size - FrameInfo::ICRC_BYTES);
+    IcrcTrailer icrc;
+    bool computed = bytes[size - 1] | bytes[size - 2] | bytes[size - 3] | bytes[size - 4];
+    if (computed)
+    {
+        icrc.SetIcrc(IcrcTrailer::Compute(bytes.data() + FrameInfo::ETH_BYTES,
+                                          size - FrameInfo::ETH_BYTES - FrameInfo::ICRC_BYTES));
+    }
+    stamped->AddTrailer(icrc);
+    return result;
+}
+
+} // namespace ns3
