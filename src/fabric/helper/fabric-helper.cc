@@ -6,6 +6,7 @@
 #include "fabric/model/source-guard-stage.h"
 #include "fabric/model/strict-priority-scheduler.h"
 #include "fabric/model/switch-mmu.h"
+#include "fabric/model/telemetry-stage.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -129,6 +130,13 @@ void
 FabricHelper::SetSourceValidation(bool enabled)
 {
     m_sourceValidation = enabled;
+}
+
+void
+FabricHelper::SetTelemetry(bool enabled, Time window)
+{
+    m_telemetry = enabled;
+    m_telemetryWindow = window;
 }
 
 uint64_t
@@ -278,6 +286,13 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
                 guard->SetHostPorts(std::move(hostOnPort));
                 s->AddStage(guard); // the first stage: no later one sees a forged frame
             }
+        }
+        if (m_telemetry)
+        {
+            Ptr<TelemetryStage> telemetry = CreateObject<TelemetryStage>();
+            telemetry->SetAttribute("NodeId", UintegerValue(n));
+            telemetry->SetAttribute("Window", TimeValue(m_telemetryWindow));
+            s->AddStage(telemetry);
         }
         f.nodes.Get(n)->AggregateObject(s);
         f.switches.push_back(s);

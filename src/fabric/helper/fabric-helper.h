@@ -63,6 +63,9 @@ public:
     /// Give every switch with host ports a SourceGuardStage, first in its pipeline: a host
     /// can send only in its own name (off by default).
     void SetSourceValidation(bool enabled);
+    /// In-band telemetry: every switch stamps telemetry probes (a TelemetryStage whose node ID
+    /// is its graph node index), its utilisation estimate over window.
+    void SetTelemetry(bool enabled, Time window);
 
     /**
      * Build the fabric of graph (routes computed) with the links of topology.
@@ -94,6 +97,8 @@ private:
     std::optional<double> m_kmaxKb;
     uint64_t m_seed{1};
     bool m_sourceValidation{false};
+    bool m_telemetry{false};
+    Time m_telemetryWindow;
 };
 
 } // namespace ns3

@@ -97,6 +97,7 @@ FabricSwitch::DoDispose()
         stage->Dispose();
     }
     m_stages.clear();
+    m_departures.clear();
     if (m_pathChoice)
     {
         m_pathChoice->Dispose();
@@ -211,6 +212,10 @@ FabricSwitch::AddStage(Ptr<SwitchStage> stage)
 {
     m_stages.push_back(stage);
     stage->Attach(this);
+    if (stage->SeesDepartures())
+    {
+        m_departures.push_back(PeekPointer(stage));
+    }
 }
 
 uint32_t
@@ -521,6 +526,10 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask, Time now)
         Time paused = port.device->GetPausedTime(prio, now)
                       - port.device->GetPausedTime(prio, now - OpLedger::Duration(wait));
         m_ops->Waited(wait, OpLedger::Units(paused), marked);
+    }
+    for (SwitchStage* stage : m_departures)
+    {
+        stage->Departing(queued.inPort, portIndex, prio, queued.frame, now);
     }
     return std::move(queued.frame);
 }

@@ -217,6 +217,7 @@ private:
     Ptr<PathChoice> m_pathChoice;
     Ptr<EgressScheduler> m_scheduler;
     std::vector<Ptr<SwitchStage>> m_stages;
+    std::vector<SwitchStage*> m_departures; ///< of m_stages, those that see frames leave
     uint16_t m_pauseQuanta;
     bool m_ecnEnabled;
 

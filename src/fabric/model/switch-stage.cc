@@ -21,6 +21,21 @@ SwitchStage::Attach(FabricSwitch* sw)
     m_switch = sw;
 }
 
+bool
+SwitchStage::SeesDepartures() const
+{
+    return false;
+}
+
+void
+SwitchStage::Departing(uint32_t /* inPort */,
+                       uint32_t /* outPort */,
+                       uint8_t /* prio */,
+                       FabricFrame& /* frame */,
+                       Time /* now */)
+{
+}
+
 void
 SwitchStage::DoDispose()
 {

@@ -429,6 +429,19 @@ TopologyGraph::HopCount(uint32_t a, uint32_t b) const
 }
 
 uint32_t
+TopologyGraph::MaxSwitchesOnPath() const
+{
+    // Host to ToR, the ToRs' distance in links, ToR to host: the switches are one more than
+    // that distance. A ToR cut off by a failure does not count.
+    uint32_t most = 0;
+    for (uint16_t d : m_torDistance)
+    {
+        most = d == std::numeric_limits<uint16_t>::max() ? most : std::max<uint32_t>(most, d);
+    }
+    return most + 1;
+}
+
+uint32_t
 TopologyGraph::DistinctPortSets() const
 {
     return static_cast<uint32_t>(m_portSets.size());

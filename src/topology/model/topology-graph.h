@@ -95,6 +95,10 @@ public:
     /// \return the number of links on a shortest path between two hosts
     uint32_t HopCount(uint32_t a, uint32_t b) const;
 
+    /// \return the most switches a shortest path between two hosts goes through (what an
+    /// in-band telemetry trace needs room for). Requires ComputeRoutes().
+    uint32_t MaxSwitchesOnPath() const;
+
     /// \return how many distinct next-hop sets the routing tables hold (they are shared)
     uint32_t DistinctPortSets() const;
 

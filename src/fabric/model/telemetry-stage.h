@@ -1,0 +1,79 @@
+/*
+ * In-band telemetry at a switch (load_balancing.telemetry): the switch is an IOAM transit node
+ * (RFC 9197) for the telemetry probes of endpoint path steering. As a probe leaves, it writes
+ * its hop's data into the probe's pre-allocated trace: node and interface IDs, the time the
+ * probe arrived and the time it spent inside, the depth of the egress queue it leaves behind,
+ * and, as namespace-specific data, the egress link's recent utilisation.
+ */
+#ifndef MCAST4AI_TELEMETRY_STAGE_H
+#define MCAST4AI_TELEMETRY_STAGE_H
+
+#include "fabric/model/switch-stage.h"
+#include "ns3/traced-callback.h"
+#include "wire/model/ioam-trace-header.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetDevice;
+
+/**
+ * \brief Stamps telemetry probes at egress; measures every egress link's utilisation.
+ *
+ * Utilisation is a discounting rate estimator, as CONGA's (Alizadeh et al., SIGCOMM 2014):
+ * per egress port, the wire bytes sent, each discounted by exp(-age / Window). A link sending
+ * steadily at rate r holds r x Window, so the estimate over line rate x Window is the share of
+ * the line in use over the last Window or so. It is kept for every frame that leaves, since a
+ * probe must find it current; nothing else in the switch changes.
+ *
+ * A probe is a RoCEv2 frame with BTH opcode RC_PROBE; its trace is stamped only in this node's
+ * namespace (RFC 9197: a node acts on the namespaces it is configured for).
+ */
+class TelemetryStage : public SwitchStage
+{
+public:
+    static TypeId GetTypeId();
+
+    void Attach(FabricSwitch* sw) override;
+    bool Receive(uint32_t inPort, FabricFrame& frame) override;
+    bool SeesDepartures() const override;
+    void Departing(
+        uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame& frame, Time now) override;
+
+    /// The egress link's utilisation estimate on port at now (1 = line rate).
+    double GetUtilisation(uint32_t port, Time now) const;
+    /// Probes this node wrote its data into, and probes it found full (Overflow set).
+    uint64_t GetStamps() const;
+    uint64_t GetOverflows() const;
+
+    /// Signature of the Stamp trace: egress port and the data written.
+    typedef void (*StampTracedCallback)(uint32_t port, const IoamTraceHeader::NodeData& data);
+
+private:
+    /// Per egress port: the discounted bytes and when they were last discounted.
+    struct LinkLoad
+    {
+        double bytes{0};
+        Time at;
+        const FabricNetDevice* port{nullptr}; ///< its rate is read when stamped (it may change)
+        uint32_t framing{0};                  ///< wire bytes of a frame beyond the packet
+    };
+
+    /// Bring port's estimate to now (discount it).
+    void Discount(LinkLoad& load, Time now) const;
+
+    uint32_t m_nodeId{0};
+    uint16_t m_namespaceId{1};
+    Time m_window;
+    std::vector<LinkLoad> m_links;
+    uint64_t m_stamps{0};
+    uint64_t m_overflows{0};
+    TracedCallback<uint32_t, const IoamTraceHeader::NodeData&> m_stampTrace;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_TELEMETRY_STAGE_H */
