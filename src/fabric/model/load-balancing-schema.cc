@@ -68,6 +68,62 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
         .Doc("steering: a flow's transfer is posted as messages of this size, the granularity at "
              "which its path may change (0: as posted)")
         .Bind(&LoadBalancingConfig::messageBytes, uint64_t{262144});
+    lb.Boolean("telemetry")
+        .Default(false)
+        .Doc("steering: switches stamp an IOAM trace (RFC 9197: node, interfaces, queue depth, "
+             "transit delay, egress utilisation) into the senders' probes, which come back in "
+             "the probes' acknowledgements; senders move to ports whose paths the probes showed "
+             "free (docs/fabric.md, \"In-band telemetry\")")
+        .Bind(&LoadBalancingConfig::telemetry);
+    lb.Integer("probe_ports", 1, 64)
+        .Auto("8 with telemetry")
+        .Doc("telemetry: source ports never probed that a probing round tries, besides the "
+             "current port and one port of every other path seen")
+        .Bind(&LoadBalancingConfig::probePorts, uint32_t{8});
+    lb.Number("probe_interval_us", ConfigSchemaBounds::AtLeast(0))
+        .Auto("25 with telemetry")
+        .Unit("us")
+        .Doc("telemetry: the current port is probed at a message start, and a probing round "
+             "starts, at most once per interval")
+        .Bind(&LoadBalancingConfig::probeIntervalUs, 25.0);
+    lb.Number("telemetry_window_us", ConfigSchemaBounds::Above(0))
+        .Auto("5 with telemetry")
+        .Unit("us")
+        .Doc("telemetry: time constant of the switches' egress utilisation estimate (a byte "
+             "sent this long ago counts 1/e)")
+        .Bind(&LoadBalancingConfig::telemetryWindowUs, 5.0);
+    lb.Rule(
+        "telemetry",
+        {"telemetry", "endpoint_steering"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const nlohmann::json* telemetry = v.Get("telemetry");
+            const nlohmann::json* steer = v.Get("endpoint_steering");
+            if (!telemetry || !telemetry->get<bool>() || !steer || steer->get<bool>())
+            {
+                return std::nullopt;
+            }
+            return "applies only with endpoint steering (" + v.Path("endpoint_steering")
+                   + " true, as mode 'steering' sets it): only steering senders probe";
+        },
+        "`telemetry` true only with endpoint steering");
+    for (const char* key : {"probe_ports", "probe_interval_us", "telemetry_window_us"})
+    {
+        const std::string k = key;
+        lb.Rule(
+            k,
+            {k, "telemetry"},
+            [k](const ConfigSchemaView& v) -> std::optional<std::string>
+            {
+                const nlohmann::json* telemetry = v.Get("telemetry");
+                if (!v.Get(k) || (telemetry && telemetry->get<bool>()))
+                {
+                    return std::nullopt;
+                }
+                return "applies only with " + v.Path("telemetry") + " true";
+            },
+            "`" + k + "` only with `telemetry` true");
+    }
     lb.Rule(
         "endpoint_steering",
         {"endpoint_steering", "mode", "allow_steering_with_spraying"},

@@ -69,6 +69,37 @@ EndpointPathSteering::Find(uint16_t port)
     return nullptr;
 }
 
+const EndpointPathSteering::Estimate*
+EndpointPathSteering::Find(uint16_t port) const
+{
+    return const_cast<EndpointPathSteering*>(this)->Find(port);
+}
+
+bool
+EndpointPathSteering::HasEstimate(uint16_t port) const
+{
+    return Find(port) != nullptr;
+}
+
+double
+EndpointPathSteering::CurrentRate(uint16_t port) const
+{
+    const Estimate* e = Find(port);
+    return e ? e->rate : 0.0;
+}
+
+uint16_t
+EndpointPathSteering::GetCurrent() const
+{
+    return m_current;
+}
+
+uint32_t
+EndpointPathSteering::GetMaxPorts() const
+{
+    return m_maxPorts;
+}
+
 void
 EndpointPathSteering::MessageDone(
     uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps)
@@ -122,23 +153,50 @@ EndpointPathSteering::IsLoaded(const Estimate& e) const
 }
 
 bool
+EndpointPathSteering::MayRepath(uint16_t current) const
+{
+    // Nothing learnt about this path since choosing it, or rate-limited.
+    return current == m_current && m_freshSamples > 0
+           && !(m_repathed && Simulator::Now() - m_lastRepath < m_minRepathInterval);
+}
+
+bool
+EndpointPathSteering::CurrentLoaded(uint16_t current) const
+{
+    const Estimate* cur = Find(current);
+    return cur && IsLoaded(*cur) && m_loadedStreak >= m_loadedMessages;
+}
+
+bool
 EndpointPathSteering::WantsRepath(uint16_t current) const
 {
-    if (current != m_current || m_freshSamples == 0
-        || (m_repathed && Simulator::Now() - m_lastRepath < m_minRepathInterval))
+    return MayRepath(current) && CurrentLoaded(current);
+}
+
+uint16_t
+EndpointPathSteering::DrawNewPort(uint16_t current)
+{
+    uint16_t to;
+    do
     {
-        return false; // nothing learnt about this path since choosing it, or rate-limited
-    }
-    const Estimate* cur = nullptr;
+        to = static_cast<uint16_t>(PROBE_BASE + DrawBelow(PROBE_RANGE));
+    } while (to == current || Find(to));
+    return to;
+}
+
+uint16_t
+EndpointPathSteering::Choose(uint16_t current, bool& probe)
+{
+    const Estimate* best = nullptr;
     for (const Estimate& e : m_estimates)
     {
-        cur = e.port == current ? &e : cur;
+        if (e.samples > 0 && !IsLoaded(e) && (!best || e.rate > best->rate))
+        {
+            best = &e;
+        }
     }
-    if (!cur || !IsLoaded(*cur))
-    {
-        return false;
-    }
-    return m_loadedStreak >= m_loadedMessages;
+    probe = !best;
+    return best ? best->port : DrawNewPort(current);
 }
 
 uint16_t
@@ -153,28 +211,8 @@ EndpointPathSteering::NextPort(uint16_t current)
     {
         return current;
     }
-    const Estimate* best = nullptr;
-    for (const Estimate& e : m_estimates)
-    {
-        if (e.samples > 0 && !IsLoaded(e) && (!best || e.rate > best->rate))
-        {
-            best = &e;
-        }
-    }
-    uint16_t to;
     bool probe = false;
-    if (best)
-    {
-        to = best->port;
-    }
-    else
-    {
-        probe = true;
-        do
-        {
-            to = static_cast<uint16_t>(PROBE_BASE + DrawBelow(PROBE_RANGE));
-        } while (to == current || Find(to));
-    }
+    uint16_t to = Choose(current, probe);
     Repathed(current, to, probe);
     m_current = to;
     m_freshSamples = 0;

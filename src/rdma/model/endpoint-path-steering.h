@@ -39,6 +39,28 @@ public:
     void MessageDone(
         uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps) override;
 
+protected:
+    /// Whether a change of port is allowed now: something was learnt about the current port
+    /// since it was chosen, and the last change is MinRepathInterval old.
+    bool MayRepath(uint16_t current) const;
+    /// Whether the current port's messages say its path is loaded (the rule above).
+    bool CurrentLoaded(uint16_t current) const;
+    /**
+     * The port to move to from a loaded current one; probe: it was never used. This model:
+     * the known port that is not loaded and delivered fastest, else a new one.
+     */
+    virtual uint16_t Choose(uint16_t current, bool& probe);
+    /// A port drawn from the ephemeral range that this queue pair has no estimate for.
+    uint16_t DrawNewPort(uint16_t current);
+    /// Whether a message of this queue pair went on port (it has an estimate).
+    bool HasEstimate(uint16_t port) const;
+    /// The delivery-rate estimate of port (payload bytes per second), 0 if none.
+    double CurrentRate(uint16_t port) const;
+    /// The port the last message went on (0 before the first).
+    uint16_t GetCurrent() const;
+    /// Estimates are kept for at most this many ports.
+    uint32_t GetMaxPorts() const;
+
 private:
     struct Estimate
     {
@@ -50,6 +72,7 @@ private:
     };
 
     Estimate* Find(uint16_t port);
+    const Estimate* Find(uint16_t port) const;
     bool IsLoaded(const Estimate& e) const;
 
     double m_rateThreshold{0.9};

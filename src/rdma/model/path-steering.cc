@@ -60,6 +60,30 @@ PathSteering::Setup(uint64_t seed, double payloadRate, bool congestionControl)
     m_congestionControl = congestionControl;
 }
 
+void
+PathSteering::SetProbeSender(ProbeSender sender)
+{
+    m_probeSender = sender;
+}
+
+void
+PathSteering::ProbeAnswered(uint32_t /* probeId */, const IoamTraceHeader& /* trace */)
+{
+}
+
+bool
+PathSteering::CanProbe() const
+{
+    return !m_probeSender.IsNull();
+}
+
+void
+PathSteering::SendProbe(uint16_t port, uint32_t probeId)
+{
+    NS_LOG_LOGIC("telemetry probe " << probeId << " on port " << port);
+    m_probeSender(port, probeId);
+}
+
 uint64_t
 PathSteering::GetRepaths() const
 {

@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "wire/model/ioam-trace-header.h"
 
 #include <cstdint>
 
@@ -43,8 +44,9 @@ public:
     /// Whether NextPort(current) would change the port now (no side effect, no draw).
     virtual bool WantsRepath(uint16_t current) const = 0;
     /// Whether a queue pair about to change port first waits until everything it sent on
-    /// the old one is acknowledged (the DrainBeforeRepath attribute).
-    bool DrainsBeforeRepath() const
+    /// the old one is acknowledged (the DrainBeforeRepath attribute; a model may know that
+    /// the old path is quick enough for the receiver to take the reordering).
+    virtual bool DrainsBeforeRepath() const
     {
         return m_drain;
     }
@@ -58,18 +60,37 @@ public:
         uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps)
         = 0;
 
+    /**
+     * Telemetry (load_balancing.telemetry): how the model sends a probe on a source port,
+     * numbered by the model (the NIC wires it to RdmaNic::SendProbe). Unset: no probes.
+     */
+    typedef Callback<void, uint16_t, uint32_t> ProbeSender;
+    void SetProbeSender(ProbeSender sender);
+    /// The acknowledgement of probe probeId came back with the probe's trace, stamped by
+    /// every switch on the way. This model ignores it.
+    virtual void ProbeAnswered(uint32_t probeId, const IoamTraceHeader& trace);
+
     /// Changes of source port so far (a probe of a new value included).
     uint64_t GetRepaths() const;
     /// Of those, changes to a value never used before.
     uint64_t GetProbes() const;
     /// The size transfers are split into (0: as posted); see the MessageBytes attribute.
     uint64_t GetMessageBytes() const;
+    /// Payload bytes per second at line rate (Setup).
+    double GetPayloadRate() const
+    {
+        return m_payloadRate;
+    }
 
 protected:
     /// The next of this queue pair's uniform draws in [0, n) (seeded, counter-based).
     uint32_t DrawBelow(uint32_t n);
     /// Count a change of port (traced); probe: the port is new to this queue pair.
     void Repathed(uint16_t from, uint16_t to, bool probe);
+    /// Whether probes can be sent (a ProbeSender is set).
+    bool CanProbe() const;
+    /// Send telemetry probe probeId on port.
+    void SendProbe(uint16_t port, uint32_t probeId);
 
     Time m_minRepathInterval;
     uint64_t m_messageBytes{0};
@@ -84,6 +105,7 @@ private:
     uint64_t m_draws{0};
     uint64_t m_repaths{0};
     uint64_t m_probes{0};
+    ProbeSender m_probeSender;
     TracedCallback<uint16_t, uint16_t> m_repathTrace; // from, to
 };
 

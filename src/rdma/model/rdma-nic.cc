@@ -14,6 +14,7 @@
 #include "rdma/model/dcqcn.h"
 #include "wire/model/bth-header.h"
 #include "wire/model/fabric-address.h"
+#include "wire/model/probe-frame-builder.h"
 #include "wire/model/roce-packet-builder.h"
 
 namespace ns3
@@ -117,6 +118,17 @@ RdmaNic::GetTypeId()
                             TimeValue(MicroSeconds(100)),
                             MakeTimeAccessor(&RdmaNic::m_reorderTimeout),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("TelemetryNamespace",
+                            "IOAM namespace of the telemetry probes its queue pairs' steering "
+                            "sends",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&RdmaNic::m_telemetryNamespace),
+                            MakeUintegerChecker<uint16_t>())
+              .AddAttribute("TelemetryHops",
+                            "Switches a probe's trace has room for (the fabric's longest path)",
+                            UintegerValue(3),
+                            MakeUintegerAccessor(&RdmaNic::m_telemetryHops),
+                            MakeUintegerChecker<uint32_t>(1, 18))
               .AddTraceSource("EarlyArrival",
                               "A tolerant responder got a packet ahead of a hole (how many PSNs "
                               "past the expected one)",
@@ -235,6 +247,7 @@ RdmaNic::DoDispose()
     m_created.clear();
     m_control.clear();
     m_copies.clear();
+    m_probes.clear();
     m_groups.clear();
     m_groupRx.clear();
     m_wakeup.Cancel();
@@ -311,6 +324,8 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
         steering->Setup(Mix64(m_seed ^ (uint64_t{m_host} << 32) ^ qp->GetQpn()),
                         m_device->GetDataRate().GetBitRate() / 8.0 * m_mtu / wire,
                         m_ccEnabled);
+        // Probes go out through the NIC, addressed by QPN: no cycle of references.
+        steering->SetProbeSender(MakeCallback(&RdmaNic::SendProbe, this).Bind(qp->GetQpn()));
         qp->SetPathSteering(steering);
     }
     m_created.push_back(m_qps.size());
@@ -440,6 +455,13 @@ RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask, Time now)
         // ACKs can queue by the thousand behind a paused port: the next one is cold by the
         // time it goes.
         m_device->HintNextFrame(m_control.empty() ? nullptr : &m_control.front());
+        return f;
+    }
+    if (!m_probes.empty() && !(pausedMask & (1u << (m_probes.front().info.dscp >> 3))))
+    {
+        // Telemetry probes ride their queue pair's class, to see the queues its data sees.
+        FabricFrame f = std::move(m_probes.front());
+        m_probes.pop_front();
         return f;
     }
     if ((m_dataClasses & ~pausedMask) == 0)
@@ -814,6 +836,92 @@ RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
         m_cnpReceivedTrace(fi.destQp);
         qp->ReceiveCnp();
     }
+    else if (fi.opcode == BthHeader::RC_PROBE || fi.opcode == BthHeader::RC_PROBE_ACK)
+    {
+        ReceiveProbe(qp, frame);
+    }
+}
+
+void
+RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId)
+{
+    Ptr<QueuePair> qp = GetQp(qpn);
+    Ptr<Packet> p = ProbeFrameBuilder::Probe(
+        MakeAddressing(HostAddress(qp->GetRemoteHost()).Get(), srcPort, qp->GetPriority(), false),
+        m_mac,
+        HostMac(qp->GetRemoteHost()),
+        qp->GetRemoteQpn(),
+        probeId,
+        m_telemetryNamespace,
+        m_telemetryHops);
+    FabricFrame frame = FabricFrame::From(p);
+    frame.info.owner = qp->GetOwner();
+    ++m_probesSent;
+    m_probeBytes += p->GetSize() + m_device->GetFramingBytes();
+    NS_LOG_LOGIC("host " << m_host << " QP " << qpn << ": probe " << probeId << " on port "
+                         << srcPort);
+    m_probes.push_back(std::move(frame));
+    // Not TryTransmit here: a probe is sent from inside this NIC's own DequeueFrame (the
+    // steering asks at a message's first packet), where the port is not marked busy yet.
+    Simulator::ScheduleNow(&RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame)
+{
+    IoamTraceHeader trace;
+    if (!ProbeFrameBuilder::ReadTrace(frame.GetPacket(), trace))
+    {
+        NS_LOG_WARN("host " << m_host << ": a probe without a readable trace, ignored");
+        return;
+    }
+    const FrameInfo& fi = frame.info;
+    if (fi.opcode == BthHeader::RC_PROBE_ACK)
+    {
+        ++m_probeAcksReceived;
+        if (Ptr<PathSteering> steering = qp->GetPathSteering())
+        {
+            steering->ProbeAnswered(fi.psn, trace);
+        }
+        return;
+    }
+    // The IOAM decapsulating node: the trace goes back to the sender, ahead of data as ACKs.
+    Ptr<Packet> ack = ProbeFrameBuilder::Ack(
+        MakeAddressing(fi.srcIp, qp->GetSourcePort(), m_ctrlPriority, false),
+        m_mac,
+        HostMac(fi.SrcHost()),
+        qp->GetRemoteQpn(),
+        fi.psn,
+        trace);
+    FabricFrame reply = FabricFrame::From(ack);
+    reply.info.owner = qp->GetOwner();
+    ++m_probeAcksSent;
+    m_probeBytes += ack->GetSize() + m_device->GetFramingBytes();
+    QueueControl(std::move(reply));
+}
+
+uint64_t
+RdmaNic::GetProbesSent() const
+{
+    return m_probesSent;
+}
+
+uint64_t
+RdmaNic::GetProbeAcksSent() const
+{
+    return m_probeAcksSent;
+}
+
+uint64_t
+RdmaNic::GetProbeAcksReceived() const
+{
+    return m_probeAcksReceived;
+}
+
+uint64_t
+RdmaNic::GetProbeBytes() const
+{
+    return m_probeBytes;
 }
 
 void

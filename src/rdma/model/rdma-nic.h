@@ -109,6 +109,19 @@ public:
                    bool nak,
                    uint8_t owner);
     uint8_t GetControlPriority() const;
+    /**
+     * Telemetry: send a probe of queue pair qpn on UDP source port srcPort, numbered probeId
+     * (ProbeFrameBuilder), in the queue pair's class so that it meets the queues its data
+     * does, ahead of data. Its acknowledgement goes to the queue pair's path steering.
+     */
+    void SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId);
+    /// Telemetry probes this NIC sent, acknowledgements it sent for others' probes and
+    /// acknowledgements of its own that came back; the wire bytes of the probes and
+    /// acknowledgements it sent (framing included).
+    uint64_t GetProbesSent() const;
+    uint64_t GetProbeAcksSent() const;
+    uint64_t GetProbeAcksReceived() const;
+    uint64_t GetProbeBytes() const;
 
     /// Unicast QPs created from now on steer their source port (a child of PathSteering).
     void SetPathSteeringType(TypeId tid);
@@ -263,6 +276,9 @@ private:
         GroupReceiveCallback receive;
     };
 
+    /// A probe for one of its queue pairs (answered) or a probe's acknowledgement (to the
+    /// queue pair's steering).
+    void ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame);
     /// Dispatch a frame for group responder g.
     void ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi);
 
@@ -275,6 +291,7 @@ private:
     RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
     AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs/CNPs, bytes built when read
     RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
+    RingQueue<FabricFrame> m_probes;  // telemetry probes, each in its queue pair's class
     // By group QPN: a P2MP requester (REQUESTER | index in m_qps) or a group responder (index
     // in m_groupRx). A deque: responders keep their address while more are created.
     std::unordered_map<uint32_t, uint32_t> m_groups;
@@ -309,6 +326,12 @@ private:
     uint64_t m_mcastPackets{0};
     uint64_t m_mcastCopies{0};
     uint64_t m_cnpsReceived{0};
+    uint16_t m_telemetryNamespace{1};
+    uint32_t m_telemetryHops{3};
+    uint64_t m_probesSent{0};
+    uint64_t m_probeAcksSent{0};
+    uint64_t m_probeAcksReceived{0};
+    uint64_t m_probeBytes{0};
     ReorderMode m_reorder{GO_BACK_N};
     uint32_t m_reorderWindow{0};
     Time m_reorderTimeout;

@@ -2,6 +2,7 @@
 
 #include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
+#include "fabric/model/telemetry-stage.h"
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -421,6 +422,11 @@ ScenarioRunner::NetworkSummary() const
     uint64_t qpsMax = 0;
     uint64_t repaths = 0;
     uint64_t probes = 0;
+    uint64_t telemetryProbes = 0;
+    uint64_t telemetryAcks = 0;
+    uint64_t telemetryBytes = 0;
+    uint64_t stamps = 0;
+    uint64_t overflows = 0;
     std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS> displacement{};
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
@@ -455,6 +461,9 @@ ScenarioRunner::NetworkSummary() const
                 }
             }
         }
+        telemetryProbes += nic->GetProbesSent();
+        telemetryAcks += nic->GetProbeAcksReceived();
+        telemetryBytes += nic->GetProbeBytes();
         reorderDrops += nic->GetReorderDrops();
         for (uint32_t b = 0; b < RdmaNic::DISPLACEMENT_BUCKETS; ++b)
         {
@@ -507,6 +516,14 @@ ScenarioRunner::NetworkSummary() const
             }
             deepParsed += stage->GetDeepParsed();
             aggregatedAcks += stage->GetAggregatedAcksSent();
+        }
+        for (uint32_t i = 0; i < sw->GetNStages(); ++i)
+        {
+            if (Ptr<TelemetryStage> t = DynamicCast<TelemetryStage>(sw->GetStage(i)))
+            {
+                stamps += t->GetStamps();
+                overflows += t->GetOverflows();
+            }
         }
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -575,6 +592,12 @@ ScenarioRunner::NetworkSummary() const
              {{"mean", m_fabric->GetHostCount() ? double(qps) / m_fabric->GetHostCount() : 0.0},
               {"max", qpsMax}}},
             {"steering", {{"repaths", repaths}, {"probes", probes}}},
+            {"telemetry",
+             {{"probes", telemetryProbes},
+              {"probe_acks", telemetryAcks},
+              {"probe_bytes", telemetryBytes},
+              {"stamps", stamps},
+              {"overflows", overflows}}},
             {"acks_at_senders", acks},
             {"header_bytes", headerBytes},
             {"data_packets", dataPackets},

@@ -17,6 +17,7 @@
 #include "rdma/model/path-steering.h"
 #include "scenario/model/fabric-memory-estimate.h"
 #include "scenario/model/scenario-error.h"
+#include "wire/model/ioam-trace-header.h"
 
 #include <cmath>
 #include <sstream>
@@ -120,6 +121,7 @@ TopologyBuilder::Build()
     }
     fabric.SetSeed(m_config.seed);
     fabric.SetSourceValidation(sw.sourceValidation);
+    fabric.SetTelemetry(lb.telemetry, Time::FromDouble(lb.telemetryWindowUs, Time::US));
     FabricHelper::Fabric built;
     try
     {
@@ -145,10 +147,23 @@ TopologyBuilder::Build()
     const LoadBalancingConfig& steer = m_config.loadBalancing;
     if (steer.endpointSteering)
     {
-        rdma.SetPathSteering(PathSteering::Registry().Get("endpoint").GetName());
+        // Both sources of path-load awareness with telemetry, endpoint estimation alone without.
+        rdma.SetPathSteering(
+            PathSteering::Registry().Get(steer.telemetry ? "telemetry" : "endpoint").GetName());
         rdma.SetPathSteeringAttribute(
             "MinRepathInterval", TimeValue(Time::FromDouble(steer.minRepathIntervalUs, Time::US)));
         rdma.SetPathSteeringAttribute("MessageBytes", UintegerValue(steer.messageBytes));
+        if (steer.telemetry)
+        {
+            rdma.SetPathSteeringAttribute("NewPorts", UintegerValue(steer.probePorts));
+            rdma.SetPathSteeringAttribute(
+                "ProbeInterval", TimeValue(Time::FromDouble(steer.probeIntervalUs, Time::US)));
+            rdma.SetNicAttribute(
+                "TelemetryHops",
+                UintegerValue(std::min<uint32_t>(m_graph->MaxSwitchesOnPath(),
+                                                 IoamTraceHeader::MAX_DATA_WORDS
+                                                     / IoamTraceHeader::NODE_WORDS)));
+        }
     }
     rdma.SetNicAttribute("ReorderWindow", UintegerValue(nic.reorderWindow));
     rdma.SetNicAttribute("ReorderTimeout",

@@ -1,0 +1,159 @@
+/*
+ * Path steering from both sources of path-load awareness the inference-transport draft names:
+ * endpoint estimation (EndpointPathSteering) and on-path telemetry, IOAM traces that switches
+ * stamp into the queue pair's probes (load_balancing.telemetry).
+ */
+#ifndef MCAST4AI_TELEMETRY_PATH_STEERING_H
+#define MCAST4AI_TELEMETRY_PATH_STEERING_H
+
+#include "rdma/model/endpoint-path-steering.h"
+
+#include <array>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Steering that sees a source port's path before it moves there.
+ *
+ * A probe sent on a source port takes the path that port's data would (ECMP hashes both the
+ * same), and comes back with every switch's data: the node and egress interface it left by,
+ * the time it spent inside, the egress queue's depth and the egress link's utilisation. A
+ * reading of a port is the path it showed (its nodes and egress interfaces), the sum of its
+ * transit delays and, over every hop but the last (the destination's own link, which every
+ * path of the connection shares), the highest utilisation and the deepest queue.
+ *
+ * - Every message start probes its own path and SurveyPorts others (the known path read
+ *   longest ago, or a port never probed), so that readings of other paths are at hand.
+ * - The current path is loaded when its queue pair does not get the line rate over its last
+ *   messages and a fresh reading, taken since the port was chosen, shows a queue of
+ *   LoadedQueueBytes. So a queue that PFC left standing behind a partner that has gone does
+ *   not count, nor does a rate held down elsewhere (a PFC pause from another port's
+ *   collision, or DCQCN still recovering from a cut).
+ * - The decision is made when the current path's reading comes back and when a message is
+ *   acknowledged.
+ * - Senders that share a path learn of it together. At most once per DecisionInterval, one
+ *   that may change port (MinRepathInterval) leaves with probability 1/k, k its line rate
+ *   over its rate (one of the k is expected to go; the interval gives the others time to see
+ *   their rate come back before they draw again).
+ * - It goes to a port whose fresh reading (probe sent within ProbeLifetime) shows a path other
+ *   than the current one that is free (utilisation below FreeUtilisation, no queue of
+ *   LoadedQueueBytes), one drawn uniformly among several; with none, it probes the current
+ *   port, one port of every known path and NewPorts new ones, and chooses from the answers.
+ * - It drains the old path first only when that path's reading shows more delay than
+ *   ReorderBudget: below it the reorder-tolerant receiver takes the reordering.
+ *
+ * The readings are advisory only: DCQCN is untouched.
+ */
+class TelemetryPathSteering : public EndpointPathSteering
+{
+public:
+    static TypeId GetTypeId();
+
+    uint16_t NextPort(uint16_t current) override;
+    bool WantsRepath(uint16_t current) const override;
+    void MessageDone(
+        uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps) override;
+    void ProbeAnswered(uint32_t probeId, const IoamTraceHeader& trace) override;
+    bool DrainsBeforeRepath() const override;
+
+    /// Probes sent, and acknowledgements that came back for them.
+    uint64_t GetProbesSent() const;
+    uint64_t GetProbesAnswered() const;
+
+    /// Signature of the Reading trace: source port, path key, utilisation, queue bytes.
+    typedef void (*ReadingTracedCallback)(uint16_t port,
+                                          uint64_t path,
+                                          double utilisation,
+                                          uint32_t queueBytes);
+
+protected:
+    uint16_t Choose(uint16_t current, bool& probe) override;
+
+private:
+    /// What a probe of a port showed.
+    struct Reading
+    {
+        uint16_t port{0};
+        uint64_t path{0}; ///< a hash of the nodes and egress interfaces it went through
+        double utilisation{0};
+        uint32_t queueBytes{0};
+        Time delay; ///< the transit delays of every hop: its queueing, as the probe met it
+        Time sent;  ///< when its probe went
+        Time at;    ///< when its acknowledgement came back
+    };
+
+    struct Outstanding
+    {
+        uint32_t id{0};
+        uint16_t port{0};
+        Time sent;
+    };
+
+    /// A message acknowledged on the current port: when, and its bytes.
+    struct Done
+    {
+        Time at;
+        uint64_t bytes{0};
+    };
+
+    static constexpr uint32_t DONE_WINDOW = 4;
+
+    const Reading* Find(uint16_t port) const;
+    /// The current port's reading, if it was answered within ProbeLifetime and its probe
+    /// went after the port was chosen (a probe sent before the port carried data shows an
+    /// empty path).
+    const Reading* CurrentReading(uint16_t current) const;
+    bool IsFree(const Reading& r) const;
+    /// The current port's payload rate over its last DONE_WINDOW messages (0: fewer so far).
+    double WindowRate() const;
+    /// Whether that rate is the line's (LineRateShare of the payload rate).
+    bool AtLineRate() const;
+    bool Loaded(uint16_t current) const;
+    /**
+     * The latest reading of every path other than the current port's, one per path;
+     * freeOnly: only those of free paths whose probes went within ProbeLifetime.
+     */
+    std::vector<const Reading*> LatestPerPath(uint16_t current, bool freeOnly) const;
+    /// At a message's acknowledgement: whether to leave the current path (see above).
+    void Decide(uint16_t current);
+    /// Having decided to leave: a fresh free path to go to, or a probing round for one.
+    void PickTarget(uint16_t current);
+    void Probe(uint16_t port);
+    /// One probe of the survey a message start sends besides its own path's.
+    void Survey(uint16_t current);
+    /// The current port, one port of every known path and NewPorts new ports.
+    void ProbeRound(uint16_t current);
+
+    uint32_t m_newPorts{8};
+    uint32_t m_surveyPorts{2};
+    Time m_probeInterval;
+    Time m_probeLifetime;
+    Time m_decisionInterval;
+    Time m_reorderBudget;
+    double m_freeUtilisation{0.5};
+    double m_lineRateShare{0.9};
+    uint32_t m_loadedQueueBytes{16384};
+
+    std::vector<Reading> m_readings;
+    std::vector<Outstanding> m_outstanding;
+    uint32_t m_nextProbeId{0};
+    bool m_started{false};
+    Time m_currentSince; ///< when the current port was chosen
+    std::array<Done, DONE_WINDOW> m_done{};
+    uint32_t m_doneCount{0}; ///< messages acknowledged on the current port
+    bool m_drew{false};      ///< a leave-or-stay draw was made on this port ...
+    Time m_lastDraw;         ///< ... at this time
+    bool m_leaving{false};   ///< decided to leave, a probing round's answers awaited
+    uint16_t m_target{0};    ///< the port to move to (0: none chosen)
+    bool m_probedRound{false};
+    Time m_lastRound;
+    uint64_t m_probesSent{0};
+    uint64_t m_probesAnswered{0};
+    TracedCallback<uint16_t, uint64_t, double, uint32_t> m_readingTrace;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_TELEMETRY_PATH_STEERING_H */
