@@ -12,6 +12,11 @@ into its pcaps (docs/p2mp.md "Wire format"), plus a RoCEv2 ICRC check for every 
                     list (receiver ID, R_Key, virtual address).
   BTH opcode 0xC0   mcast4ai's PSN skip of loss-tolerant data: the skipped opcode and
                     payload bytes (mcast4ai.skip.*).
+  BTH opcode 0xC1   mcast4ai's telemetry probe, and 0xC2 its acknowledgement: behind the BTH
+                    an IOAM header (RFC 9452's shape) with a pre-allocated trace (RFC 9197):
+                    namespace, NodeLen, the O/L/A flags, RemainingLen, trace type, then each
+                    hop's hop limit, node ID, interfaces, timestamp, transit delay, egress
+                    utilisation (namespace data) and queue depth (mcast4ai.ioam.*).
 
 Behind each header the packet goes to Wireshark's own dissectors, chosen by the header's
 next-protocol field (4 = IPv4 as the simulator sends, also 6 = IPv6, 3 = Ethernet, 1/2 =
@@ -268,6 +273,62 @@ local hf_skip = {
         nil, "Its payload bytes, which the receiver completes the message without"),
 }
 pskip.fields = { hf_skip.opcode, hf_skip.bytes }
+
+-- The telemetry probe (docs/fabric.md "In-band telemetry"): BTH opcode 0xC1 (probe) or 0xC2
+-- (its acknowledgement, the trace echoed), then the IOAM header and its pre-allocated trace.
+local pioam = Proto("mcast4ai.ioam", "mcast4ai IOAM pre-allocated trace (RFC 9197)")
+local PROBE_OPCODE = 0xC1
+local PROBE_ACK_OPCODE = 0xC2
+local IOAM_NODE_WORDS = 7 -- trace type bits 0-6
+local ioam_type_vals = { [0] = "Pre-allocated Trace", [1] = "Incremental Trace" }
+local hf_ioam = {
+    kind = ProtoField.string("mcast4ai.ioam.kind", "Packet", base.ASCII,
+        "probe (stamped on the way) or probe acknowledgement (its trace echoed)"),
+    probe_id = ProtoField.uint32("mcast4ai.ioam.probe_id", "Probe number", base.DEC, nil, nil,
+        "The BTH PSN of the probe and of its acknowledgement"),
+    ioam_type = ProtoField.uint8("mcast4ai.ioam.type", "IOAM-Type", base.DEC, ioam_type_vals),
+    hdr_len = ProtoField.uint8("mcast4ai.ioam.hdr_len", "IOAM HDR Len", base.DEC, nil, nil,
+        "The IOAM header in 4-octet words, its first word included"),
+    next = ProtoField.uint8("mcast4ai.ioam.next", "Next protocol", base.DEC),
+    namespace = ProtoField.uint16("mcast4ai.ioam.namespace", "Namespace-ID", base.HEX),
+    nodelen = ProtoField.uint16("mcast4ai.ioam.nodelen", "NodeLen", base.DEC, nil, 0xF800,
+        "4-octet words each node writes"),
+    flags = ProtoField.uint16("mcast4ai.ioam.flags", "Flags", base.HEX, nil, 0x0780),
+    overflow = ProtoField.bool("mcast4ai.ioam.flags.overflow", "Overflow", 16, nil, 0x0400),
+    loopback = ProtoField.bool("mcast4ai.ioam.flags.loopback", "Loopback", 16, nil, 0x0200),
+    active = ProtoField.bool("mcast4ai.ioam.flags.active", "Active", 16, nil, 0x0100),
+    remaining = ProtoField.uint16("mcast4ai.ioam.remaining", "RemainingLen", base.DEC, nil,
+        0x007F, "Free 4-octet words left"),
+    trace_type = ProtoField.uint24("mcast4ai.ioam.trace_type", "IOAM-Trace-Type", base.HEX),
+    hops = ProtoField.uint8("mcast4ai.ioam.hops", "Hops stamped", base.DEC),
+    node = ProtoField.bytes("mcast4ai.ioam.node", "Node data"),
+    hop_lim = ProtoField.uint8("mcast4ai.ioam.hop_lim", "Hop_Lim", base.DEC),
+    node_id = ProtoField.uint24("mcast4ai.ioam.node_id", "Node ID", base.DEC, nil, nil,
+        "The fabric graph's node index: hosts 0..H-1, then the switches"),
+    ingress = ProtoField.uint16("mcast4ai.ioam.ingress_if", "Ingress interface", base.DEC),
+    egress = ProtoField.uint16("mcast4ai.ioam.egress_if", "Egress interface", base.DEC),
+    ts_sec = ProtoField.uint32("mcast4ai.ioam.ts_sec", "Timestamp seconds", base.DEC),
+    ts_nsec = ProtoField.uint32("mcast4ai.ioam.ts_nsec", "Timestamp nanoseconds", base.DEC),
+    transit = ProtoField.uint32("mcast4ai.ioam.transit_ns", "Transit delay (ns)", base.DEC),
+    util_raw = ProtoField.uint32("mcast4ai.ioam.utilisation_raw", "Namespace data", base.DEC,
+        nil, nil, "mcast4ai namespace: egress utilisation in 1/65536 of the line rate"),
+    util = ProtoField.double("mcast4ai.ioam.utilisation", "Egress utilisation"),
+    queue = ProtoField.uint32("mcast4ai.ioam.queue_bytes", "Queue depth (bytes)", base.DEC),
+}
+pioam.fields = { hf_ioam.kind, hf_ioam.probe_id, hf_ioam.ioam_type, hf_ioam.hdr_len,
+    hf_ioam.next, hf_ioam.namespace, hf_ioam.nodelen, hf_ioam.flags, hf_ioam.overflow,
+    hf_ioam.loopback, hf_ioam.active, hf_ioam.remaining, hf_ioam.trace_type, hf_ioam.hops,
+    hf_ioam.node, hf_ioam.hop_lim, hf_ioam.node_id, hf_ioam.ingress, hf_ioam.egress,
+    hf_ioam.ts_sec, hf_ioam.ts_nsec, hf_ioam.transit, hf_ioam.util_raw, hf_ioam.util,
+    hf_ioam.queue }
+local ef_ioam = {
+    short = ProtoExpert.new("mcast4ai.ioam.expert.short", "IOAM trace runs past the packet",
+        expert.group.MALFORMED, expert.severity.ERROR),
+    foreign = ProtoExpert.new("mcast4ai.ioam.expert.foreign",
+        "IOAM trace of another type or NodeLen: node data not decoded",
+        expert.group.UNDECODED, expert.severity.NOTE),
+}
+pioam.experts = { ef_ioam.short, ef_ioam.foreign }
 
 ------------------------------------------------------------------------------------------
 -- Helpers
@@ -787,3 +848,81 @@ function pskip.dissector(tvb, pinfo, tree)
 end
 
 register_postdissector(pskip)
+
+local f_bth_psn = Field.new("infiniband.bth.psn")
+
+function pioam.dissector(tvb, pinfo, tree)
+    local ops = { f_bth_opcode() }
+    local op = ops[#ops]
+    if not op or (op.value ~= PROBE_OPCODE and op.value ~= PROBE_ACK_OPCODE) then
+        return
+    end
+    local bths = { f_bth() }
+    local at = bths[#bths].offset + 12
+    local total = tvb:len() - 4 -- the ICRC ends the packet
+    if at + 12 > total then
+        return
+    end
+    local words = tvb(at + 1, 1):uint()
+    local len = 4 * words
+    local t = tree:add(pioam, tvb(at, math.min(len, total - at)))
+    local kind = op.value == PROBE_OPCODE and "probe" or "probe acknowledgement"
+    generated(t:add(hf_ioam.kind, kind))
+    local psns = { f_bth_psn() }
+    if #psns > 0 then
+        generated(t:add(hf_ioam.probe_id, psns[#psns].value))
+    end
+    t:add(hf_ioam.ioam_type, tvb(at, 1))
+    t:add(hf_ioam.hdr_len, tvb(at + 1, 1))
+    t:add(hf_ioam.next, tvb(at + 3, 1))
+    t:add(hf_ioam.namespace, tvb(at + 4, 2))
+    t:add(hf_ioam.nodelen, tvb(at + 6, 2))
+    local ft = t:add(hf_ioam.flags, tvb(at + 6, 2))
+    ft:add(hf_ioam.overflow, tvb(at + 6, 2))
+    ft:add(hf_ioam.loopback, tvb(at + 6, 2))
+    ft:add(hf_ioam.active, tvb(at + 6, 2))
+    t:add(hf_ioam.remaining, tvb(at + 6, 2))
+    t:add(hf_ioam.trace_type, tvb(at + 8, 3))
+    if at + len > total then
+        t:add_proto_expert_info(ef_ioam.short)
+        return
+    end
+    local w = tvb(at + 6, 2):uint()
+    local nodelen = rshift(w, 11)
+    local remaining = band(w, 0x7F)
+    local data = words - 3
+    if tvb(at, 1):uint() ~= 0 or nodelen ~= IOAM_NODE_WORDS
+        or tvb(at + 8, 3):uint() ~= 0xFE0000 or remaining > data
+        or (data - remaining) % IOAM_NODE_WORDS ~= 0 then
+        t:add_proto_expert_info(ef_ioam.foreign)
+        return
+    end
+    local hops = (data - remaining) / IOAM_NODE_WORDS
+    generated(t:add(hf_ioam.hops, hops))
+    -- Node data list: the latest hop's data just above the free space, the first hop's last;
+    -- shown in path order.
+    for h = 0, hops - 1 do
+        local o = at + 12 + 4 * remaining + 4 * IOAM_NODE_WORDS * (hops - 1 - h)
+        local n = t:add(hf_ioam.node, tvb(o, 4 * IOAM_NODE_WORDS))
+        local util = tvb(o + 20, 4):uint() / 65536
+        n:set_text(string.format("Hop %d: node %d, interface %d > %d, transit %d ns, "
+            .. "utilisation %.3f, queue %d bytes", h + 1, tvb(o + 1, 3):uint(),
+            tvb(o + 4, 2):uint(), tvb(o + 6, 2):uint(), tvb(o + 16, 4):uint(), util,
+            tvb(o + 24, 4):uint()))
+        n:add(hf_ioam.hop_lim, tvb(o, 1))
+        n:add(hf_ioam.node_id, tvb(o + 1, 3))
+        n:add(hf_ioam.ingress, tvb(o + 4, 2))
+        n:add(hf_ioam.egress, tvb(o + 6, 2))
+        n:add(hf_ioam.ts_sec, tvb(o + 8, 4))
+        n:add(hf_ioam.ts_nsec, tvb(o + 12, 4))
+        n:add(hf_ioam.transit, tvb(o + 16, 4))
+        n:add(hf_ioam.util_raw, tvb(o + 20, 4))
+        generated(n:add(hf_ioam.util, tvb(o + 20, 4), util))
+        n:add(hf_ioam.queue, tvb(o + 24, 4))
+    end
+    t:append_text(string.format(": %s, %d hop%s", kind, hops, hops == 1 and "" or "s"))
+    pinfo.cols.info:append(string.format(" [telemetry %s, %d hop%s]", kind, hops,
+        hops == 1 and "" or "s"))
+end
+
+register_postdissector(pioam)
