@@ -1,0 +1,383 @@
+/*
+ * In-band telemetry (load_balancing.telemetry) and steering from it, on the low-entropy
+ * fabric of scenarios/load-balancing/steering-telemetry-8x8.json: 8 hosts under leaf 0 each
+ * write 16 MiB to a host under leaf 1 across 8 spines, every link 100 Gb/s.
+ *
+ * - The switches' stamps against what the wire and the traffic make them: every probe is
+ *   stamped by the 3 switches of its path (stamps = 3 x probes) and answered; with room for
+ *   one hop, the first switch stamps and the other two count an overflow; an uplink that
+ *   carries one flow at line rate reads a utilisation of 1 (the discounting estimator of a
+ *   constant rate r reaches r / C within e^-5 after 5 time constants, give or take one
+ *   frame's share) and no standing queue, an idle one reads none; a switch of another
+ *   namespace writes nothing.
+ * - Steering (acceptance item 1 of the steering issue): in every seed tried, from 1 ms on each
+ *   of leaf 0's uplinks carries the data of one sender at most (the flows are spread over
+ *   distinct spines), with DCQCN and without. The slowest flow's time is compared with ECMP
+ *   and with endpoint estimation alone; the issue's target, within 10% of ideal, is reported
+ *   rather than asserted (docs/fabric.md, "In-band telemetry", gives the measured figures and
+ *   why they fall short).
+ */
+#include "dcqcn-test-helpers.h"
+#include "fabric/model/telemetry-stage.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "rdma/model/rdma-nic.h"
+#include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
+#include "wire/model/bth-header.h"
+#include "wire/model/frame-info.h"
+#include "wire/model/ioam-trace-header.h"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::test;
+
+namespace
+{
+
+constexpr uint32_t FLOWS = 8;
+constexpr uint64_t FLOW_BYTES = 16u << 20;
+constexpr uint32_t MTU = 1024;
+constexpr double RATE_GBPS = 100;
+constexpr double CABLE_S = 1e-6;
+constexpr double SWITCH_S = 500e-9;
+/// Leaf 0 is the first switch: ports 0-7 its hosts, 8-15 its uplinks to spines 0-7.
+constexpr uint32_t FIRST_UPLINK = FLOWS;
+
+/// One flow alone (as the load-balancing suite derives it).
+double
+IdealFctUs()
+{
+    return (MessageDataSeconds(FLOW_BYTES, MTU, RATE_GBPS)
+            + CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS, CABLE_S, SWITCH_S)
+            + CrossLeafAckSeconds(RATE_GBPS, CABLE_S, SWITCH_S))
+           * 1e6;
+}
+
+ScenarioConfig
+Config(const nlohmann::json& patch, const std::string& file, const std::string& tag)
+{
+    nlohmann::json j = ReadScenarioFile("load-balancing", file);
+    j.merge_patch(patch);
+    j["output"]["dir"] = "/tmp/mcast4ai-test-telemetry-" + tag;
+    return Scenario::Parse(j.dump(), file, {});
+}
+
+std::vector<Ptr<TelemetryStage>>
+TelemetryStages(ScenarioRunner& runner)
+{
+    std::vector<Ptr<TelemetryStage>> out;
+    for (uint32_t s = 0; s < runner.GetFabric().GetSwitchCount(); ++s)
+    {
+        Ptr<FabricSwitch> sw = runner.GetFabric().GetSwitch(s);
+        for (uint32_t i = 0; i < sw->GetNStages(); ++i)
+        {
+            if (Ptr<TelemetryStage> t = DynamicCast<TelemetryStage>(sw->GetStage(i)))
+            {
+                out.push_back(t);
+            }
+        }
+    }
+    return out;
+}
+
+/// A stamp at leaf 0, on one of its uplinks.
+struct UplinkStamp
+{
+    Time at;
+    uint32_t uplink;
+    IoamTraceHeader::NodeData data;
+};
+
+void
+LogUplinkStamp(std::vector<UplinkStamp>* log, uint32_t port, const IoamTraceHeader::NodeData& d)
+{
+    if (port >= FIRST_UPLINK)
+    {
+        log->push_back({Simulator::Now(), port - FIRST_UPLINK, d});
+    }
+}
+
+/// From `from` on, which senders' data each of leaf 0's uplinks carried.
+struct UplinkSenders
+{
+    Time from;
+    std::vector<std::set<uint32_t>> senders{FLOWS};
+};
+
+void
+LogUplinkTx(UplinkSenders* log, uint32_t uplink, Ptr<const Packet> p)
+{
+    if (Simulator::Now() < log->from)
+    {
+        return;
+    }
+    FrameInfo fi;
+    if (fi.Parse(p) && fi.roce && BthHeader::IsData(fi.opcode))
+    {
+        log->senders[uplink].insert(fi.SrcHost());
+    }
+}
+
+/**
+ * Every probe is stamped by its 3 switches and answered; the stamps read what one flow at
+ * line rate makes of its uplink and what nothing makes of the others.
+ */
+class TelemetryStampTestCase : public TestCase
+{
+public:
+    TelemetryStampTestCase()
+        : TestCase("telemetry: stamps = 3 x probes; a line-rate uplink reads utilisation 1 and "
+                   "no queue, an idle one 0")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // One of the eight flows, 4 MiB: long enough for many steady stamps, and never loaded.
+        nlohmann::json patch = {{"workloads",
+                                 {{{"type", "flows"},
+                                   {"pattern", "list"},
+                                   {"flows", {{{"src", 0}, {"dst", 8}, {"bytes", 4u << 20}}}}}}},
+                                {"nic", {{"dcqcn", {{"enabled", false}}}}}};
+        ScenarioConfig c = Config(patch, "steering-telemetry-8x8.json", "stamps");
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        std::vector<Ptr<TelemetryStage>> stages = TelemetryStages(runner);
+        NS_TEST_ASSERT_MSG_EQ(stages.size(), 10u, "one per switch: 2 leaves, 8 spines");
+        std::vector<UplinkStamp> stamps;
+        stages[0]->TraceConnectWithoutContext("Stamp", MakeBoundCallback(&LogUplinkStamp, &stamps));
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        nlohmann::json t = runner.Summary()["network"]["telemetry"];
+        uint64_t probes = t["probes"].get<uint64_t>();
+        std::clog << "telemetry, one flow: " << t << std::endl;
+        NS_TEST_EXPECT_MSG_GT(probes, 0, "the sender probes");
+        NS_TEST_EXPECT_MSG_EQ(t["probe_acks"].get<uint64_t>(), probes, "every probe answered");
+        NS_TEST_EXPECT_MSG_EQ(t["stamps"].get<uint64_t>(), 3 * probes, "3 switches a path");
+        NS_TEST_EXPECT_MSG_EQ(t["overflows"].get<uint64_t>(), 0, "room for 3 hops");
+        // The flow's uplink: the one of leaf 0's uplinks that carried its bytes.
+        Ptr<FabricSwitch> leaf = runner.GetFabric().GetSwitch(0);
+        uint32_t busy = 0;
+        for (uint32_t u = 1; u < FLOWS; ++u)
+        {
+            busy = leaf->GetPort(FIRST_UPLINK + u)->GetTxBytes()
+                           > leaf->GetPort(FIRST_UPLINK + busy)->GetTxBytes()
+                       ? u
+                       : busy;
+        }
+        const double window = 5e-6;                      // telemetry_window_us's default
+        const Time steady = Seconds(5 * window + 20e-6); // 5 time constants after it started
+        const double frameShare
+            = (MTU + ROCE_HEADER_BYTES + FRAMING_BYTES) / (RATE_GBPS * 1e9 / 8 * window);
+        uint32_t onBusy = 0;
+        uint32_t onIdle = 0;
+        double lo = 2;
+        double hi = 0;
+        double idleMax = 0;
+        uint32_t deepest = 0;
+        Time end = Seconds(IdealFctUs() * 1e-6 * 4 / 16 - 20e-6); // before the tail drains
+        for (const UplinkStamp& s : stamps)
+        {
+            double util = double(s.data.utilisation) / IoamTraceHeader::UTILISATION_ONE;
+            if (s.uplink == busy && s.at > steady && s.at < end)
+            {
+                ++onBusy;
+                lo = std::min(lo, util);
+                hi = std::max(hi, util);
+                deepest = std::max(deepest, s.data.queueDepthBytes);
+            }
+            else if (s.uplink != busy)
+            {
+                ++onIdle;
+                idleMax = std::max(idleMax, util);
+            }
+        }
+        std::clog << "uplink " << busy << ": " << onBusy << " steady stamps, utilisation " << lo
+                  << ".." << hi << ", deepest queue " << deepest << " B; idle uplinks: " << onIdle
+                  << " stamps, utilisation at most " << idleMax << std::endl;
+        NS_TEST_EXPECT_MSG_GT(onBusy, 10, "stamps on the busy uplink");
+        NS_TEST_EXPECT_MSG_GT(onIdle, 0, "the survey probed other uplinks");
+        NS_TEST_EXPECT_MSG_GT(lo, 1 - std::exp(-5.0) - frameShare, "a line-rate uplink reads 1");
+        NS_TEST_EXPECT_MSG_LT(hi, 1 + frameShare, "and not more");
+        NS_TEST_EXPECT_MSG_LT(idleMax, 0.05, "an uplink that carries only probes reads ~0");
+        // One flow at line rate into a link as fast: at most the frame being received behind
+        // the one leaving, and the probes sent together.
+        NS_TEST_EXPECT_MSG_LT(deepest,
+                              2 * (MTU + ROCE_HEADER_BYTES) + 3 * ProbeFrameBytes() + 1,
+                              "no standing queue");
+    }
+
+    static uint32_t ProbeFrameBytes()
+    {
+        return FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES + IoamTraceHeader::SizeFor(3)
+               + FrameInfo::ICRC_BYTES;
+    }
+};
+
+/// With room for one hop, the first switch stamps and the next two find the trace full; a
+/// switch configured for another namespace leaves the trace alone.
+class TelemetryOverflowTestCase : public TestCase
+{
+public:
+    TelemetryOverflowTestCase()
+        : TestCase("telemetry: a 1-hop trace overflows at the 2nd and 3rd switch; a foreign "
+                   "namespace is not written into")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        for (bool foreign : {false, true})
+        {
+            nlohmann::json patch
+                = {{"workloads",
+                    {{{"type", "flows"},
+                      {"pattern", "list"},
+                      {"flows", {{{"src", 0}, {"dst", 8}, {"bytes", 1u << 20}}}}}}}};
+            ScenarioConfig c = Config(patch, "steering-telemetry-8x8.json", "overflow");
+            ScenarioRunner::UsePicoseconds();
+            ScenarioRunner runner(c);
+            runner.Build();
+            if (foreign)
+            {
+                // The spines belong to namespace 2: only the two leaves write.
+                std::vector<Ptr<TelemetryStage>> stages = TelemetryStages(runner);
+                for (std::size_t s = 2; s < stages.size(); ++s)
+                {
+                    stages[s]->SetAttribute("NamespaceId", UintegerValue(2));
+                }
+            }
+            else
+            {
+                runner.GetFabric().GetNic(0)->SetAttribute("TelemetryHops", UintegerValue(1));
+            }
+            NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+            nlohmann::json t = runner.Summary()["network"]["telemetry"];
+            uint64_t probes = t["probes"].get<uint64_t>();
+            std::clog << (foreign ? "foreign spines: " : "1-hop traces: ") << t << std::endl;
+            NS_TEST_EXPECT_MSG_GT(probes, 0, "probes");
+            NS_TEST_EXPECT_MSG_EQ(t["probe_acks"].get<uint64_t>(), probes, "answered");
+            NS_TEST_EXPECT_MSG_EQ(t["stamps"].get<uint64_t>(),
+                                  (foreign ? 2 : 1) * probes,
+                                  "the switches that have room, in the namespace");
+            NS_TEST_EXPECT_MSG_EQ(t["overflows"].get<uint64_t>(),
+                                  foreign ? 0 : 2 * probes,
+                                  "the others find the trace full");
+            NS_TEST_EXPECT_MSG_EQ(runner.Summary()["workloads"][0]["completed"].get<uint64_t>(),
+                                  1,
+                                  "the flow completes whatever its probes say");
+        }
+    }
+};
+
+struct SteeringOutcome
+{
+    double slowestUs{0};
+    uint64_t repaths{0};
+    uint32_t mostSendersPerUplink{0}; ///< from 1 ms on
+};
+
+SteeringOutcome
+RunSteering(uint64_t seed, bool dcqcn, const std::string& file, bool telemetry)
+{
+    nlohmann::json patch = {{"seed", seed}, {"nic", {{"dcqcn", {{"enabled", dcqcn}}}}}};
+    if (file == "steering-telemetry-8x8.json")
+    {
+        patch["load_balancing"]["telemetry"] = telemetry; // same messages either way
+    }
+    ScenarioConfig c = Config(patch, file, "steering-" + std::to_string(seed));
+    ScenarioRunner::UsePicoseconds();
+    ScenarioRunner runner(c);
+    runner.Build();
+    UplinkSenders uplinks;
+    uplinks.from = MilliSeconds(1);
+    Ptr<FabricSwitch> leaf = runner.GetFabric().GetSwitch(0);
+    for (uint32_t u = 0; u < FLOWS; ++u)
+    {
+        leaf->GetPort(FIRST_UPLINK + u)
+            ->TraceConnectWithoutContext("Tx", MakeBoundCallback(&LogUplinkTx, &uplinks, u));
+    }
+    SteeringOutcome o;
+    NS_ABORT_MSG_UNLESS(runner.Run(), "the run completes");
+    for (const Metrics::OpRecord& op : runner.GetMetrics()->GetOps())
+    {
+        o.slowestUs = std::max(o.slowestUs, (op.end - op.start).GetSeconds() * 1e6);
+    }
+    o.repaths = runner.Summary()["network"]["steering"]["repaths"].get<uint64_t>();
+    for (const std::set<uint32_t>& s : uplinks.senders)
+    {
+        o.mostSendersPerUplink = std::max<uint32_t>(o.mostSendersPerUplink, s.size());
+    }
+    return o;
+}
+
+/**
+ * Acceptance item 1, steering: from 1 ms on, every uplink carries one sender at most, in
+ * every seed, with DCQCN and without; steering from telemetry beats ECMP in every seed, and
+ * endpoint estimation alone on average.
+ */
+class SteeringTelemetrySpreadTestCase : public TestCase
+{
+public:
+    SteeringTelemetrySpreadTestCase()
+        : TestCase("steering from telemetry, seeds 1-5, DCQCN on and off: distinct spines "
+                   "from 1 ms on, faster than ECMP and than endpoint estimation alone")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const double ideal = IdealFctUs();
+        for (bool dcqcn : {false, true})
+        {
+            double telemetrySum = 0;
+            double endpointSum = 0;
+            for (uint64_t seed = 1; seed <= 5; ++seed)
+            {
+                SteeringOutcome t = RunSteering(seed, dcqcn, "steering-telemetry-8x8.json", true);
+                SteeringOutcome e = RunSteering(seed, dcqcn, "steering-telemetry-8x8.json", false);
+                SteeringOutcome ecmp = RunSteering(seed, dcqcn, "low-entropy-8x8.json", false);
+                std::clog << "seed " << seed << (dcqcn ? ", DCQCN" : ", no DCQCN") << ": telemetry "
+                          << t.slowestUs / ideal << " x ideal (" << t.repaths
+                          << " repaths, at most " << t.mostSendersPerUplink
+                          << " sender(s) an uplink from 1 ms), endpoint " << e.slowestUs / ideal
+                          << ", ECMP " << ecmp.slowestUs / ideal << std::endl;
+                NS_TEST_EXPECT_MSG_EQ(t.mostSendersPerUplink, 1, "distinct spines from 1 ms");
+                NS_TEST_EXPECT_MSG_LT(t.slowestUs, ecmp.slowestUs, "faster than ECMP");
+                telemetrySum += t.slowestUs / ideal - 1;
+                endpointSum += e.slowestUs / ideal - 1;
+            }
+            std::clog << (dcqcn ? "DCQCN" : "no DCQCN") << ": mean excess over ideal, telemetry "
+                      << telemetrySum / 5 << ", endpoint estimation " << endpointSum / 5
+                      << std::endl;
+            NS_TEST_EXPECT_MSG_LT(telemetrySum, endpointSum, "telemetry beats endpoint alone");
+        }
+    }
+};
+
+class TelemetryTestSuite : public TestSuite
+{
+public:
+    TelemetryTestSuite()
+        : TestSuite("mcast4ai-telemetry", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new TelemetryStampTestCase());
+        AddTestCase(new TelemetryOverflowTestCase());
+        AddTestCase(new SteeringTelemetrySpreadTestCase());
+    }
+};
+
+TelemetryTestSuite g_telemetryTestSuite;
+
+} // namespace
