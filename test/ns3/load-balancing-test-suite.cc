@@ -40,23 +40,7 @@ using namespace ns3::test;
 namespace
 {
 
-constexpr uint32_t FLOWS = 8;
-constexpr uint64_t FLOW_BYTES = 16u << 20;
-constexpr uint32_t MTU = 1024;
-constexpr double RATE_GBPS = 100;
-constexpr double CABLE_S = 1e-6;
-constexpr double SWITCH_S = 500e-9;
-
-/// One flow alone: its data frames on every link in turn (the slowest is the line rate), the
-/// last frame's way host, leaf, spine, leaf, host (4 cables, 3 pipelines, 3 store-and-forward
-/// serialisations), and its ACK's way back.
-double
-IdealFctSeconds()
-{
-    return MessageDataSeconds(FLOW_BYTES, MTU, RATE_GBPS)
-           + CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS, CABLE_S, SWITCH_S)
-           + CrossLeafAckSeconds(RATE_GBPS, CABLE_S, SWITCH_S);
-}
+using namespace low_entropy;
 
 struct Outcome
 {

@@ -42,23 +42,15 @@ using namespace ns3::test;
 namespace
 {
 
-constexpr uint32_t FLOWS = 8;
-constexpr uint64_t FLOW_BYTES = 16u << 20;
-constexpr uint32_t MTU = 1024;
-constexpr double RATE_GBPS = 100;
-constexpr double CABLE_S = 1e-6;
-constexpr double SWITCH_S = 500e-9;
+using namespace low_entropy;
+
 /// Leaf 0 is the first switch: ports 0-7 its hosts, 8-15 its uplinks to spines 0-7.
 constexpr uint32_t FIRST_UPLINK = FLOWS;
 
-/// One flow alone (as the load-balancing suite derives it).
 double
 IdealFctUs()
 {
-    return (MessageDataSeconds(FLOW_BYTES, MTU, RATE_GBPS)
-            + CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS, CABLE_S, SWITCH_S)
-            + CrossLeafAckSeconds(RATE_GBPS, CABLE_S, SWITCH_S))
-           * 1e6;
+    return IdealFctSeconds() * 1e6;
 }
 
 ScenarioConfig

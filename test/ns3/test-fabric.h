@@ -178,6 +178,32 @@ RunCollectiveScenario(const std::string& json)
     return o;
 }
 
+/**
+ * The low-entropy fabric of scenarios/load-balancing/*-8x8.json: 8 hosts under leaf 0 each
+ * write 16 MiB to a host under leaf 1 across 8 spines, every link 100 Gb/s and 1 µs, 500 ns
+ * switches, MTU 1024.
+ */
+namespace low_entropy
+{
+constexpr uint32_t FLOWS = 8;
+constexpr uint64_t FLOW_BYTES = 16u << 20;
+constexpr uint32_t MTU = 1024;
+constexpr double RATE_GBPS = 100;
+constexpr double CABLE_S = 1e-6;
+constexpr double SWITCH_S = 500e-9;
+
+/// One flow alone: its data frames on every link in turn (the slowest is the line rate), the
+/// last frame's way host, leaf, spine, leaf, host (4 cables, 3 pipelines, 3 store-and-forward
+/// serialisations), and its ACK's way back.
+inline double
+IdealFctSeconds()
+{
+    return MessageDataSeconds(FLOW_BYTES, MTU, RATE_GBPS)
+           + CrossLeafPathSeconds(MTU + ROCE_HEADER_BYTES, RATE_GBPS, CABLE_S, SWITCH_S)
+           + CrossLeafAckSeconds(RATE_GBPS, CABLE_S, SWITCH_S);
+}
+} // namespace low_entropy
+
 } // namespace test
 } // namespace ns3
 
