@@ -20,7 +20,9 @@
 #include "wire/model/frame-info.h"
 #include "wire/model/group-shim-header.h"
 #include "wire/model/icrc-trailer.h"
+#include "wire/model/ioam-trace-header.h"
 #include "wire/model/pfc-header.h"
+#include "wire/model/probe-frame-builder.h"
 #include "wire/model/reth-header.h"
 #include "wire/model/skip-header.h"
 #include "wire/model/xpu-list-header.h"
@@ -122,6 +124,50 @@ Take(const uint8_t*& p, size_t& left, unsigned bytes)
     return v;
 }
 
+/**
+ * A telemetry trace read from the frame stays inside it and writes back the same; a stamp
+ * keeps the frame's size and forwarding fields, and adds one hop or sets Overflow.
+ */
+void
+Telemetry(Ptr<Packet> frame)
+{
+    IoamTraceHeader trace;
+    if (ProbeFrameBuilder::ReadTrace(frame, trace))
+    {
+        FUZZ_CHECK(ProbeFrameBuilder::TRACE_OFFSET + trace.GetSerializedSize()
+                       + FrameInfo::ICRC_BYTES
+                   <= frame->GetSize());
+        const std::vector<uint8_t> once = Written(trace);
+        Buffer again;
+        again.AddAtStart(once.size());
+        again.Begin().Write(once.data(), once.size());
+        IoamTraceHeader back;
+        FUZZ_CHECK(back.Deserialize(again.Begin()) == once.size());
+        FUZZ_CHECK(Written(back) == once);
+    }
+    IoamTraceHeader::NodeData node;
+    node.nodeId = 7;
+    Ptr<Packet> stamped;
+    ProbeFrameBuilder::StampResult r
+        = ProbeFrameBuilder::Stamp(frame, trace.GetNamespaceId(), node, stamped);
+    if (r == ProbeFrameBuilder::UNTOUCHED)
+    {
+        return;
+    }
+    FUZZ_CHECK(stamped->GetSize() == frame->GetSize());
+    FrameInfo before;
+    FrameInfo after;
+    before.Parse(frame);
+    after.Parse(stamped);
+    FUZZ_CHECK(before == after);
+    IoamTraceHeader out;
+    FUZZ_CHECK(ProbeFrameBuilder::ReadTrace(stamped, out));
+    FUZZ_CHECK(out.GetNodes().size()
+               == trace.GetNodes().size() + (r == ProbeFrameBuilder::STAMPED ? 1 : 0));
+    FUZZ_CHECK(r == ProbeFrameBuilder::STAMPED
+               || (out.GetFlags() & IoamTraceHeader::FLAG_OVERFLOW));
+}
+
 /// The builders against the parser: fields in, bytes out, the same fields read back.
 void
 Builders(const uint8_t* data, size_t size)
@@ -183,5 +229,6 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         FUZZ_CHECK(t.Deserialize(b.End()) == t.GetSerializedSize());
     }
     Builders(data, size);
+    Telemetry(frame);
     return 0;
 }

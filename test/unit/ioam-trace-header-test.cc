@@ -325,3 +325,25 @@ TEST(ProbeFrameBuilder, ATruncatedProbeHasNoTrace)
         EXPECT_EQ(ProbeFrameBuilder::Stamp(p, 1, Node(1), out), ProbeFrameBuilder::UNTOUCHED);
     }
 }
+
+TEST(ProbeFrameBuilder, AFrameThatIsNotAnIpv4ProbeIsLeftAlone)
+{
+    Bytes b = CopyBytes(ThreeHopProbe(true));
+    Bytes notIpv4 = b;
+    notIpv4[FrameInfo::ETH_BYTES] = 0x65; // version 6
+    Bytes badIhl = b;
+    badIhl[FrameInfo::ETH_BYTES] = 0x44; // IHL 4: shorter than an IPv4 header
+    Bytes notProbe = b;
+    notProbe[FrameInfo::BTH_OFFSET] = BthHeader::RC_PROBE_ACK; // acknowledgements go unstamped
+    for (const Bytes& frame : {notIpv4, badIhl, notProbe})
+    {
+        Ptr<Packet> out;
+        EXPECT_EQ(
+            ProbeFrameBuilder::Stamp(Create<Packet>(frame.data(), frame.size()), 1, Node(1), out),
+            ProbeFrameBuilder::UNTOUCHED);
+    }
+    EXPECT_FALSE(IcrcTrailer::CanCompute(notIpv4.data() + FrameInfo::ETH_BYTES, 136));
+    EXPECT_FALSE(IcrcTrailer::CanCompute(badIhl.data() + FrameInfo::ETH_BYTES, 136));
+    EXPECT_TRUE(IcrcTrailer::CanCompute(b.data() + FrameInfo::ETH_BYTES, 136));
+    EXPECT_FALSE(IcrcTrailer::CanCompute(b.data() + FrameInfo::ETH_BYTES, 39)); // IPv4+UDP+BTH-1
+}

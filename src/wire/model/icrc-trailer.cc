@@ -127,6 +127,18 @@ IcrcTrailer::GetIcrc() const
     return m_icrc;
 }
 
+bool
+IcrcTrailer::CanCompute(const uint8_t* ipv4Header, uint32_t length)
+{
+    if (ipv4Header == nullptr || length < IPV4_MIN_HEADER || (ipv4Header[0] >> 4) != 4)
+    {
+        return false;
+    }
+    const uint32_t ipLength = (ipv4Header[0] & 0x0F) * 4u;
+    return ipLength >= IPV4_MIN_HEADER && ipv4Header[9] == IP_PROTOCOL_UDP
+           && length >= ipLength + UDP_HEADER + BTH_HEADER;
+}
+
 uint32_t
 IcrcTrailer::Compute(const uint8_t* ipv4Header, uint32_t length)
 {

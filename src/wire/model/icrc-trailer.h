@@ -59,6 +59,9 @@ public:
      * \return the CRC value, to be passed to SetIcrc
      */
     static uint32_t Compute(const uint8_t* ipv4Header, uint32_t length);
+    /// Whether Compute can take these bytes (it aborts otherwise): an IPv4 header with a valid
+    /// IHL, protocol UDP, and room for the UDP header and a BTH.
+    static bool CanCompute(const uint8_t* ipv4Header, uint32_t length);
 
     /**
      * \brief Plain CRC-32 (the Ethernet FCS CRC): reflected polynomial 0xEDB88320, initial

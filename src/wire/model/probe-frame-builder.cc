@@ -105,8 +105,11 @@ ProbeFrameBuilder::Stamp(Ptr<const Packet> frame,
                          const IoamTraceHeader::NodeData& node,
                          Ptr<Packet>& stamped)
 {
+    FrameInfo fi;
     IoamTraceHeader trace;
-    if (!ReadTrace(frame, trace) || trace.GetNamespaceId() != namespaceId || !trace.IsWellFormed())
+    if (!fi.Parse(frame) || !fi.roce || fi.opcode != BthHeader::RC_PROBE
+        || fi.p2mp != FrameInfo::P2MP_NONE || !ReadTrace(frame, trace)
+        || trace.GetNamespaceId() != namespaceId || !trace.IsWellFormed())
     {
         NS_LOG_LOGIC("no trace of namespace " << namespaceId << " to write into");
         return UNTOUCHED;
@@ -114,6 +117,11 @@ ProbeFrameBuilder::Stamp(Ptr<const Packet> frame,
     uint32_t size = frame->GetSize();
     std::vector<uint8_t> bytes(size);
     frame->CopyData(bytes.data(), size);
+    if (!IcrcTrailer::CanCompute(bytes.data() + FrameInfo::ETH_BYTES,
+                                 size - FrameInfo::ETH_BYTES - FrameInfo::ICRC_BYTES))
+    {
+        return UNTOUCHED; // not an IPv4/UDP packet whose ICRC could be recomputed
+    }
     IoamTraceHeader::NodeData data = node;
     // Hop_Lim comes from the layer below (RFC 9197 §4.4.2.1): the IPv4 TTL.
     data.hopLimit = bytes[FrameInfo::ETH_BYTES + 8];
