@@ -39,7 +39,8 @@ namespace ns3
  *   their rate come back before they draw again).
  * - It goes to a port whose fresh reading (probe sent within ProbeLifetime) shows a path other
  *   than the current one that is free (utilisation below FreeUtilisation, no queue of
- *   LoadedQueueBytes), one drawn uniformly among several; with none, it probes the current
+ *   LoadedQueueBytes; any fresh free reading of the path counts), one drawn uniformly among
+ *   several; with none, it probes the current
  *   port, one port of every known path and NewPorts new ones, and chooses from the answers.
  * - It drains the old path first only when that path's reading shows more delay than
  *   ReorderBudget: below it the reorder-tolerant receiver takes the reordering.
@@ -113,7 +114,10 @@ private:
     bool Loaded(uint16_t current) const;
     /**
      * The latest reading of every path other than the current port's, one per path;
-     * freeOnly: only those of free paths whose probes went within ProbeLifetime.
+     * freeOnly: the latest of those that are fresh (probe sent within ProbeLifetime) and
+     * free, so a path counts as free while any fresh reading of it, through any of its ports,
+     * found it so, even when a newer one through another port found it taken. Judging each
+     * path on its newest reading alone did worse (docs/fabric.md, variants).
      */
     std::vector<const Reading*> LatestPerPath(uint16_t current, bool freeOnly) const;
     /// At a message's acknowledgement: whether to leave the current path (see above).
