@@ -70,6 +70,9 @@ public:
     /// every switch on the way. This model ignores it.
     virtual void ProbeAnswered(uint32_t probeId, const IoamTraceHeader& trace);
 
+    /// Signature of the Repath trace: the source port before and after.
+    typedef void (*RepathTracedCallback)(uint16_t from, uint16_t to);
+
     /// Changes of source port so far (a probe of a new value included).
     uint64_t GetRepaths() const;
     /// Of those, changes to a value never used before.

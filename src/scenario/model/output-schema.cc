@@ -53,6 +53,13 @@ OutputSchema::Declare(ConfigSchemaObject& root)
              "its PSN and size, and its wait, PFC-paused time and CE mark at the switch queue it "
              "left. A row per frame and hop: large on large runs")
         .Bind(&OutputConfig::packetTrace);
+    out.Boolean("steering_trace")
+        .Default(false)
+        .Doc("write steering.csv: one row per change of a sending queue pair's UDP source port "
+             "under `load_balancing.mode` `steering` (when, host, QPN, old and new port), so "
+             "its repaths and their rate limit can be followed; only the header when nothing "
+             "steers")
+        .Bind(&OutputConfig::steeringTrace);
 }
 
 } // namespace ns3

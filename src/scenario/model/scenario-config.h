@@ -27,9 +27,10 @@ struct OutputConfig
 {
     std::string dir; // default "results/<name>"
     bool pcap{false};
-    bool receivers{false};   // ops.csv: one row per receiver of every operation too
-    bool steps{false};       // steps.csv: one row per step of every collective iteration
-    bool packetTrace{false}; // packets.csv: one row per link each tagged data frame crossed
+    bool receivers{false};     // ops.csv: one row per receiver of every operation too
+    bool steps{false};         // steps.csv: one row per step of every collective iteration
+    bool packetTrace{false};   // packets.csv: one row per link each tagged data frame crossed
+    bool steeringTrace{false}; // steering.csv: one row per source-port change of a queue pair
 };
 
 /// Budgets a run stops at (0: none).

@@ -102,6 +102,7 @@ ScenarioRunner::~ScenarioRunner()
     m_stragglers.clear();
     Simulator::Destroy();
     m_rateTrace.reset(); // after the QPs that call it are gone
+    m_steeringTrace.reset();
     m_packetTrace.reset();
 }
 
@@ -217,16 +218,36 @@ ScenarioRunner::Build()
                                                   m_fabric->GetTrafficLedger()->GetOpLedger(),
                                                   m_metrics);
     }
+    if (m_config.output.steeringTrace)
+    {
+        m_steeringTrace
+            = std::make_unique<SteeringTraceWriter>(m_config.output.dir + "/steering.csv");
+        ForEachQp(
+            [this](uint32_t host, Ptr<QueuePair> qp)
+            {
+                m_steeringTrace->Attach(host, qp);
+            });
+    }
     if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
     {
         m_rateTrace = std::make_unique<RateTraceWriter>(m_config.output.dir + "/dcqcn-rates.csv");
-        for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
-        {
-            Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-            for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        ForEachQp(
+            [this](uint32_t host, Ptr<QueuePair> qp)
             {
-                m_rateTrace->Attach(h, nic->GetQpByIndex(q));
-            }
+                m_rateTrace->Attach(host, qp);
+            });
+    }
+}
+
+void
+ScenarioRunner::ForEachQp(const std::function<void(uint32_t, Ptr<QueuePair>)>& f) const
+{
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        {
+            f(h, nic->GetQpByIndex(q));
         }
     }
 }

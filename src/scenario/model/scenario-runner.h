@@ -13,11 +13,13 @@
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/run-watchdog.h"
 #include "scenario/model/scenario-config.h"
+#include "scenario/model/steering-trace-writer.h"
 #include "scenario/model/topology-builder.h"
 #include "workload/model/metrics.h"
 #include "workload/model/workload.h"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -79,6 +81,8 @@ public:
     Ptr<StragglerLog> GetStragglerLog() const;
 
 private:
+    /// Calls f(host, QP) for every queue pair the fabric's NICs have when it is built.
+    void ForEachQp(const std::function<void(uint32_t, Ptr<QueuePair>)>& f) const;
     void Progress();
     /// Every 10 µs of simulated time while a `limits` budget is set: stop past it.
     void CheckBudgets();
@@ -113,6 +117,7 @@ private:
     Ptr<StragglerLog> m_stragglerLog;
     std::unique_ptr<RateTraceWriter> m_rateTrace;
     std::unique_ptr<PacketTraceWriter> m_packetTrace;
+    std::unique_ptr<SteeringTraceWriter> m_steeringTrace;
     Ptr<RunWatchdog> m_watchdog;
     double m_wallSeconds{0};
     double m_progressStartWall{0};
