@@ -148,6 +148,7 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.output.receivers, b.output.receivers);
     EXPECT_EQ(a.output.steps, b.output.steps);
     EXPECT_EQ(a.output.packetTrace, b.output.packetTrace);
+    EXPECT_EQ(a.output.steeringTrace, b.output.steeringTrace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1036,7 +1037,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                    {"type": "nic-down", "host": 127, "at_us": 0, "convergence_us": 100}],
         "limits": {"max_events": 123456789, "max_rss_mb": 2048.5},
         "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
-                   "packet_trace": true}
+                   "packet_trace": true, "steering_trace": true}
     })");
     const ScenarioConfig c = ParseJson(in);
     EXPECT_EQ(c.seed, 18446744073709551615ull);
