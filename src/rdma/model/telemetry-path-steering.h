@@ -40,8 +40,8 @@ namespace ns3
  * - It goes to a port whose fresh reading (probe sent within ProbeLifetime) shows a path other
  *   than the current one that is free (utilisation below FreeUtilisation, no queue of
  *   LoadedQueueBytes; any fresh free reading of the path counts), one drawn uniformly among
- *   several; with none, it probes the current
- *   port, one port of every known path and NewPorts new ones, and chooses from the answers.
+ *   several; with none, it probes the current port, one port of every known path and
+ *   NewPorts new ones, and chooses from the answers.
  * - It drains the old path first only when that path's reading shows more delay than
  *   ReorderBudget: below it the reorder-tolerant receiver takes the reordering.
  *
