@@ -1,10 +1,10 @@
 #include "scenario/model/packet-trace-writer.h"
 
 #include "ns3/simulator.h"
+#include "scenario/model/result-writer.h"
 
 #include <cinttypes>
 #include <cstdio>
-#include <stdexcept>
 
 namespace ns3
 {
@@ -12,14 +12,10 @@ namespace ns3
 PacketTraceWriter::PacketTraceWriter(const std::string& path,
                                      Ptr<OpLedger> ops,
                                      Ptr<Metrics> metrics)
-    : m_out(path),
+    : m_out(ResultWriter::Create(path)),
       m_ops(ops),
       m_metrics(metrics)
 {
-    if (!m_out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
     m_out << "time_us,workload,op,request,session,link,psn,bytes,wait_us,pause_us,ce\n";
     m_cb = MakeCallback(&PacketTraceWriter::Hop, this);
     m_ops->TraceConnectWithoutContext("Hop", m_cb);

@@ -1,20 +1,16 @@
 #include "scenario/model/rate-trace-writer.h"
 
 #include "ns3/simulator.h"
+#include "scenario/model/result-writer.h"
 
 #include <cstdio>
-#include <stdexcept>
 
 namespace ns3
 {
 
 RateTraceWriter::RateTraceWriter(const std::string& path)
-    : m_out(path)
+    : m_out(ResultWriter::Create(path))
 {
-    if (!m_out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
     m_out << "time_us,host,qpn,rate_gbps,target_gbps,alpha\n";
 }
 

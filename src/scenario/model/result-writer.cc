@@ -11,11 +11,8 @@
 namespace ns3
 {
 
-namespace
-{
-/// A result file, or an error naming it.
 std::ofstream
-Create(const std::string& path)
+ResultWriter::Create(const std::string& path)
 {
     std::ofstream out(path);
     if (!out)
@@ -24,7 +21,6 @@ Create(const std::string& path)
     }
     return out;
 }
-} // namespace
 
 void
 ResultWriter::MakeDirectory(const std::string& dir)

@@ -9,6 +9,7 @@
 #include "workload/model/metrics.h"
 #include "workload/model/straggler-log.h"
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -25,6 +26,8 @@ class ResultWriter
 public:
     /// Create dir (and parents); throws std::runtime_error with the reason on failure.
     static void MakeDirectory(const std::string& dir);
+    /// A result file opened for writing; throws std::runtime_error naming it if it cannot be.
+    static std::ofstream Create(const std::string& path);
     static void WriteJson(const nlohmann::json& j, const std::string& path);
     /// One row per operation in registration order, so equal runs give identical files.
     /// ops.csv; with receivers, also a row per receiver completion and a `kind` column. ops:

@@ -2,20 +2,16 @@
 
 #include "ns3/simulator.h"
 #include "rdma/model/path-steering.h"
+#include "scenario/model/result-writer.h"
 
 #include <cstdio>
-#include <stdexcept>
 
 namespace ns3
 {
 
 SteeringTraceWriter::SteeringTraceWriter(const std::string& path)
-    : m_out(path)
+    : m_out(ResultWriter::Create(path))
 {
-    if (!m_out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
     m_out << "time_us,host,qpn,from_port,to_port\n";
 }
 
