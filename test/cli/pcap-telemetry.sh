@@ -15,6 +15,7 @@
 #   (in 0, out 1 or 2), a spine 4 or 5 (in 0, out 1), leaf1 (in 1 or 2, out 0), with
 #   RemainingLen 0, the Active flag and no Overflow, and its ICRC (recomputed by every switch
 #   that stamped it) verifies;
+# - the namespace data's sharers and rank, as the check below says;
 # - the acknowledgements host 0 receives echo those traces, one per probe;
 # - host 0 sends as many probes as summary.json counts, all answered.
 set -u
@@ -59,7 +60,8 @@ fields=(-e frame.len -e ip.src -e infiniband.bth.opcode -e mcast4ai.ioam.probe_i
     -e mcast4ai.ioam.namespace -e mcast4ai.ioam.remaining -e mcast4ai.ioam.flags.active
     -e mcast4ai.ioam.flags.overflow -e mcast4ai.ioam.hops -e mcast4ai.ioam.node_id
     -e mcast4ai.ioam.ingress_if -e mcast4ai.ioam.egress_if -e mcast4ai.ioam.transit_ns
-    -e mcast4ai.ioam.utilisation -e mcast4ai.ioam.queue_bytes -e mcast4ai.icrc.status)
+    -e mcast4ai.ioam.utilisation -e mcast4ai.ioam.queue_bytes -e mcast4ai.icrc.status
+    -e mcast4ai.ioam.sharers -e mcast4ai.ioam.rank)
 for host in 0 1; do
     tshark -X lua_script:"$lua" -r "$tmp/out/host-$host.pcap" \
         -Y "infiniband.bth.opcode == 0xc1 || infiniband.bth.opcode == 0xc2" \
@@ -84,7 +86,8 @@ def rows(path):
                             remaining=f[5], active=f[6], overflow=f[7], hops=f[8],
                             nodes=f[9].split(","), ins=f[10].split(","),
                             outs=f[11].split(","), transit=f[12], util=f[13],
-                            queue=f[14], icrc=f[15]))
+                            queue=f[14], icrc=f[15], sharers=f[16].split(","),
+                            rank=f[17].split(",")))
     return out
 
 host0 = rows(sys.argv[1])
@@ -127,6 +130,20 @@ def path_ok(r):
 
 bad = [r for r in arrived if not path_ok(r)]
 check("every probe is stamped leaf0 > spine > leaf1 with the right interfaces", not bad, bad[:2])
+# Sharers: leaf0 and the spine each have one ingress port that sends data out by the probe's
+# egress port, the probe's own, so they read 1 sharer at rank 0. At leaf1 both spines' ports
+# (1 and 2) feed host 1's port: a probe through the spine the data did not take lately reads
+# 2 sharers, and its rank is 0 through port 1 and 1 through port 2.
+def sharers_ok(r):
+    s, k = r["sharers"], r["rank"]
+    last = (s[2] == "1" and k[2] == "0") or (s[2] == "2" and int(k[2]) == int(r["ins"][2]) - 1)
+    return s[:2] == ["1", "1"] and k[:2] == ["0", "0"] and last
+
+
+check("leaf0 and the spine read 1 sharer at rank 0, leaf1 1 or 2 with the port's rank",
+      all(sharers_ok(r) for r in arrived), [r for r in arrived if not sharers_ok(r)][:2])
+check("some probe finds the other spine's data at leaf1 (2 sharers)",
+      any(r["sharers"][2] == "2" for r in arrived), [r["sharers"] for r in arrived])
 check("the Active flag is set and Overflow is not",
       all(r["active"] in ("1", "True") and r["overflow"] in ("0", "False") for r in arrived), arrived[:1])
 check("every stamped probe's ICRC verifies", all(r["icrc"] == "1" for r in arrived),

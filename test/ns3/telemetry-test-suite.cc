@@ -9,7 +9,9 @@
  *   carries one flow at line rate reads a utilisation of 1 (the discounting estimator of a
  *   constant rate r reaches r / C within e^-5 after 5 time constants, give or take one
  *   frame's share) and no standing queue, an idle one reads none; a switch of another
- *   namespace writes nothing.
+ *   namespace writes nothing; with the flows held on their ECMP uplinks, every uplink stamp
+ *   names as sharers the senders whose data that uplink carries (the Tx trace's count) and
+ *   the probe's ingress, and as rank the probe's ingress among them.
  * - Steering (acceptance item 1 of the steering issue): in every seed tried, from 1 ms on each
  *   of leaf 0's uplinks carries the data of one sender at most (the flows are spread over
  *   distinct spines), with DCQCN and without. The slowest flow's time is compared with ECMP
@@ -19,6 +21,7 @@
  */
 #include "dcqcn-test-helpers.h"
 #include "fabric/model/telemetry-stage.h"
+#include "ns3/config.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -215,6 +218,90 @@ private:
     }
 };
 
+/**
+ * Sharers and rank: with the eight flows held on the uplinks ECMP hashes them to (no path is
+ * ever loaded enough to leave), every stamp leaf 0 writes on uplink u while all flows run
+ * names as sharers the senders whose data u carries, together with the probe's own ingress
+ * port, and as rank the number of those below the probe's ingress port.
+ */
+class TelemetrySharersTestCase : public TestCase
+{
+public:
+    TelemetrySharersTestCase()
+        : TestCase("telemetry: each uplink stamp's sharers are the senders its data comes from "
+                   "(and the probe's), its rank the probe's ingress among them")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        nlohmann::json patch = {{"seed", 1}, {"nic", {{"dcqcn", {{"enabled", false}}}}}};
+        ScenarioConfig c = Config(patch, "steering-telemetry-8x8.json", "sharers");
+        ns3::Config::SetDefault("ns3::TelemetryPathSteering::LoadedQueueBytes",
+                                UintegerValue(UINT32_MAX));
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        ns3::Config::SetDefault("ns3::TelemetryPathSteering::LoadedQueueBytes",
+                                UintegerValue(16384));
+        std::vector<Ptr<TelemetryStage>> stages = TelemetryStages(runner);
+        std::vector<UplinkStamp> stamps;
+        stages[0]->TraceConnectWithoutContext("Stamp", MakeBoundCallback(&LogUplinkStamp, &stamps));
+        UplinkSenders uplinks;
+        Ptr<FabricSwitch> leaf = runner.GetFabric().GetSwitch(0);
+        for (uint32_t u = 0; u < FLOWS; ++u)
+        {
+            leaf->GetPort(FIRST_UPLINK + u)
+                ->TraceConnectWithoutContext("Tx", MakeBoundCallback(&LogUplinkTx, &uplinks, u));
+        }
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+        NS_TEST_ASSERT_MSG_EQ(
+            runner.Summary()["network"]["steering"]["repaths"].get<uint64_t>(), 0, "held");
+        std::size_t most = 0;
+        for (const std::set<uint32_t>& s : uplinks.senders)
+        {
+            most = std::max(most, s.size());
+        }
+        // 8 flows on 8 uplinks all apart has probability 8!/8^8 = 0.24%: seed 1 collides.
+        NS_TEST_ASSERT_MSG_GT(most, 1u, "some uplink carries two senders or more");
+        // Host h is leaf 0's port h. While every flow runs (the fastest ends near the ideal
+        // time), each sender's data crosses its uplink far more often than every 10 us.
+        const Time from = MicroSeconds(20);
+        const Time to = MicroSeconds(0.9 * IdealFctUs());
+        uint32_t checked = 0;
+        uint32_t shared = 0;
+        uint32_t wrong = 0;
+        for (const UplinkStamp& st : stamps)
+        {
+            if (st.at < from || st.at > to)
+            {
+                continue;
+            }
+            std::set<uint32_t> sharers = uplinks.senders[st.uplink];
+            sharers.insert(st.data.ingressIf);
+            uint32_t rank = std::distance(sharers.begin(), sharers.find(st.data.ingressIf));
+            ++checked;
+            shared += sharers.size() > 1 && uplinks.senders[st.uplink].count(st.data.ingressIf);
+            if (st.data.sharers != sharers.size() || st.data.rank != rank)
+            {
+                if (++wrong <= 5)
+                {
+                    std::clog << "uplink " << st.uplink << " at " << st.at.As(Time::US)
+                              << ": ingress " << st.data.ingressIf << " reads "
+                              << int(st.data.sharers) << " sharers, rank " << int(st.data.rank)
+                              << "; expected " << sharers.size() << ", " << rank << std::endl;
+                }
+            }
+        }
+        std::clog << "sharers: " << checked << " uplink stamps checked, " << shared
+                  << " on a shared uplink by one of its senders, " << wrong << " wrong"
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_GT(shared, 10u, "stamps of senders on a shared uplink");
+        NS_TEST_EXPECT_MSG_EQ(wrong, 0u, "every stamp names its uplink's senders");
+    }
+};
+
 /// With room for one hop, the first switch stamps and the next two find the trace full; a
 /// switch configured for another namespace leaves the trace alone.
 class TelemetryOverflowTestCase : public TestCase
@@ -365,6 +452,7 @@ public:
         : TestSuite("mcast4ai-telemetry", TestSuite::Type::UNIT)
     {
         AddTestCase(new TelemetryStampTestCase());
+        AddTestCase(new TelemetrySharersTestCase());
         AddTestCase(new TelemetryOverflowTestCase());
         AddTestCase(new SteeringTelemetrySpreadTestCase());
     }

@@ -42,6 +42,8 @@ Node(uint32_t id)
     n.nanoseconds = 2000 + id;
     n.transitDelayNs = 500 + id;
     n.utilisation = IoamTraceHeader::UTILISATION_ONE / 2;
+    n.sharers = static_cast<uint8_t>(id / 10 + 1);
+    n.rank = static_cast<uint8_t>(id / 10);
     n.queueDepthBytes = 1024 * id;
     return n;
 }
@@ -133,13 +135,14 @@ TEST(IoamTraceHeader, EachNodeWritesJustAboveTheFreeSpaceFirstHopLast)
     // The first hop's 7 words end the header; the second's sit right above them.
     const std::size_t first = b.size() - 28;
     const std::size_t second = first - 28;
-    EXPECT_EQ(Word(b, first), (64u << 24) | 10u);                         // Hop_Lim | node ID
-    EXPECT_EQ(Word(b, first + 4), (11u << 16) | 12u);                     // ingress | egress
-    EXPECT_EQ(Word(b, first + 8), 1u);                                    // seconds
-    EXPECT_EQ(Word(b, first + 12), 2010u);                                // nanoseconds
-    EXPECT_EQ(Word(b, first + 16), 510u);                                 // transit delay
-    EXPECT_EQ(Word(b, first + 20), IoamTraceHeader::UTILISATION_ONE / 2); // namespace data
-    EXPECT_EQ(Word(b, first + 24), 10240u);                               // queue depth
+    EXPECT_EQ(Word(b, first), (64u << 24) | 10u);     // Hop_Lim | node ID
+    EXPECT_EQ(Word(b, first + 4), (11u << 16) | 12u); // ingress | egress
+    EXPECT_EQ(Word(b, first + 8), 1u);                // seconds
+    EXPECT_EQ(Word(b, first + 12), 2010u);            // nanoseconds
+    EXPECT_EQ(Word(b, first + 16), 510u);             // transit delay
+    // Namespace data: utilisation 0.5 = 8192 in the high 16 bits, 2 sharers, rank 1.
+    EXPECT_EQ(Word(b, first + 20), (8192u << 16) | (2u << 8) | 1u);
+    EXPECT_EQ(Word(b, first + 24), 10240u); // queue depth
     EXPECT_EQ(Word(b, second), (64u << 24) | 20u);
     for (std::size_t i = 12; i < second; ++i)
     {
@@ -166,6 +169,31 @@ TEST(IoamTraceHeader, RoundTripsInPathOrder)
     EXPECT_EQ(out.GetNodes()[1], Node(1));
     EXPECT_EQ(out.GetNodes()[2], Node(4));
     EXPECT_EQ(HeaderBytes(out), HeaderBytes(h));
+}
+
+TEST(IoamTraceHeader, NamespaceDataCarriesUtilisationSharersAndRankWhole)
+{
+    // Each of the word's three fields at its largest and next to a field at zero, so a shift
+    // or mask that spills into a neighbour shows.
+    IoamTraceHeader h;
+    h.Allocate(2);
+    IoamTraceHeader::NodeData a = Node(1);
+    a.utilisation = 0xFFFF;
+    a.sharers = 0;
+    a.rank = IoamTraceHeader::SHARERS_MAX;
+    IoamTraceHeader::NodeData b = Node(2);
+    b.utilisation = 0;
+    b.sharers = IoamTraceHeader::SHARERS_MAX;
+    b.rank = 0;
+    ASSERT_TRUE(h.AddNode(a));
+    ASSERT_TRUE(h.AddNode(b));
+    Bytes bytes = HeaderBytes(h);
+    EXPECT_EQ(Word(bytes, bytes.size() - 28 + 20), 0xFFFF00FFu);
+    EXPECT_EQ(Word(bytes, bytes.size() - 56 + 20), 0x0000FF00u);
+    IoamTraceHeader out = RoundTrip(h);
+    ASSERT_EQ(out.GetNodes().size(), 2u);
+    EXPECT_EQ(out.GetNodes()[0], a);
+    EXPECT_EQ(out.GetNodes()[1], b);
 }
 
 TEST(IoamTraceHeader, AFullTraceSetsOverflowAndKeepsItsData)

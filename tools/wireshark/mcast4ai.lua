@@ -16,7 +16,8 @@ into its pcaps (docs/p2mp.md "Wire format"), plus a RoCEv2 ICRC check for every 
                     an IOAM header (RFC 9452's shape) with a pre-allocated trace (RFC 9197):
                     namespace, NodeLen, the O/L/A flags, RemainingLen, trace type, then each
                     hop's hop limit, node ID, interfaces, timestamp, transit delay, egress
-                    utilisation (namespace data) and queue depth (mcast4ai.ioam.*).
+                    utilisation, sharers and rank (namespace data) and queue depth
+                    (mcast4ai.ioam.*).
 
 Behind each header the packet goes to Wireshark's own dissectors, chosen by the header's
 next-protocol field (4 = IPv4 as the simulator sends, also 6 = IPv6, 3 = Ethernet, 1/2 =
@@ -310,17 +311,23 @@ local hf_ioam = {
     ts_sec = ProtoField.uint32("mcast4ai.ioam.ts_sec", "Timestamp seconds", base.DEC),
     ts_nsec = ProtoField.uint32("mcast4ai.ioam.ts_nsec", "Timestamp nanoseconds", base.DEC),
     transit = ProtoField.uint32("mcast4ai.ioam.transit_ns", "Transit delay (ns)", base.DEC),
-    util_raw = ProtoField.uint32("mcast4ai.ioam.utilisation_raw", "Namespace data", base.DEC,
-        nil, nil, "mcast4ai namespace: egress utilisation in 1/65536 of the line rate"),
+    ns_data = ProtoField.uint32("mcast4ai.ioam.ns_data", "Namespace data", base.HEX, nil, nil,
+        "mcast4ai namespace: utilisation (16 bits), sharers (8), rank (8)"),
+    util_raw = ProtoField.uint32("mcast4ai.ioam.utilisation_raw", "Utilisation (raw)", base.DEC,
+        nil, 0xFFFF0000, "Egress utilisation in 1/16384 of the line rate"),
     util = ProtoField.double("mcast4ai.ioam.utilisation", "Egress utilisation"),
+    sharers = ProtoField.uint32("mcast4ai.ioam.sharers", "Sharers", base.DEC, nil, 0x0000FF00,
+        "Ingress ports whose data left by this egress port lately, the probe's own counted"),
+    rank = ProtoField.uint32("mcast4ai.ioam.rank", "Rank", base.DEC, nil, 0x000000FF,
+        "The probe's ingress port among the sharers, 0 for the lowest-numbered"),
     queue = ProtoField.uint32("mcast4ai.ioam.queue_bytes", "Queue depth (bytes)", base.DEC),
 }
 pioam.fields = { hf_ioam.kind, hf_ioam.probe_id, hf_ioam.ioam_type, hf_ioam.hdr_len,
     hf_ioam.next, hf_ioam.namespace, hf_ioam.nodelen, hf_ioam.flags, hf_ioam.overflow,
     hf_ioam.loopback, hf_ioam.active, hf_ioam.remaining, hf_ioam.trace_type, hf_ioam.hops,
     hf_ioam.node, hf_ioam.hop_lim, hf_ioam.node_id, hf_ioam.ingress, hf_ioam.egress,
-    hf_ioam.ts_sec, hf_ioam.ts_nsec, hf_ioam.transit, hf_ioam.util_raw, hf_ioam.util,
-    hf_ioam.queue }
+    hf_ioam.ts_sec, hf_ioam.ts_nsec, hf_ioam.transit, hf_ioam.ns_data, hf_ioam.util_raw,
+    hf_ioam.util, hf_ioam.sharers, hf_ioam.rank, hf_ioam.queue }
 local ef_ioam = {
     short = ProtoExpert.new("mcast4ai.ioam.expert.short", "IOAM trace runs past the packet",
         expert.group.MALFORMED, expert.severity.ERROR),
@@ -904,10 +911,11 @@ function pioam.dissector(tvb, pinfo, tree)
     for h = 0, hops - 1 do
         local o = at + 12 + 4 * remaining + 4 * IOAM_NODE_WORDS * (hops - 1 - h)
         local n = t:add(hf_ioam.node, tvb(o, 4 * IOAM_NODE_WORDS))
-        local util = tvb(o + 20, 4):uint() / 65536
+        local util = tvb(o + 20, 2):uint() / 16384
         n:set_text(string.format("Hop %d: node %d, interface %d > %d, transit %d ns, "
-            .. "utilisation %.3f, queue %d bytes", h + 1, tvb(o + 1, 3):uint(),
-            tvb(o + 4, 2):uint(), tvb(o + 6, 2):uint(), tvb(o + 16, 4):uint(), util,
+            .. "utilisation %.3f, sharers %d (rank %d), queue %d bytes", h + 1,
+            tvb(o + 1, 3):uint(), tvb(o + 4, 2):uint(), tvb(o + 6, 2):uint(),
+            tvb(o + 16, 4):uint(), util, tvb(o + 22, 1):uint(), tvb(o + 23, 1):uint(),
             tvb(o + 24, 4):uint()))
         n:add(hf_ioam.hop_lim, tvb(o, 1))
         n:add(hf_ioam.node_id, tvb(o + 1, 3))
@@ -916,8 +924,11 @@ function pioam.dissector(tvb, pinfo, tree)
         n:add(hf_ioam.ts_sec, tvb(o + 8, 4))
         n:add(hf_ioam.ts_nsec, tvb(o + 12, 4))
         n:add(hf_ioam.transit, tvb(o + 16, 4))
-        n:add(hf_ioam.util_raw, tvb(o + 20, 4))
-        generated(n:add(hf_ioam.util, tvb(o + 20, 4), util))
+        local d = n:add(hf_ioam.ns_data, tvb(o + 20, 4))
+        d:add(hf_ioam.util_raw, tvb(o + 20, 4))
+        generated(d:add(hf_ioam.util, tvb(o + 20, 2), util))
+        d:add(hf_ioam.sharers, tvb(o + 20, 4))
+        d:add(hf_ioam.rank, tvb(o + 20, 4))
         n:add(hf_ioam.queue, tvb(o + 24, 4))
     end
     t:append_text(string.format(": %s, %d hop%s", kind, hops, hops == 1 and "" or "s"))

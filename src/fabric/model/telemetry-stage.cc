@@ -41,6 +41,12 @@ TelemetryStage::GetTypeId()
                             TimeValue(MicroSeconds(5)),
                             MakeTimeAccessor(&TelemetryStage::m_window),
                             MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("SharerWindow",
+                            "An ingress port shares an egress queue while its data frames left "
+                            "by it within this window",
+                            TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&TelemetryStage::m_sharerWindow),
+                            MakeTimeChecker(NanoSeconds(1)))
               .AddTraceSource("Stamp",
                               "A probe leaving got this node's data (egress port, data)",
                               MakeTraceSourceAccessor(&TelemetryStage::m_stampTrace),
@@ -53,6 +59,7 @@ TelemetryStage::Attach(FabricSwitch* sw)
 {
     SwitchStage::Attach(sw);
     m_links.assign(sw->GetNPorts(), LinkLoad{});
+    m_lastData.assign(std::size_t{sw->GetNPorts()} * sw->GetNPorts(), Time::Min());
     for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
     {
         m_links[p].port = PeekPointer(sw->GetPort(p));
@@ -98,6 +105,27 @@ TelemetryStage::GetUtilisation(uint32_t port, Time now) const
 }
 
 void
+TelemetryStage::Sharers(
+    uint32_t inPort, uint32_t outPort, Time now, uint8_t& sharers, uint8_t& rank) const
+{
+    uint32_t n = static_cast<uint32_t>(m_links.size());
+    const Time* last = &m_lastData[std::size_t{outPort} * n];
+    Time since = now - m_sharerWindow; // (never-seen ports hold Time::Min(): no overflow)
+    uint32_t count = 0;
+    uint32_t below = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (i == inPort || last[i] >= since)
+        {
+            ++count;
+            below += i < inPort;
+        }
+    }
+    sharers = static_cast<uint8_t>(std::min<uint32_t>(count, IoamTraceHeader::SHARERS_MAX));
+    rank = static_cast<uint8_t>(std::min<uint32_t>(below, IoamTraceHeader::SHARERS_MAX));
+}
+
+void
 TelemetryStage::Departing(
     uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame& frame, Time now)
 {
@@ -120,8 +148,9 @@ TelemetryStage::Departing(
                                   ? static_cast<uint32_t>(transitNs)
                                   : IoamTraceHeader::TRANSIT_OVERFLOW;
         double util = GetUtilisation(outPort, now);
-        node.utilisation = static_cast<uint32_t>(
-            std::min(util * IoamTraceHeader::UTILISATION_ONE, double(UINT32_MAX)));
+        node.utilisation = static_cast<uint16_t>(
+            std::min(util * IoamTraceHeader::UTILISATION_ONE, double(UINT16_MAX)));
+        Sharers(inPort, outPort, now, node.sharers, node.rank);
         uint64_t depth = m_switch->GetMmu()->GetEgressBytes(outPort, prio);
         node.queueDepthBytes = static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX));
         Ptr<Packet> stamped;
@@ -142,7 +171,12 @@ TelemetryStage::Departing(
                                  : result == ProbeFrameBuilder::OVERFLOW ? "full"
                                                                          : "not in its namespace")
                              << ", transit " << transitNs << " ns, queue " << depth
-                             << " B, utilisation " << util);
+                             << " B, utilisation " << util << ", sharers " << int(node.sharers)
+                             << ", rank " << int(node.rank));
+    }
+    else if (fi.roce && BthHeader::IsData(fi.opcode))
+    {
+        m_lastData[std::size_t{outPort} * m_links.size() + inPort] = now;
     }
     load.bytes += fi.size + load.framing;
 }

@@ -3,7 +3,8 @@
  * (RFC 9197) for the telemetry probes of endpoint path steering. As a probe leaves, it writes
  * its hop's data into the probe's pre-allocated trace: node and interface IDs, the time the
  * probe arrived and the time it spent inside, the depth of the egress queue it leaves behind,
- * and, as namespace-specific data, the egress link's recent utilisation.
+ * and, as namespace-specific data, the egress link's recent utilisation and the ingress ports
+ * sharing the egress queue.
  */
 #ifndef MCAST4AI_TELEMETRY_STAGE_H
 #define MCAST4AI_TELEMETRY_STAGE_H
@@ -28,6 +29,13 @@ class FabricNetDevice;
  * steadily at rate r holds r x Window, so the estimate over line rate x Window is the share of
  * the line in use over the last Window or so. It is kept for every frame that leaves, since a
  * probe must find it current; nothing else in the switch changes.
+ *
+ * Sharers: the ingress ports whose data frames left by the egress port within SharerWindow,
+ * the probe's own counted whether or not its data did, and the probe's rank among them by port
+ * number. Senders whose flows meet at a queue all read the same queue, utilisation and delay;
+ * the rank is what a switch alone can give each of them that differs (the queue's ingress
+ * ports are distinct at the hop where their paths join, their first switch when they share
+ * one). The switch keeps one departure time per ingress and egress port pair to know it.
  *
  * A probe is a RoCEv2 frame with BTH opcode RC_PROBE; its trace is stamped only in this node's
  * namespace (RFC 9197: a node acts on the namespaces it is configured for).
@@ -64,11 +72,17 @@ private:
 
     /// Bring port's estimate to now (discount it).
     void Discount(LinkLoad& load, Time now) const;
+    /// The sharers of outPort's queue at now and the rank of inPort among them (see above).
+    void Sharers(
+        uint32_t inPort, uint32_t outPort, Time now, uint8_t& sharers, uint8_t& rank) const;
 
     uint32_t m_nodeId{0};
     uint16_t m_namespaceId{1};
     Time m_window;
+    Time m_sharerWindow;
     std::vector<LinkLoad> m_links;
+    /// When a data frame last left by egress port e having come in by port i: [e x ports + i].
+    std::vector<Time> m_lastData;
     uint64_t m_stamps{0};
     uint64_t m_overflows{0};
     TracedCallback<uint32_t, const IoamTraceHeader::NodeData&> m_stampTrace;

@@ -225,14 +225,32 @@ TelemetryPathSteering::Decide(uint16_t current)
     }
     m_drew = true;
     m_lastDraw = now;
-    double rate = WindowRate();
-    uint32_t sharing = rate > 0 ? static_cast<uint32_t>(std::lround(GetPayloadRate() / rate)) : 2;
-    sharing = std::clamp<uint32_t>(sharing, 1, 16);
-    if (sharing > 1 && DrawBelow(sharing) != 0)
+    const Reading* r = CurrentReading(current); // Loaded() found one
+    if (r->sharers >= 2)
     {
-        NS_LOG_LOGIC("port " << current << " loaded, shared by about " << sharing
-                             << ": stays this time");
-        return;
+        // The switch told the sharers apart: the lowest-ranked keeps the path, the rest go,
+        // with no draw to agree by chance.
+        if (r->rank == 0)
+        {
+            NS_LOG_LOGIC("port " << current << " shared by " << r->sharers
+                                 << " at its busiest hop, rank 0 here: stays");
+            return;
+        }
+        NS_LOG_LOGIC("port " << current << " shared by " << r->sharers << ", rank " << r->rank
+                             << " here: leaves");
+    }
+    else
+    {
+        double rate = WindowRate();
+        uint32_t sharing
+            = rate > 0 ? static_cast<uint32_t>(std::lround(GetPayloadRate() / rate)) : 2;
+        sharing = std::clamp<uint32_t>(sharing, 1, 16);
+        if (sharing > 1 && DrawBelow(sharing) != 0)
+        {
+            NS_LOG_LOGIC("port " << current << " loaded, shared by about " << sharing
+                                 << ": stays this time");
+            return;
+        }
     }
     m_leaving = true;
     PickTarget(current);
@@ -381,6 +399,11 @@ TelemetryPathSteering::ProbeAnswered(uint32_t probeId, const IoamTraceHeader& tr
             r.utilisation = std::max(
                 r.utilisation, double(nodes[i].utilisation) / IoamTraceHeader::UTILISATION_ONE);
             r.queueBytes = std::max(r.queueBytes, nodes[i].queueDepthBytes);
+            if (nodes[i].sharers > r.sharers)
+            {
+                r.sharers = nodes[i].sharers;
+                r.rank = nodes[i].rank;
+            }
         }
         r.delay += NanoSeconds(nodes[i].transitDelayNs & ~IoamTraceHeader::TRANSIT_OVERFLOW);
     }
@@ -410,7 +433,8 @@ TelemetryPathSteering::ProbeAnswered(uint32_t probeId, const IoamTraceHeader& tr
     m_readingTrace(r.port, r.path, r.utilisation, r.queueBytes);
     NS_LOG_LOGIC("port " << r.port << ": path " << r.path << " (first egress " << nodes[0].egressIf
                          << "), utilisation " << r.utilisation << ", queue " << r.queueBytes
-                         << " B, delay " << r.delay.GetMicroSeconds() << " us");
+                         << " B, sharers " << r.sharers << " (rank " << r.rank << "), delay "
+                         << r.delay.GetMicroSeconds() << " us");
     if (r.port == GetCurrent())
     {
         Decide(r.port); // its path as the message that just started meets it

@@ -19,10 +19,12 @@ namespace ns3
  *
  * A probe sent on a source port takes the path that port's data would (ECMP hashes both the
  * same), and comes back with every switch's data: the node and egress interface it left by,
- * the time it spent inside, the egress queue's depth and the egress link's utilisation. A
- * reading of a port is the path it showed (its nodes and egress interfaces), the sum of its
- * transit delays and, over every hop but the last (the destination's own link, which every
- * path of the connection shares), the highest utilisation and the deepest queue.
+ * the time it spent inside, the egress queue's depth, the egress link's utilisation and the
+ * queue's sharers (its ingress ports lately) with the probe's rank among them. A reading of a
+ * port is the path it showed (its nodes and egress interfaces), the sum of its transit delays
+ * and, over every hop but the last (the destination's own link, which every path of the
+ * connection shares), the highest utilisation, the deepest queue, and the most sharers with
+ * the rank at that hop.
  *
  * - Every message start probes its own path and SurveyPorts others (the known path read
  *   longest ago, or a port never probed), so that readings of other paths are at hand.
@@ -33,10 +35,13 @@ namespace ns3
  *   collision, or DCQCN still recovering from a cut).
  * - The decision is made when the current path's reading comes back and when a message is
  *   acknowledged.
- * - Senders that share a path learn of it together. At most once per DecisionInterval, one
- *   that may change port (MinRepathInterval) leaves with probability 1/k, k its line rate
- *   over its rate (one of the k is expected to go; the interval gives the others time to see
- *   their rate come back before they draw again).
+ * - Senders that share a path learn of it together, from the same readings. At most once per
+ *   DecisionInterval, one that may change port (MinRepathInterval) decides: when its reading
+ *   names two sharers or more, all but rank 0 leave, so exactly one stays; when it does not
+ *   (the senders enter the loaded hop by one port), it leaves with probability 1/k, k its line
+ *   rate over its rate (one of the k is expected to go; the interval gives the others time to
+ *   see their rate come back before they draw again). Draws alone keep k senders together for
+ *   rounds on end: see docs/fabric.md, "Telling sharers apart".
  * - It goes to a port whose fresh reading (probe sent within ProbeLifetime) shows a path other
  *   than the current one that is free (utilisation below FreeUtilisation, no queue of
  *   LoadedQueueBytes; any fresh free reading of the path counts), one drawn uniformly among
@@ -80,9 +85,11 @@ private:
         uint64_t path{0}; ///< a hash of the nodes and egress interfaces it went through
         double utilisation{0};
         uint32_t queueBytes{0};
-        Time delay; ///< the transit delays of every hop: its queueing, as the probe met it
-        Time sent;  ///< when its probe went
-        Time at;    ///< when its acknowledgement came back
+        uint32_t sharers{0}; ///< at the hop with the most (0: no hop said)
+        uint32_t rank{0};    ///< of the probe's ingress there
+        Time delay;          ///< the transit delays of every hop: its queueing, as the probe met it
+        Time sent;           ///< when its probe went
+        Time at;             ///< when its acknowledgement came back
     };
 
     struct Outstanding

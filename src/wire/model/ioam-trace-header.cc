@@ -27,7 +27,7 @@ IoamTraceHeader::NodeData::operator==(const NodeData& o) const
     return hopLimit == o.hopLimit && nodeId == o.nodeId && ingressIf == o.ingressIf
            && egressIf == o.egressIf && seconds == o.seconds && nanoseconds == o.nanoseconds
            && transitDelayNs == o.transitDelayNs && utilisation == o.utilisation
-           && queueDepthBytes == o.queueDepthBytes;
+           && sharers == o.sharers && rank == o.rank && queueDepthBytes == o.queueDepthBytes;
 }
 
 IoamTraceHeader::IoamTraceHeader() = default;
@@ -115,7 +115,8 @@ IoamTraceHeader::Serialize(Buffer::Iterator start) const
         start.WriteHtonU32(it->seconds);
         start.WriteHtonU32(it->nanoseconds);
         start.WriteHtonU32(it->transitDelayNs);
-        start.WriteHtonU32(it->utilisation);
+        start.WriteHtonU32((uint32_t{it->utilisation} << 16) | (uint32_t{it->sharers} << 8)
+                           | it->rank);
         start.WriteHtonU32(it->queueDepthBytes);
     }
 }
@@ -160,7 +161,10 @@ IoamTraceHeader::Deserialize(Buffer::Iterator start)
         it->seconds = start.ReadNtohU32();
         it->nanoseconds = start.ReadNtohU32();
         it->transitDelayNs = start.ReadNtohU32();
-        it->utilisation = start.ReadNtohU32();
+        uint32_t data = start.ReadNtohU32();
+        it->utilisation = static_cast<uint16_t>(data >> 16);
+        it->sharers = static_cast<uint8_t>(data >> 8);
+        it->rank = static_cast<uint8_t>(data);
         it->queueDepthBytes = start.ReadNtohU32();
     }
     return GetSerializedSize();
@@ -175,7 +179,8 @@ IoamTraceHeader::Print(std::ostream& os) const
     {
         os << " [node " << n.nodeId << " if " << n.ingressIf << ">" << n.egressIf << " delay "
            << n.transitDelayNs << " ns util " << double(n.utilisation) / UTILISATION_ONE
-           << " queue " << n.queueDepthBytes << " B]";
+           << " sharers " << int(n.sharers) << " rank " << int(n.rank) << " queue "
+           << n.queueDepthBytes << " B]";
     }
 }
 

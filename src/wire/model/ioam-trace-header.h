@@ -34,8 +34,11 @@ namespace ns3
  *
  * The trace type is bits 0-6 (NodeLen 7 words): hop limit and node ID; ingress and egress
  * interface IDs; reception timestamp, seconds and nanoseconds (PTP format); transit delay in
- * nanoseconds; namespace-specific data, which in the module's namespace is the egress link's
- * recent utilisation in 1/65536 of its line rate; and the egress queue's depth in bytes.
+ * nanoseconds; namespace-specific data; and the egress queue's depth in bytes. In the module's
+ * namespace the namespace-specific data word is, most significant first: the egress link's
+ * recent utilisation in 1/16384 of its line rate (16 bits), the sharers of the egress queue,
+ * the ingress ports whose data left by it lately, the probe's own counted (8 bits), and the
+ * rank of the probe's ingress port among them, 0 for the lowest-numbered (8 bits).
  */
 class IoamTraceHeader : public Header
 {
@@ -53,8 +56,11 @@ public:
     static constexpr uint8_t FLAG_OVERFLOW = 0x8;
     static constexpr uint8_t FLAG_LOOPBACK = 0x4;
     static constexpr uint8_t FLAG_ACTIVE = 0x2;
-    /// Utilisation of 1.0 in the namespace data field.
-    static constexpr uint32_t UTILISATION_ONE = 1u << 16;
+    /// Utilisation of 1.0 in the namespace data's utilisation bits (the most it holds is
+    /// just under 4).
+    static constexpr uint32_t UTILISATION_ONE = 1u << 14;
+    /// The most sharers, and the highest rank, the namespace data's 8-bit fields hold.
+    static constexpr uint8_t SHARERS_MAX = 0xFF;
     /// Transit delay's most significant bit: the delay did not fit (RFC 9197 §4.4.2.5).
     static constexpr uint32_t TRANSIT_OVERFLOW = 0x80000000;
 
@@ -68,7 +74,9 @@ public:
         uint32_t seconds{0};     ///< reception time, PTP seconds
         uint32_t nanoseconds{0}; ///< and nanoseconds
         uint32_t transitDelayNs{0};
-        uint32_t utilisation{0}; ///< namespace data: UTILISATION_ONE = line rate
+        uint16_t utilisation{0}; ///< namespace data: UTILISATION_ONE = line rate
+        uint8_t sharers{0};      ///< namespace data: ingress ports feeding the egress queue
+        uint8_t rank{0};         ///< namespace data: the probe's ingress port among them
         uint32_t queueDepthBytes{0};
 
         bool operator==(const NodeData& o) const;
