@@ -26,6 +26,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "rdma/model/rdma-nic.h"
+#include "rdma/model/telemetry-path-steering.h"
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
 #include "wire/model/bth-header.h"
@@ -238,13 +239,16 @@ private:
     {
         nlohmann::json patch = {{"seed", 1}, {"nic", {{"dcqcn", {{"enabled", false}}}}}};
         ScenarioConfig c = Config(patch, "steering-telemetry-8x8.json", "sharers");
-        ns3::Config::SetDefault("ns3::TelemetryPathSteering::LoadedQueueBytes",
-                                UintegerValue(UINT32_MAX));
+        // Held for this build only: the attribute's own default is put back, whatever it is.
+        const std::string loaded = "ns3::TelemetryPathSteering::LoadedQueueBytes";
+        TypeId::AttributeInformation info;
+        TelemetryPathSteering::GetTypeId().LookupAttributeByName("LoadedQueueBytes", &info);
+        Ptr<const AttributeValue> original = info.initialValue;
+        ns3::Config::SetDefault(loaded, UintegerValue(UINT32_MAX));
         ScenarioRunner::UsePicoseconds();
         ScenarioRunner runner(c);
         runner.Build();
-        ns3::Config::SetDefault("ns3::TelemetryPathSteering::LoadedQueueBytes",
-                                UintegerValue(16384));
+        ns3::Config::SetDefault(loaded, *original);
         std::vector<Ptr<TelemetryStage>> stages = TelemetryStages(runner);
         std::vector<UplinkStamp> stamps;
         stages[0]->TraceConnectWithoutContext("Stamp", MakeBoundCallback(&LogUplinkStamp, &stamps));
