@@ -11,13 +11,15 @@
  *   frame's share) and no standing queue, an idle one reads none; a switch of another
  *   namespace writes nothing; with the flows held on their ECMP uplinks, every uplink stamp
  *   names as sharers the senders whose data that uplink carries (the Tx trace's count) and
- *   the probe's ingress, and as rank the probe's ingress among them.
+ *   the probe's ingress, and as rank the probe's ingress among them; with the flows steered,
+ *   every uplink stamp also counts the senders whose claims left by it within ClaimWindow,
+ *   so of claims on one uplink only the first reads no other sharer.
  * - Steering (acceptance item 1 of the steering issue): in every seed tried, from 1 ms on each
  *   of leaf 0's uplinks carries the data of one sender at most (the flows are spread over
- *   distinct spines), with DCQCN and without. The slowest flow's time is compared with ECMP
- *   and with endpoint estimation alone; the issue's target, within 10% of ideal, is reported
- *   rather than asserted (docs/fabric.md, "In-band telemetry", gives the measured figures and
- *   why they fall short).
+ *   distinct spines), with DCQCN and without, and the slowest flow is within 10% of ideal
+ *   without DCQCN and, with it, in every seed without a CNP. The slowest flow's time is also
+ *   compared with ECMP and with endpoint estimation alone (docs/fabric.md, "In-band
+ *   telemetry", gives the figures over 100 seeds).
  */
 #include "dcqcn-test-helpers.h"
 #include "fabric/model/telemetry-stage.h"
@@ -306,6 +308,178 @@ private:
     }
 };
 
+/// What leaf 0's uplinks saw, in the order the switch saw it: a stamp (written as the frame
+/// left, before the port sent it), a data frame or a claim leaving.
+struct UplinkEvent
+{
+    enum Kind
+    {
+        STAMP,
+        DATA,
+        CLAIM
+    } kind;
+    Time at;
+    uint32_t uplink;
+    uint32_t ingress; ///< host h comes in by leaf 0's port h
+    IoamTraceHeader::NodeData data;
+};
+
+void
+LogEventStamp(std::vector<UplinkEvent>* log, uint32_t port, const IoamTraceHeader::NodeData& d)
+{
+    if (port >= FIRST_UPLINK)
+    {
+        log->push_back({UplinkEvent::STAMP, Simulator::Now(), port - FIRST_UPLINK, d.ingressIf, d});
+    }
+}
+
+void
+LogEventTx(std::vector<UplinkEvent>* log, uint32_t uplink, Ptr<const Packet> p)
+{
+    FrameInfo fi;
+    if (!fi.Parse(p) || !fi.roce)
+    {
+        return;
+    }
+    if (BthHeader::IsData(fi.opcode) || fi.opcode == BthHeader::RC_PROBE_CLAIM)
+    {
+        log->push_back({BthHeader::IsData(fi.opcode) ? UplinkEvent::DATA : UplinkEvent::CLAIM,
+                        Simulator::Now(),
+                        uplink,
+                        fi.SrcHost(),
+                        {}});
+    }
+}
+
+/**
+ * Claims, in a steering run where senders leave collisions: every stamp leaf 0 writes on an
+ * uplink counts as sharers exactly the ingress ports whose data left by that uplink within
+ * SharerWindow (10 us) or whose claim left by it within ClaimWindow (100 us), the probe's own
+ * included, as the uplink's transmissions show them; so of two claims on one uplink from
+ * different senders within ClaimWindow, the later reads two sharers or more and only the first
+ * may win. Seeds 1-5 are run until one has claims that lose.
+ */
+class TelemetryClaimsTestCase : public TestCase
+{
+public:
+    TelemetryClaimsTestCase()
+        : TestCase("telemetry: claims count as sharers for ClaimWindow, so of claims on one "
+                   "uplink only the first reads one sharer")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const Time sharerWindow = MicroSeconds(10); // TelemetryStage's defaults
+        const Time claimWindow = MicroSeconds(100);
+        uint32_t checked = 0;
+        uint32_t wrong = 0;
+        uint32_t claims = 0;
+        uint32_t claimsWon = 0;
+        uint32_t claimsBehind = 0; // read another sender's earlier claim
+        for (uint64_t seed = 1; seed <= 5 && claimsBehind == 0; ++seed)
+        {
+            nlohmann::json patch = {{"seed", seed}, {"nic", {{"dcqcn", {{"enabled", false}}}}}};
+            ScenarioConfig c
+                = Config(patch, "steering-telemetry-8x8.json", "claims-" + std::to_string(seed));
+            ScenarioRunner::UsePicoseconds();
+            ScenarioRunner runner(c);
+            runner.Build();
+            std::vector<UplinkEvent> log;
+            TelemetryStages(runner)[0]->TraceConnectWithoutContext(
+                "Stamp", MakeBoundCallback(&LogEventStamp, &log));
+            Ptr<FabricSwitch> leaf = runner.GetFabric().GetSwitch(0);
+            for (uint32_t u = 0; u < FLOWS; ++u)
+            {
+                leaf->GetPort(FIRST_UPLINK + u)
+                    ->TraceConnectWithoutContext("Tx", MakeBoundCallback(&LogEventTx, &log, u));
+            }
+            NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
+            // Per uplink and ingress: until when the ingress counts, from the wire alone.
+            std::vector<std::vector<Time>> until(FLOWS, std::vector<Time>(FLOWS, Time::Min()));
+            // ... and whether a claim, not data, set it.
+            std::vector<std::vector<bool>> byClaim(FLOWS, std::vector<bool>(FLOWS, false));
+            // Per uplink: the last claim that read one sharer, and its sender.
+            std::vector<std::pair<Time, uint32_t>> lastWon(FLOWS, {Time::Min(), 0});
+            const UplinkEvent* pendingClaimStamp = nullptr;
+            for (const UplinkEvent& e : log)
+            {
+                std::vector<Time>& u = until[e.uplink];
+                if (e.kind == UplinkEvent::DATA)
+                {
+                    u[e.ingress] = e.at + sharerWindow;
+                    byClaim[e.uplink][e.ingress] = false;
+                    continue;
+                }
+                if (e.kind == UplinkEvent::CLAIM)
+                {
+                    // Its stamp came just before it: that stamp was a claim's.
+                    NS_TEST_ASSERT_MSG_NE(pendingClaimStamp, nullptr, "a claim is stamped");
+                    ++claims;
+                    if (pendingClaimStamp->data.sharers == 1)
+                    {
+                        ++claimsWon;
+                        const auto& prev = lastWon[e.uplink];
+                        bool twoWon = prev.first != Time::Min() && prev.second != e.ingress
+                                      && e.at - prev.first <= claimWindow;
+                        NS_TEST_EXPECT_MSG_EQ(twoWon,
+                                              false,
+                                              "two claims on one uplink within ClaimWindow "
+                                              "both read one sharer");
+                        lastWon[e.uplink] = {e.at, e.ingress};
+                    }
+                    else
+                    {
+                        for (uint32_t i = 0; i < FLOWS; ++i)
+                        {
+                            if (i != e.ingress && u[i] >= e.at && byClaim[e.uplink][i])
+                            {
+                                ++claimsBehind;
+                                break;
+                            }
+                        }
+                    }
+                    u[e.ingress] = std::max(u[e.ingress], e.at + claimWindow);
+                    byClaim[e.uplink][e.ingress] = true;
+                    pendingClaimStamp = nullptr;
+                    continue;
+                }
+                uint32_t sharers = 0;
+                uint32_t rank = 0;
+                for (uint32_t i = 0; i < FLOWS; ++i)
+                {
+                    if (i == e.ingress || u[i] >= e.at)
+                    {
+                        ++sharers;
+                        rank += i < e.ingress;
+                    }
+                }
+                ++checked;
+                if (e.data.sharers != sharers || e.data.rank != rank)
+                {
+                    if (++wrong <= 5)
+                    {
+                        std::clog << "seed " << seed << ", uplink " << e.uplink << " at "
+                                  << e.at.As(Time::US) << ": ingress " << e.ingress << " reads "
+                                  << int(e.data.sharers) << " sharers, rank " << int(e.data.rank)
+                                  << "; the wire says " << sharers << ", " << rank << std::endl;
+                    }
+                }
+                pendingClaimStamp = &e;
+            }
+            std::clog << "claims, seed " << seed << ": " << runner.Summary()["network"]["telemetry"]
+                      << std::endl;
+        }
+        std::clog << "claims: " << checked << " uplink stamps checked, " << wrong << " wrong; "
+                  << claims << " claims, " << claimsWon << " read one sharer, " << claimsBehind
+                  << " read another sender's earlier claim" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(wrong, 0u, "every stamp counts its uplink's data and claims");
+        NS_TEST_EXPECT_MSG_GT(claimsWon, 0u, "claims that won");
+        NS_TEST_EXPECT_MSG_GT(claimsBehind, 0u, "a claim that found another sender's claim");
+    }
+};
+
 /// With room for one hop, the first switch stamps and the next two find the trace full; a
 /// switch configured for another namespace leaves the trace alone.
 class TelemetryOverflowTestCase : public TestCase
@@ -368,6 +542,7 @@ struct SteeringOutcome
     double slowestUs{0};
     uint64_t repaths{0};
     uint32_t mostSendersPerUplink{0}; ///< from 1 ms on
+    uint64_t cnps{0};
 };
 
 SteeringOutcome
@@ -397,6 +572,7 @@ RunSteering(uint64_t seed, bool dcqcn, const std::string& file, bool telemetry)
         o.slowestUs = std::max(o.slowestUs, (op.end - op.start).GetSeconds() * 1e6);
     }
     o.repaths = runner.Summary()["network"]["steering"]["repaths"].get<uint64_t>();
+    o.cnps = runner.Summary()["network"]["cnps"].get<uint64_t>();
     for (const std::set<uint32_t>& s : uplinks.senders)
     {
         o.mostSendersPerUplink = std::max<uint32_t>(o.mostSendersPerUplink, s.size());
@@ -407,14 +583,17 @@ RunSteering(uint64_t seed, bool dcqcn, const std::string& file, bool telemetry)
 /**
  * Acceptance item 1, steering: from 1 ms on, every uplink carries one sender at most, in
  * every seed, with DCQCN and without; steering from telemetry beats ECMP in every seed, and
- * endpoint estimation alone on average.
+ * endpoint estimation alone on average. Without DCQCN the slowest flow is within 10% of ideal
+ * in every seed; with it, in every seed where no CNP was sent (a run with CNPs waits for
+ * DCQCN's recovery, which this issue leaves alone: docs/fabric.md, "In-band telemetry").
  */
 class SteeringTelemetrySpreadTestCase : public TestCase
 {
 public:
     SteeringTelemetrySpreadTestCase()
         : TestCase("steering from telemetry, seeds 1-5, DCQCN on and off: distinct spines "
-                   "from 1 ms on, faster than ECMP and than endpoint estimation alone")
+                   "from 1 ms on, within 10% of ideal (with DCQCN: without CNPs), faster than "
+                   "ECMP and than endpoint estimation alone")
     {
     }
 
@@ -434,9 +613,14 @@ private:
                 std::clog << "seed " << seed << (dcqcn ? ", DCQCN" : ", no DCQCN") << ": telemetry "
                           << t.slowestUs / ideal << " x ideal (" << t.repaths
                           << " repaths, at most " << t.mostSendersPerUplink
-                          << " sender(s) an uplink from 1 ms), endpoint " << e.slowestUs / ideal
-                          << ", ECMP " << ecmp.slowestUs / ideal << std::endl;
+                          << " sender(s) an uplink from 1 ms, " << t.cnps << " CNPs), endpoint "
+                          << e.slowestUs / ideal << ", ECMP " << ecmp.slowestUs / ideal
+                          << std::endl;
                 NS_TEST_EXPECT_MSG_EQ(t.mostSendersPerUplink, 1, "distinct spines from 1 ms");
+                if (!dcqcn || t.cnps == 0)
+                {
+                    NS_TEST_EXPECT_MSG_LT(t.slowestUs, 1.1 * ideal, "within 10% of ideal");
+                }
                 NS_TEST_EXPECT_MSG_LT(t.slowestUs, ecmp.slowestUs, "faster than ECMP");
                 telemetrySum += t.slowestUs / ideal - 1;
                 endpointSum += e.slowestUs / ideal - 1;
@@ -457,6 +641,7 @@ public:
     {
         AddTestCase(new TelemetryStampTestCase());
         AddTestCase(new TelemetrySharersTestCase());
+        AddTestCase(new TelemetryClaimsTestCase());
         AddTestCase(new TelemetryOverflowTestCase());
         AddTestCase(new SteeringTelemetrySpreadTestCase());
     }

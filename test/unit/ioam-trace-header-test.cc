@@ -264,6 +264,42 @@ TEST(ProbeFrameBuilder, AProbeIsARoceFrameWithItsTraceBehindTheBth)
     EXPECT_EQ(StoredIcrc(b), IcrcOf(b));
 }
 
+TEST(ProbeFrameBuilder, AClaimIsTheSameProbeUnderOpcode0xC3AndIsStampedAlike)
+{
+    Ptr<Packet> probe = ThreeHopProbe(true);
+    Ptr<Packet> claim = ProbeFrameBuilder::Probe(Addressing(true),
+                                                 Mac48Address("02:00:00:00:00:01"),
+                                                 Mac48Address("02:00:00:00:00:09"),
+                                                 0x12,
+                                                 7,
+                                                 1,
+                                                 3,
+                                                 true);
+    EXPECT_EQ(claim->GetSize(), 154u);
+    FrameInfo fi;
+    ASSERT_TRUE(fi.Parse(claim));
+    EXPECT_EQ(fi.opcode, 0xC3);
+    EXPECT_EQ(BthHeader::OpcodeName(fi.opcode), std::string("RC_PROBE_CLAIM"));
+    EXPECT_TRUE(BthHeader::IsProbe(fi.opcode));
+    EXPECT_FALSE(BthHeader::IsRequest(fi.opcode)) << "no responder takes it for data";
+    // Byte for byte the probe but for the opcode, the BTH's first byte, and so the ICRC.
+    Bytes c = CopyBytes(claim);
+    Bytes p = CopyBytes(probe);
+    ASSERT_EQ(c.size(), p.size());
+    const std::size_t opcodeAt = FrameInfo::BTH_OFFSET;
+    for (std::size_t i = 0; i + IcrcTrailer::SIZE < c.size(); ++i)
+    {
+        EXPECT_EQ(c[i], i == opcodeAt ? 0xC3 : p[i]) << "byte " << i;
+    }
+    EXPECT_EQ(StoredIcrc(c), IcrcOf(c));
+    Ptr<Packet> stamped;
+    ASSERT_EQ(ProbeFrameBuilder::Stamp(claim, 1, Node(17), stamped), ProbeFrameBuilder::STAMPED);
+    IoamTraceHeader trace;
+    ASSERT_TRUE(ProbeFrameBuilder::ReadTrace(stamped, trace));
+    ASSERT_EQ(trace.GetNodes().size(), 1u);
+    EXPECT_EQ(trace.GetNodes()[0].nodeId, 17u);
+}
+
 TEST(ProbeFrameBuilder, AStampAddsTheHopAndKeepsTheIcrcRight)
 {
     Ptr<Packet> p = ThreeHopProbe(true);

@@ -12,7 +12,8 @@ into its pcaps (docs/p2mp.md "Wire format"), plus a RoCEv2 ICRC check for every 
                     list (receiver ID, R_Key, virtual address).
   BTH opcode 0xC0   mcast4ai's PSN skip of loss-tolerant data: the skipped opcode and
                     payload bytes (mcast4ai.skip.*).
-  BTH opcode 0xC1   mcast4ai's telemetry probe, and 0xC2 its acknowledgement: behind the BTH
+  BTH opcode 0xC1   mcast4ai's telemetry probe, 0xC3 a probe that also claims its path, and
+                    0xC2 their acknowledgement: behind the BTH
                     an IOAM header (RFC 9452's shape) with a pre-allocated trace (RFC 9197):
                     namespace, NodeLen, the O/L/A flags, RemainingLen, trace type, then each
                     hop's hop limit, node ID, interfaces, timestamp, transit delay, egress
@@ -275,16 +276,20 @@ local hf_skip = {
 }
 pskip.fields = { hf_skip.opcode, hf_skip.bytes }
 
--- The telemetry probe (docs/fabric.md "In-band telemetry"): BTH opcode 0xC1 (probe) or 0xC2
--- (its acknowledgement, the trace echoed), then the IOAM header and its pre-allocated trace.
+-- The telemetry probe (docs/fabric.md "In-band telemetry"): BTH opcode 0xC1 (probe), 0xC3 (a
+-- probe that claims its path) or 0xC2 (the acknowledgement, the trace echoed), then the IOAM
+-- header and its pre-allocated trace.
 local pioam = Proto("mcast4ai.ioam", "mcast4ai IOAM pre-allocated trace (RFC 9197)")
 local PROBE_OPCODE = 0xC1
 local PROBE_ACK_OPCODE = 0xC2
+local PROBE_CLAIM_OPCODE = 0xC3
+local probe_kinds = { [PROBE_OPCODE] = "probe", [PROBE_CLAIM_OPCODE] = "claim",
+    [PROBE_ACK_OPCODE] = "probe acknowledgement" }
 local IOAM_NODE_WORDS = 7 -- trace type bits 0-6
 local ioam_type_vals = { [0] = "Pre-allocated Trace", [1] = "Incremental Trace" }
 local hf_ioam = {
     kind = ProtoField.string("mcast4ai.ioam.kind", "Packet", base.ASCII,
-        "probe (stamped on the way) or probe acknowledgement (its trace echoed)"),
+        "probe or claim (stamped on the way) or probe acknowledgement (its trace echoed)"),
     probe_id = ProtoField.uint32("mcast4ai.ioam.probe_id", "Probe number", base.DEC, nil, nil,
         "The BTH PSN of the probe and of its acknowledgement"),
     ioam_type = ProtoField.uint8("mcast4ai.ioam.type", "IOAM-Type", base.DEC, ioam_type_vals),
@@ -861,7 +866,7 @@ local f_bth_psn = Field.new("infiniband.bth.psn")
 function pioam.dissector(tvb, pinfo, tree)
     local ops = { f_bth_opcode() }
     local op = ops[#ops]
-    if not op or (op.value ~= PROBE_OPCODE and op.value ~= PROBE_ACK_OPCODE) then
+    if not op or not probe_kinds[op.value] then
         return
     end
     local bths = { f_bth() }
@@ -873,7 +878,7 @@ function pioam.dissector(tvb, pinfo, tree)
     local words = tvb(at + 1, 1):uint()
     local len = 4 * words
     local t = tree:add(pioam, tvb(at, math.min(len, total - at)))
-    local kind = op.value == PROBE_OPCODE and "probe" or "probe acknowledgement"
+    local kind = probe_kinds[op.value]
     generated(t:add(hf_ioam.kind, kind))
     local psns = { f_bth_psn() }
     if #psns > 0 then

@@ -47,6 +47,14 @@ TelemetryStage::GetTypeId()
                             TimeValue(MicroSeconds(10)),
                             MakeTimeAccessor(&TelemetryStage::m_sharerWindow),
                             MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("ClaimWindow",
+                            "A claiming probe's ingress port shares the egress queue it leaves "
+                            "by for this long, as if its data had: the time its sender takes "
+                            "to move its data there (a round trip, the end of a message and a "
+                            "drain of its old path)",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&TelemetryStage::m_claimWindow),
+                            MakeTimeChecker(NanoSeconds(1)))
               .AddTraceSource("Stamp",
                               "A probe leaving got this node's data (egress port, data)",
                               MakeTraceSourceAccessor(&TelemetryStage::m_stampTrace),
@@ -59,7 +67,7 @@ TelemetryStage::Attach(FabricSwitch* sw)
 {
     SwitchStage::Attach(sw);
     m_links.assign(sw->GetNPorts(), LinkLoad{});
-    m_lastData.assign(std::size_t{sw->GetNPorts()} * sw->GetNPorts(), Time::Min());
+    m_sharesUntil.assign(std::size_t{sw->GetNPorts()} * sw->GetNPorts(), Time::Min());
     for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
     {
         m_links[p].port = PeekPointer(sw->GetPort(p));
@@ -70,7 +78,7 @@ TelemetryStage::Attach(FabricSwitch* sw)
 bool
 TelemetryStage::Receive(uint32_t /* inPort */, FabricFrame& frame)
 {
-    if (frame.info.roce && frame.info.opcode == BthHeader::RC_PROBE)
+    if (frame.info.roce && BthHeader::IsProbe(frame.info.opcode))
     {
         // Its arrival, for the transit delay at egress (the switch queues a frame without an
         // operation without touching this field).
@@ -109,13 +117,12 @@ TelemetryStage::Sharers(
     uint32_t inPort, uint32_t outPort, Time now, uint8_t& sharers, uint8_t& rank) const
 {
     uint32_t n = static_cast<uint32_t>(m_links.size());
-    const Time* last = &m_lastData[std::size_t{outPort} * n];
-    Time since = now - m_sharerWindow; // (never-seen ports hold Time::Min(): no overflow)
+    const Time* until = &m_sharesUntil[std::size_t{outPort} * n];
     uint32_t count = 0;
     uint32_t below = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
-        if (i == inPort || last[i] >= since)
+        if (i == inPort || until[i] >= now)
         {
             ++count;
             below += i < inPort;
@@ -132,7 +139,7 @@ TelemetryStage::Departing(
     LinkLoad& load = m_links[outPort];
     Discount(load, now);
     const FrameInfo& fi = frame.info;
-    if (fi.roce && fi.opcode == BthHeader::RC_PROBE && fi.p2mp == FrameInfo::P2MP_NONE)
+    if (fi.roce && BthHeader::IsProbe(fi.opcode) && fi.p2mp == FrameInfo::P2MP_NONE)
     {
         Time transit = OpLedger::Duration(OpLedger::Units(now) - fi.queuedAt);
         Time arrived = now - transit;
@@ -166,7 +173,15 @@ TelemetryStage::Departing(
         {
             m_stampTrace(outPort, node);
         }
-        NS_LOG_LOGIC("node " << m_nodeId << " port " << inPort << ">" << outPort << ": probe "
+        if (fi.opcode == BthHeader::RC_PROBE_CLAIM)
+        {
+            // After its stamp, which counts its ingress anyway: a claim that follows this one
+            // on the egress finds one sharer more (claims are serialised here).
+            Time& until = m_sharesUntil[std::size_t{outPort} * m_links.size() + inPort];
+            until = std::max(until, now + m_claimWindow);
+        }
+        NS_LOG_LOGIC("node " << m_nodeId << " port " << inPort << ">" << outPort << ": "
+                             << (fi.opcode == BthHeader::RC_PROBE_CLAIM ? "claim " : "probe ")
                              << (result == ProbeFrameBuilder::STAMPED    ? "stamped"
                                  : result == ProbeFrameBuilder::OVERFLOW ? "full"
                                                                          : "not in its namespace")
@@ -176,7 +191,7 @@ TelemetryStage::Departing(
     }
     else if (fi.roce && BthHeader::IsData(fi.opcode))
     {
-        m_lastData[std::size_t{outPort} * m_links.size() + inPort] = now;
+        m_sharesUntil[std::size_t{outPort} * m_links.size() + inPort] = now + m_sharerWindow;
     }
     load.bytes += fi.size + load.framing;
 }

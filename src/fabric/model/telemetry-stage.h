@@ -35,10 +35,16 @@ class FabricNetDevice;
  * number. Senders whose flows meet at a queue all read the same queue, utilisation and delay;
  * the rank is what a switch alone can give each of them that differs (the queue's ingress
  * ports are distinct at the hop where their paths join, their first switch when they share
- * one). The switch keeps one departure time per ingress and egress port pair to know it.
+ * one). The switch keeps, per ingress and egress port pair, until when the ingress counts.
  *
- * A probe is a RoCEv2 frame with BTH opcode RC_PROBE; its trace is stamped only in this node's
- * namespace (RFC 9197: a node acts on the namespaces it is configured for).
+ * A claiming probe (RC_PROBE_CLAIM) counts its ingress among the egress queue's sharers for
+ * ClaimWindow after it leaves, as if its sender's data already went that way. The switch
+ * handles frames one at a time, so of claims on one egress queue only the first finds no other
+ * sharer: senders that would move to the same free path learn of each other before they move.
+ *
+ * A probe is a RoCEv2 frame with BTH opcode RC_PROBE or RC_PROBE_CLAIM; its trace is stamped
+ * only in this node's namespace (RFC 9197: a node acts on the namespaces it is configured
+ * for).
  */
 class TelemetryStage : public SwitchStage
 {
@@ -80,9 +86,11 @@ private:
     uint16_t m_namespaceId{1};
     Time m_window;
     Time m_sharerWindow;
+    Time m_claimWindow;
     std::vector<LinkLoad> m_links;
-    /// When a data frame last left by egress port e having come in by port i: [e x ports + i].
-    std::vector<Time> m_lastData;
+    /// Until when ingress port i counts as a sharer of egress port e, [e x ports + i]: a data
+    /// frame's departure plus SharerWindow, or a claim's plus ClaimWindow.
+    std::vector<Time> m_sharesUntil;
     uint64_t m_stamps{0};
     uint64_t m_overflows{0};
     TracedCallback<uint32_t, const IoamTraceHeader::NodeData&> m_stampTrace;

@@ -78,10 +78,10 @@ PathSteering::CanProbe() const
 }
 
 void
-PathSteering::SendProbe(uint16_t port, uint32_t probeId)
+PathSteering::SendProbe(uint16_t port, uint32_t probeId, bool claim)
 {
-    NS_LOG_LOGIC("telemetry probe " << probeId << " on port " << port);
-    m_probeSender(port, probeId);
+    NS_LOG_LOGIC("telemetry " << (claim ? "claim " : "probe ") << probeId << " on port " << port);
+    m_probeSender(port, probeId, claim);
 }
 
 uint64_t

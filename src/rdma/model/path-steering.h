@@ -62,9 +62,10 @@ public:
 
     /**
      * Telemetry (load_balancing.telemetry): how the model sends a probe on a source port,
-     * numbered by the model (the NIC wires it to RdmaNic::SendProbe). Unset: no probes.
+     * numbered by the model, and whether it claims the path (the NIC wires it to
+     * RdmaNic::SendProbe). Unset: no probes.
      */
-    typedef Callback<void, uint16_t, uint32_t> ProbeSender;
+    typedef Callback<void, uint16_t, uint32_t, bool> ProbeSender;
     void SetProbeSender(ProbeSender sender);
     /// The acknowledgement of probe probeId came back with the probe's trace, stamped by
     /// every switch on the way. This model ignores it.
@@ -92,8 +93,8 @@ protected:
     void Repathed(uint16_t from, uint16_t to, bool probe);
     /// Whether probes can be sent (a ProbeSender is set).
     bool CanProbe() const;
-    /// Send telemetry probe probeId on port.
-    void SendProbe(uint16_t port, uint32_t probeId);
+    /// Send telemetry probe probeId on port; claim: one that claims the path.
+    void SendProbe(uint16_t port, uint32_t probeId, bool claim);
 
     Time m_minRepathInterval;
     uint64_t m_messageBytes{0};

@@ -836,14 +836,14 @@ RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
         m_cnpReceivedTrace(fi.destQp);
         qp->ReceiveCnp();
     }
-    else if (fi.opcode == BthHeader::RC_PROBE || fi.opcode == BthHeader::RC_PROBE_ACK)
+    else if (BthHeader::IsProbe(fi.opcode) || fi.opcode == BthHeader::RC_PROBE_ACK)
     {
         ReceiveProbe(qp, frame);
     }
 }
 
 void
-RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId)
+RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim)
 {
     Ptr<QueuePair> qp = GetQp(qpn);
     Ptr<Packet> p = ProbeFrameBuilder::Probe(
@@ -853,13 +853,15 @@ RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId)
         qp->GetRemoteQpn(),
         probeId,
         m_telemetryNamespace,
-        m_telemetryHops);
+        m_telemetryHops,
+        claim);
     FabricFrame frame = FabricFrame::From(p);
     frame.info.owner = qp->GetOwner();
     ++m_probesSent;
+    m_claimsSent += claim;
     m_probeBytes += p->GetSize() + m_device->GetFramingBytes();
     NS_LOG_LOGIC("host " << m_host << " QP " << qpn << ": probe " << probeId << " on port "
-                         << srcPort);
+                         << srcPort << (claim ? " (a claim)" : ""));
     m_probes.push_back(std::move(frame));
     // Not TryTransmit here: a probe is sent from inside this NIC's own DequeueFrame (the
     // steering asks at a message's first packet), where the port is not marked busy yet.
@@ -904,6 +906,12 @@ uint64_t
 RdmaNic::GetProbesSent() const
 {
     return m_probesSent;
+}
+
+uint64_t
+RdmaNic::GetClaimsSent() const
+{
+    return m_claimsSent;
 }
 
 uint64_t

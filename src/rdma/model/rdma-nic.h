@@ -113,12 +113,14 @@ public:
      * Telemetry: send a probe of queue pair qpn on UDP source port srcPort, numbered probeId
      * (ProbeFrameBuilder), in the queue pair's class so that it meets the queues its data
      * does, ahead of data. Its acknowledgement goes to the queue pair's path steering.
+     * claim: the probe claims the path (BthHeader::RC_PROBE_CLAIM).
      */
-    void SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId);
-    /// Telemetry probes this NIC sent, acknowledgements it sent for others' probes and
-    /// acknowledgements of its own that came back; the wire bytes of the probes and
-    /// acknowledgements it sent (framing included).
+    void SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim);
+    /// Telemetry probes this NIC sent (claims included), of them the claims, acknowledgements
+    /// it sent for others' probes and acknowledgements of its own that came back; the wire
+    /// bytes of the probes and acknowledgements it sent (framing included).
     uint64_t GetProbesSent() const;
+    uint64_t GetClaimsSent() const;
     uint64_t GetProbeAcksSent() const;
     uint64_t GetProbeAcksReceived() const;
     uint64_t GetProbeBytes() const;
@@ -329,6 +331,7 @@ private:
     uint16_t m_telemetryNamespace{1};
     uint32_t m_telemetryHops{3};
     uint64_t m_probesSent{0};
+    uint64_t m_claimsSent{0};
     uint64_t m_probeAcksSent{0};
     uint64_t m_probeAcksReceived{0};
     uint64_t m_probeBytes{0};

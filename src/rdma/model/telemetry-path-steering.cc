@@ -164,7 +164,7 @@ TelemetryPathSteering::LatestPerPath(uint16_t current, bool freeOnly) const
     for (const Reading& r : m_readings)
     {
         if (r.port == current || (cur && r.path == cur->path)
-            || (freeOnly && (now - r.sent > m_probeLifetime || !IsFree(r))))
+            || (freeOnly && (now - r.sent > m_probeLifetime || !IsFree(r) || Contested(r.path))))
         {
             continue;
         }
@@ -256,24 +256,84 @@ TelemetryPathSteering::Decide(uint16_t current)
     PickTarget(current);
 }
 
+bool
+TelemetryPathSteering::Contested(uint64_t path) const
+{
+    Time now = Simulator::Now();
+    return std::any_of(m_contested.begin(),
+                       m_contested.end(),
+                       [&](const Contest& c)
+                       {
+                           return c.path == path && now - c.at <= m_probeLifetime;
+                       });
+}
+
 void
 TelemetryPathSteering::PickTarget(uint16_t current)
 {
+    Time now = Simulator::Now();
+    if (m_claiming && now - m_claimSent <= m_probeLifetime)
+    {
+        return; // a claim is out: its answer decides
+    }
+    m_claiming = false;
     std::vector<const Reading*> free = LatestPerPath(current, true);
     if (free.empty())
     {
         ProbeRound(current); // nothing fresh to go to: choose when the answers are in
         return;
     }
-    // Among several free paths, a draw: senders leaving different collisions spread out.
-    m_target = free[free.size() == 1 ? 0 : DrawBelow(free.size())]->port;
-    m_leaving = false;
-    NS_LOG_LOGIC("port " << current << " loaded: toward " << m_target << ", one of " << free.size()
-                         << " free paths");
+    // The newest reading, the likeliest to be still true: one taken as the flows started shows
+    // paths free that their data took since (a uniform draw among the free paths, tried,
+    // lost more claims that way). Senders leaving at once may pick the same path: they claim
+    // it first, so that the switch where they would meet orders them, and move only if no
+    // one else is there.
+    const Reading* pick = *std::max_element(free.begin(),
+                                            free.end(),
+                                            [](const Reading* a, const Reading* b)
+                                            {
+                                                return a->sent < b->sent;
+                                            });
+    m_claiming = true;
+    m_claimSent = now;
+    m_claimId = Probe(pick->port, true);
+    ++m_claims;
+    NS_LOG_LOGIC("port " << current << " loaded: claims " << pick->port << ", one of "
+                         << free.size() << " free paths");
 }
 
 void
-TelemetryPathSteering::Probe(uint16_t port)
+TelemetryPathSteering::ClaimAnswered(const Reading& r)
+{
+    m_claiming = false;
+    if (!m_leaving || m_target)
+    {
+        return; // no longer leaving (the path came back): the claim lapses at the switch
+    }
+    if (IsFree(r) && r.sharers <= 1)
+    {
+        m_target = r.port;
+        m_leaving = false;
+        NS_LOG_LOGIC("claim on port " << r.port << " won: moving there");
+        return;
+    }
+    // Another sender's data or claim is there: pass the path over while it is contested.
+    ++m_claimsLost;
+    m_contested.erase(std::remove_if(m_contested.begin(),
+                                     m_contested.end(),
+                                     [this](const Contest& c)
+                                     {
+                                         return Simulator::Now() - c.at > m_probeLifetime;
+                                     }),
+                      m_contested.end());
+    m_contested.push_back(Contest{r.path, Simulator::Now()});
+    NS_LOG_LOGIC("claim on port " << r.port << " lost (" << r.sharers << " sharers, utilisation "
+                                  << r.utilisation << "): another path");
+    PickTarget(GetCurrent());
+}
+
+uint32_t
+TelemetryPathSteering::Probe(uint16_t port, bool claim)
 {
     if (m_outstanding.size() >= MAX_OUTSTANDING)
     {
@@ -282,7 +342,8 @@ TelemetryPathSteering::Probe(uint16_t port)
     uint32_t id = m_nextProbeId++ & 0xFFFFFF; // the BTH PSN carries it
     m_outstanding.push_back(Outstanding{id, port, Simulator::Now()});
     ++m_probesSent;
-    SendProbe(port, id);
+    SendProbe(port, id, claim);
+    return id;
 }
 
 void
@@ -344,6 +405,7 @@ TelemetryPathSteering::NextPort(uint16_t current)
         m_currentSince = Simulator::Now();
         m_doneCount = 0;
         m_leaving = false;
+        m_claiming = false;
     }
     if (CanProbe())
     {
@@ -431,11 +493,16 @@ TelemetryPathSteering::ProbeAnswered(uint32_t probeId, const IoamTraceHeader& tr
         m_readings.push_back(r);
     }
     m_readingTrace(r.port, r.path, r.utilisation, r.queueBytes);
+    bool claim = m_claiming && probeId == m_claimId;
     NS_LOG_LOGIC("port " << r.port << ": path " << r.path << " (first egress " << nodes[0].egressIf
                          << "), utilisation " << r.utilisation << ", queue " << r.queueBytes
                          << " B, sharers " << r.sharers << " (rank " << r.rank << "), delay "
                          << r.delay.GetMicroSeconds() << " us");
-    if (r.port == GetCurrent())
+    if (claim)
+    {
+        ClaimAnswered(r);
+    }
+    else if (r.port == GetCurrent())
     {
         Decide(r.port); // its path as the message that just started meets it
     }
@@ -466,6 +533,18 @@ uint64_t
 TelemetryPathSteering::GetProbesAnswered() const
 {
     return m_probesAnswered;
+}
+
+uint64_t
+TelemetryPathSteering::GetClaims() const
+{
+    return m_claims;
+}
+
+uint64_t
+TelemetryPathSteering::GetClaimsLost() const
+{
+    return m_claimsLost;
 }
 
 } // namespace ns3

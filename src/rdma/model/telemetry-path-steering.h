@@ -44,9 +44,15 @@ namespace ns3
  *   rounds on end: see docs/fabric.md, "Telling sharers apart".
  * - It goes to a port whose fresh reading (probe sent within ProbeLifetime) shows a path other
  *   than the current one that is free (utilisation below FreeUtilisation, no queue of
- *   LoadedQueueBytes; any fresh free reading of the path counts), one drawn uniformly among
- *   several; with none, it probes the current port, one port of every known path and
- *   NewPorts new ones, and chooses from the answers.
+ *   LoadedQueueBytes; any fresh free reading of the path counts), the one read last; with
+ *   none, it probes the current port, one port of every known path and NewPorts new ones,
+ *   and chooses from the answers.
+ * - Before it moves, it claims the path: a claiming probe (RC_PROBE_CLAIM) that switches count
+ *   as the sender's data for a while. Of senders that picked the same free path, the first
+ *   claim through the switch where they meet reads no other sharer and moves; the others read
+ *   it, pass the path over while it is contested (ProbeLifetime) and claim another. Without
+ *   claims, m senders drawing among m free paths at once all land apart only with
+ *   probability m!/m^m.
  * - It drains the old path first only when that path's reading shows more delay than
  *   ReorderBudget: below it the reorder-tolerant receiver takes the reordering.
  *
@@ -67,6 +73,9 @@ public:
     /// Probes sent, and acknowledgements that came back for them.
     uint64_t GetProbesSent() const;
     uint64_t GetProbesAnswered() const;
+    /// Claims sent (probes included above), and of them the ones that found another sender.
+    uint64_t GetClaims() const;
+    uint64_t GetClaimsLost() const;
 
     /// Signature of the Reading trace: source port, path key, utilisation, queue bytes.
     typedef void (*ReadingTracedCallback)(uint16_t port,
@@ -106,6 +115,13 @@ private:
         uint64_t bytes{0};
     };
 
+    /// A path a claim found taken, and when.
+    struct Contest
+    {
+        uint64_t path{0};
+        Time at;
+    };
+
     static constexpr uint32_t DONE_WINDOW = 4;
 
     const Reading* Find(uint16_t port) const;
@@ -129,9 +145,14 @@ private:
     std::vector<const Reading*> LatestPerPath(uint16_t current, bool freeOnly) const;
     /// At a message's acknowledgement: whether to leave the current path (see above).
     void Decide(uint16_t current);
-    /// Having decided to leave: a fresh free path to go to, or a probing round for one.
+    /// Having decided to leave: a claim on a fresh free path, or a probing round for one.
     void PickTarget(uint16_t current);
-    void Probe(uint16_t port);
+    /// The claim's answer: move there if no other sender's data or claim was, else pick again.
+    void ClaimAnswered(const Reading& r);
+    /// Whether a claim found path taken within ProbeLifetime.
+    bool Contested(uint64_t path) const;
+    /// Send a probe (claim: a claiming one) on port; its number.
+    uint32_t Probe(uint16_t port, bool claim = false);
     /// One probe of the survey a message start sends besides its own path's.
     void Survey(uint16_t current);
     /// The current port, one port of every known path and NewPorts new ports.
@@ -158,10 +179,16 @@ private:
     Time m_lastDraw;         ///< ... at this time
     bool m_leaving{false};   ///< decided to leave, a probing round's answers awaited
     uint16_t m_target{0};    ///< the port to move to (0: none chosen)
+    bool m_claiming{false};  ///< a claim is out, its answer awaited ...
+    uint32_t m_claimId{0};   ///< ... this probe
+    Time m_claimSent;
+    std::vector<Contest> m_contested;
     bool m_probedRound{false};
     Time m_lastRound;
     uint64_t m_probesSent{0};
     uint64_t m_probesAnswered{0};
+    uint64_t m_claims{0};
+    uint64_t m_claimsLost{0};
     TracedCallback<uint16_t, uint64_t, double, uint32_t> m_readingTrace;
 };
 

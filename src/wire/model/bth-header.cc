@@ -260,6 +260,8 @@ BthHeader::OpcodeName(uint8_t op)
             return "RC_PROBE";
         case RC_PROBE_ACK:
             return "RC_PROBE_ACK";
+        case RC_PROBE_CLAIM:
+            return "RC_PROBE_CLAIM";
         default:
             return "UNKNOWN";
     }

@@ -21,9 +21,9 @@ namespace ns3
 class BthHeader : public Header
 {
 public:
-    /// Opcodes the module uses: RC transport (high bits 000), the RoCEv2 CNP, and three from
-    /// the manufacturer-specific range (high bits 110): loss-tolerant data's PSN skip and the
-    /// telemetry probe and its acknowledgement.
+    /// Opcodes the module uses: RC transport (high bits 000), the RoCEv2 CNP, and four from
+    /// the manufacturer-specific range (high bits 110): loss-tolerant data's PSN skip, the
+    /// telemetry probe, its acknowledgement and the claiming probe.
     enum Opcode : uint8_t
     {
         RC_SEND_FIRST = 0x00,
@@ -43,6 +43,10 @@ public:
         RC_PROBE = 0xC1,
         /// The probe's acknowledgement: its trace echoed back to the sender, not stamped
         RC_PROBE_ACK = 0xC2,
+        /// A telemetry probe that also claims its path: switches count its ingress among the
+        /// senders of the egress queue it leaves by, as a data frame's, for a while after
+        /// (telemetry-stage.h); answered with RC_PROBE_ACK like any probe
+        RC_PROBE_CLAIM = 0xC3,
     };
 
     /// Size on the wire, for callers that budget MTUs before building a packet.
@@ -126,6 +130,12 @@ public:
         return op == RC_SEND_FIRST || op == RC_SEND_MIDDLE || op == RC_SEND_LAST
                || op == RC_SEND_ONLY || op == RC_WRITE_FIRST || op == RC_WRITE_MIDDLE
                || op == RC_WRITE_LAST || op == RC_WRITE_ONLY;
+    }
+
+    /// \return true for the telemetry probes switches stamp: RC_PROBE and RC_PROBE_CLAIM
+    static constexpr bool IsProbe(uint8_t op)
+    {
+        return op == RC_PROBE || op == RC_PROBE_CLAIM;
     }
 
     /// \return true for what a requester sends its responder: data, or a PSN skip

@@ -32,7 +32,7 @@ Build(const RocePacketBuilder::Addressing& a,
     bth.SetOpcode(opcode);
     bth.SetDestQp(destQp);
     bth.SetPsn(probeId & BthHeader::PSN_MASK);
-    bth.SetAckRequest(opcode == BthHeader::RC_PROBE);
+    bth.SetAckRequest(BthHeader::IsProbe(opcode));
     CompositeHeader inner;
     inner.Append(bth);
     inner.Append(trace);
@@ -57,13 +57,20 @@ ProbeFrameBuilder::Probe(const RocePacketBuilder::Addressing& a,
                          uint32_t destQp,
                          uint32_t probeId,
                          uint16_t namespaceId,
-                         uint32_t hops)
+                         uint32_t hops,
+                         bool claim)
 {
     IoamTraceHeader trace;
     trace.Allocate(hops);
     trace.SetNamespaceId(namespaceId);
     trace.SetFlags(IoamTraceHeader::FLAG_ACTIVE);
-    return Build(a, src, dst, BthHeader::RC_PROBE, destQp, probeId, trace);
+    return Build(a,
+                 src,
+                 dst,
+                 claim ? BthHeader::RC_PROBE_CLAIM : BthHeader::RC_PROBE,
+                 destQp,
+                 probeId,
+                 trace);
 }
 
 Ptr<Packet>
@@ -107,7 +114,7 @@ ProbeFrameBuilder::Stamp(Ptr<const Packet> frame,
 {
     FrameInfo fi;
     IoamTraceHeader trace;
-    if (!fi.Parse(frame) || !fi.roce || fi.opcode != BthHeader::RC_PROBE
+    if (!fi.Parse(frame) || !fi.roce || !BthHeader::IsProbe(fi.opcode)
         || fi.p2mp != FrameInfo::P2MP_NONE || !ReadTrace(frame, trace)
         || trace.GetNamespaceId() != namespaceId || !trace.IsWellFormed())
     {

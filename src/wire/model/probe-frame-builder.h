@@ -2,11 +2,11 @@
  * The telemetry probe of endpoint path steering (the inference-transport draft: "probe or data
  * packets can collect per-hop information along their forwarding path"). A probe is a RoCEv2
  * packet of a queue pair, sent on a candidate UDP source port so that ECMP hashes it onto the
- * path that port's data would take: Ethernet, IPv4, UDP, BTH (opcode RC_PROBE, the probe's
- * number as PSN), an IoamTraceHeader pre-allocated for the path's hops with the Active flag
- * (RFC 9322: an active measurement packet), ICRC. Switches stamp the trace on the way; the
- * receiving NIC echoes it in the probe's acknowledgement (RC_PROBE_ACK), which no switch
- * stamps.
+ * path that port's data would take: Ethernet, IPv4, UDP, BTH (opcode RC_PROBE, or
+ * RC_PROBE_CLAIM for a probe that also claims the path; the probe's number as PSN), an
+ * IoamTraceHeader pre-allocated for the path's hops with the Active flag (RFC 9322: an active
+ * measurement packet), ICRC. Switches stamp the trace on the way; the receiving NIC echoes it in
+ * the probe's acknowledgement (RC_PROBE_ACK), which no switch stamps.
  */
 #ifndef MCAST4AI_PROBE_FRAME_BUILDER_H
 #define MCAST4AI_PROBE_FRAME_BUILDER_H
@@ -36,7 +36,8 @@ public:
 
     /**
      * A probe to destQp with room for hops nodes' data, numbered probeId (the BTH PSN, 24
-     * bits), in namespace namespaceId.
+     * bits), in namespace namespaceId; claim: one that claims its path (BTH opcode
+     * RC_PROBE_CLAIM instead of RC_PROBE).
      */
     static Ptr<Packet> Probe(const RocePacketBuilder::Addressing& a,
                              Mac48Address src,
@@ -44,7 +45,8 @@ public:
                              uint32_t destQp,
                              uint32_t probeId,
                              uint16_t namespaceId,
-                             uint32_t hops);
+                             uint32_t hops,
+                             bool claim = false);
     /// The acknowledgement of probe number probeId, to destQp, echoing trace.
     static Ptr<Packet> Ack(const RocePacketBuilder::Addressing& a,
                            Mac48Address src,
