@@ -17,7 +17,8 @@
 #   that stamped it) verifies;
 # - the namespace data's sharers and rank, as the check below says;
 # - the acknowledgements host 0 receives echo those traces, one per probe;
-# - host 0 sends as many probes as summary.json counts, all answered.
+# - host 0 sends as many probes as summary.json counts, all answered;
+# - claims (0xC3), on a second fabric where senders leave collisions: see below.
 set -u
 
 if [[ $# -ne 2 ]]; then
@@ -160,5 +161,73 @@ if [[ $? -eq 0 ]]; then
     pass "telemetry frames decode as derived"
 else
     fail "telemetry frames decode as derived"
+fi
+
+# Claims: the 8-flow fabric of scenarios/load-balancing/steering-telemetry-8x8.json, flows cut
+# to 1 MiB, DCQCN off. Seed 1's hash puts flows together, so senders leave and claim paths:
+# each claim (BTH opcode 0xC3) leaves its sender as a 154-byte probe the dissector names a
+# claim, reaches the receiver stamped by 3 switches, and is answered; the senders' pcaps hold
+# as many as summary.json counts.
+sets=()
+for i in 0 1 2 3 4 5 6 7; do
+    sets+=(--set "workloads[0].flows[$i].bytes=1048576")
+done
+rm -rf "$tmp/out"
+if ! "$runner" "$source_dir/scenarios/load-balancing/steering-telemetry-8x8.json" --pcap --quiet \
+    --out "$tmp/out" --set seed=1 --set nic.dcqcn.enabled=false "${sets[@]}" \
+    >"$tmp/run.log" 2>&1; then
+    fail "the 8-flow run completes" "$(tail -n 3 "$tmp/run.log")"
+    finish
+fi
+: >"$tmp/claims.csv"
+for host in $(seq 0 15); do
+    tshark -X lua_script:"$lua" -r "$tmp/out/host-$host.pcap" \
+        -Y "infiniband.bth.opcode == 0xc3 || infiniband.bth.opcode == 0xc2" \
+        -T fields -E separator=";" -E aggregator="," -e frame.len -e ip.src -e ip.dst \
+        -e infiniband.bth.opcode -e mcast4ai.ioam.kind -e mcast4ai.ioam.probe_id \
+        -e mcast4ai.ioam.hops -e mcast4ai.icrc.status \
+        2>>"$tmp/tshark-claims.err" | sed "s/^/$host;/" >>"$tmp/claims.csv"
+done
+/usr/bin/python3 - "$tmp/claims.csv" "$tmp/out/summary.json" <<'PY'
+import json
+import sys
+
+rows = []
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split(";")
+    if len(f) == 9:
+        rows.append(dict(host=int(f[0]), len=int(f[1]), src=f[2], dst=f[3], op=int(f[4], 0),
+                         kind=f[5], id=f[6], hops=f[7], icrc=f[8]))
+tel = json.load(open(sys.argv[2]))["network"]["telemetry"]
+ip = lambda h: f"10.0.0.{h + 1}"
+sent = [r for r in rows if r["op"] == 0xC3 and r["src"] == ip(r["host"])]
+arrived = [r for r in rows if r["op"] == 0xC3 and r["dst"] == ip(r["host"])]
+answers = {(r["dst"], r["id"]) for r in rows if r["op"] == 0xC2 and r["dst"] == ip(r["host"])}
+ok = True
+
+
+def check(name, good, detail=""):
+    global ok
+    print(("ok   " if good else "FAIL ") + name)
+    if not good:
+        print("     " + str(detail))
+        ok = False
+
+
+check("the senders send the claims summary.json counts", len(sent) == tel["claims"] > 0,
+      f"{len(sent)} on the wire, summary {tel}")
+check("a claim is a 154-byte probe the dissector names a claim",
+      all(r["len"] == 154 and r["kind"] == "claim" for r in sent + arrived), (sent + arrived)[:2])
+check("every claim reaches its receiver stamped by 3 switches, its ICRC verified",
+      len(arrived) == len(sent) and all(r["hops"] == "3" and r["icrc"] == "1" for r in arrived),
+      arrived[:2])
+check("every claim is answered", all((r["src"], r["id"]) in answers for r in sent),
+      [r for r in sent if (r["src"], r["id"]) not in answers][:2])
+sys.exit(0 if ok else 1)
+PY
+if [[ $? -eq 0 ]]; then
+    pass "claims decode as derived"
+else
+    fail "claims decode as derived"
 fi
 finish

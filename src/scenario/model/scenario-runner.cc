@@ -8,6 +8,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "rdma/model/telemetry-path-steering.h"
 #include "scenario/model/scenario-error.h"
 #include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
@@ -444,6 +445,8 @@ ScenarioRunner::NetworkSummary() const
     uint64_t repaths = 0;
     uint64_t probes = 0;
     uint64_t telemetryProbes = 0;
+    uint64_t telemetryClaims = 0;
+    uint64_t claimsLost = 0;
     uint64_t telemetryAcks = 0;
     uint64_t telemetryBytes = 0;
     uint64_t stamps = 0;
@@ -479,10 +482,15 @@ ScenarioRunner::NetworkSummary() const
                 {
                     repaths += steering->GetRepaths();
                     probes += steering->GetProbes();
+                    if (auto t = DynamicCast<TelemetryPathSteering>(steering))
+                    {
+                        claimsLost += t->GetClaimsLost();
+                    }
                 }
             }
         }
         telemetryProbes += nic->GetProbesSent();
+        telemetryClaims += nic->GetClaimsSent();
         telemetryAcks += nic->GetProbeAcksReceived();
         telemetryBytes += nic->GetProbeBytes();
         reorderDrops += nic->GetReorderDrops();
@@ -615,6 +623,8 @@ ScenarioRunner::NetworkSummary() const
             {"steering", {{"repaths", repaths}, {"probes", probes}}},
             {"telemetry",
              {{"probes", telemetryProbes},
+              {"claims", telemetryClaims},
+              {"claims_lost", claimsLost},
               {"probe_acks", telemetryAcks},
               {"probe_bytes", telemetryBytes},
               {"stamps", stamps},
