@@ -85,7 +85,12 @@ TelemetryPathSteering::GetTypeId()
                               "A probe's acknowledgement gave a reading of a port's path "
                               "(port, path key, utilisation, queue bytes)",
                               MakeTraceSourceAccessor(&TelemetryPathSteering::m_readingTrace),
-                              "ns3::TelemetryPathSteering::ReadingTracedCallback");
+                              "ns3::TelemetryPathSteering::ReadingTracedCallback")
+              .AddTraceSource("Claim",
+                              "A claim's answer came back (the port claimed, and whether the "
+                              "path was free for the taking)",
+                              MakeTraceSourceAccessor(&TelemetryPathSteering::m_claimTrace),
+                              "ns3::TelemetryPathSteering::ClaimTracedCallback");
     return tid;
 }
 
@@ -306,11 +311,13 @@ void
 TelemetryPathSteering::ClaimAnswered(const Reading& r)
 {
     m_claiming = false;
+    bool won = IsFree(r) && r.sharers <= 1;
+    m_claimTrace(r.port, won);
     if (!m_leaving || m_target)
     {
         return; // no longer leaving (the path came back): the claim lapses at the switch
     }
-    if (IsFree(r) && r.sharers <= 1)
+    if (won)
     {
         m_target = r.port;
         m_leaving = false;

@@ -82,6 +82,8 @@ public:
                                           uint64_t path,
                                           double utilisation,
                                           uint32_t queueBytes);
+    /// Signature of the Claim trace: the port claimed, and whether the claim won.
+    typedef void (*ClaimTracedCallback)(uint16_t port, bool won);
 
 protected:
     uint16_t Choose(uint16_t current, bool& probe) override;
@@ -190,6 +192,7 @@ private:
     uint64_t m_claims{0};
     uint64_t m_claimsLost{0};
     TracedCallback<uint16_t, uint64_t, double, uint32_t> m_readingTrace;
+    TracedCallback<uint16_t, bool> m_claimTrace;
 };
 
 } // namespace ns3
