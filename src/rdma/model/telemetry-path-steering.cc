@@ -301,6 +301,21 @@ TelemetryPathSteering::PickTarget(uint16_t current)
                                             });
     m_claiming = true;
     m_claimSent = now;
+    m_claimBase = *pick;
+    // Per hop, the fewest sharers any fresh reading of the path named: a reading taken after
+    // another sender's claim names that claim, and would let a second claim through.
+    for (const Reading& other : m_readings)
+    {
+        if (other.path == pick->path && now - other.sent <= m_probeLifetime
+            && other.hopSharers.size() == m_claimBase.hopSharers.size())
+        {
+            for (std::size_t i = 0; i < other.hopSharers.size(); ++i)
+            {
+                m_claimBase.hopSharers[i]
+                    = std::min(m_claimBase.hopSharers[i], other.hopSharers[i]);
+            }
+        }
+    }
     m_claimId = Probe(pick->port, true);
     ++m_claims;
     NS_LOG_LOGIC("port " << current << " loaded: claims " << pick->port << ", one of "
@@ -311,7 +326,18 @@ void
 TelemetryPathSteering::ClaimAnswered(const Reading& r)
 {
     m_claiming = false;
-    bool won = IsFree(r) && r.sharers <= 1;
+    // Compared hop by hop with what the path showed before the claim, not with one sharer: on
+    // a fabric where flows from other ingress ports cross a free path's hops (a fat-tree's
+    // aggregation and core), a path that no one new has taken still names them.
+    const std::vector<uint8_t>& base = m_claimBase.hopSharers;
+    bool won = IsFree(r) && r.path == m_claimBase.path && r.hopSharers.size() == base.size()
+               && std::equal(r.hopSharers.begin(),
+                             r.hopSharers.end(),
+                             base.begin(),
+                             [](uint8_t now, uint8_t before)
+                             {
+                                 return now <= before;
+                             });
     m_claimTrace(r.port, won);
     if (!m_leaving || m_target)
     {
@@ -468,6 +494,7 @@ TelemetryPathSteering::ProbeAnswered(uint32_t probeId, const IoamTraceHeader& tr
             r.utilisation = std::max(
                 r.utilisation, double(nodes[i].utilisation) / IoamTraceHeader::UTILISATION_ONE);
             r.queueBytes = std::max(r.queueBytes, nodes[i].queueDepthBytes);
+            r.hopSharers.push_back(nodes[i].sharers);
             if (nodes[i].sharers > r.sharers)
             {
                 r.sharers = nodes[i].sharers;

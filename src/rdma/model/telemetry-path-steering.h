@@ -48,9 +48,11 @@ namespace ns3
  *   none, it probes the current port, one port of every known path and NewPorts new ones,
  *   and chooses from the answers.
  * - Before it moves, it claims the path: a claiming probe (RC_PROBE_CLAIM) that switches count
- *   as the sender's data for a while. Of senders that picked the same free path, the first
- *   claim through the switch where they meet reads no other sharer and moves; the others read
- *   it, pass the path over while it is contested (ProbeLifetime) and claim another. Without
+ *   as the sender's data for a while. It moves when the claim's reading is free and no hop
+ *   names more sharers than the fewest any fresh reading of the path named there. Of senders that
+ * picked the same free path, the first claim through the switch where they meet finds no one new
+ *   and moves; the others read it, pass the path over while it is contested (ProbeLifetime)
+ *   and claim another. Without
  *   claims, m senders drawing among m free paths at once all land apart only with
  *   probability m!/m^m.
  * - It drains the old path first only when that path's reading shows more delay than
@@ -98,9 +100,11 @@ private:
         uint32_t queueBytes{0};
         uint32_t sharers{0}; ///< at the hop with the most (0: no hop said)
         uint32_t rank{0};    ///< of the probe's ingress there
-        Time delay;          ///< the transit delays of every hop: its queueing, as the probe met it
-        Time sent;           ///< when its probe went
-        Time at;             ///< when its acknowledgement came back
+        /// Every hop's sharers but the last's, in path order (what a claim is checked against)
+        std::vector<uint8_t> hopSharers;
+        Time delay; ///< the transit delays of every hop: its queueing, as the probe met it
+        Time sent;  ///< when its probe went
+        Time at;    ///< when its acknowledgement came back
     };
 
     struct Outstanding
@@ -149,7 +153,8 @@ private:
     void Decide(uint16_t current);
     /// Having decided to leave: a claim on a fresh free path, or a probing round for one.
     void PickTarget(uint16_t current);
-    /// The claim's answer: move there if no other sender's data or claim was, else pick again.
+    /// The claim's answer: move there if it is free and no hop has a sharer more than
+    /// m_claimBase names (another sender's data or claim came since), else pick again.
     void ClaimAnswered(const Reading& r);
     /// Whether a claim found path taken within ProbeLifetime.
     bool Contested(uint64_t path) const;
@@ -184,6 +189,9 @@ private:
     bool m_claiming{false};  ///< a claim is out, its answer awaited ...
     uint32_t m_claimId{0};   ///< ... this probe
     Time m_claimSent;
+    /// The reading the claimed path was picked from, its hopSharers the fewest per hop of
+    /// every fresh reading of the path
+    Reading m_claimBase;
     std::vector<Contest> m_contested;
     bool m_probedRound{false};
     Time m_lastRound;
