@@ -858,7 +858,6 @@ RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim)
     FabricFrame frame = FabricFrame::From(p);
     frame.info.owner = qp->GetOwner();
     ++m_probesSent;
-    m_claimsSent += claim;
     m_probeBytes += p->GetSize() + m_device->GetFramingBytes();
     NS_LOG_LOGIC("host " << m_host << " QP " << qpn << ": probe " << probeId << " on port "
                          << srcPort << (claim ? " (a claim)" : ""));
@@ -906,12 +905,6 @@ uint64_t
 RdmaNic::GetProbesSent() const
 {
     return m_probesSent;
-}
-
-uint64_t
-RdmaNic::GetClaimsSent() const
-{
-    return m_claimsSent;
 }
 
 uint64_t

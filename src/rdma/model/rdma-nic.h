@@ -116,11 +116,10 @@ public:
      * claim: the probe claims the path (BthHeader::RC_PROBE_CLAIM).
      */
     void SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim);
-    /// Telemetry probes this NIC sent (claims included), of them the claims, acknowledgements
-    /// it sent for others' probes and acknowledgements of its own that came back; the wire
-    /// bytes of the probes and acknowledgements it sent (framing included).
+    /// Telemetry probes this NIC sent (claims included), acknowledgements it sent for others'
+    /// probes and acknowledgements of its own that came back; the wire bytes of the probes and
+    /// acknowledgements it sent (framing included).
     uint64_t GetProbesSent() const;
-    uint64_t GetClaimsSent() const;
     uint64_t GetProbeAcksSent() const;
     uint64_t GetProbeAcksReceived() const;
     uint64_t GetProbeBytes() const;
@@ -331,7 +330,6 @@ private:
     uint16_t m_telemetryNamespace{1};
     uint32_t m_telemetryHops{3};
     uint64_t m_probesSent{0};
-    uint64_t m_claimsSent{0};
     uint64_t m_probeAcksSent{0};
     uint64_t m_probeAcksReceived{0};
     uint64_t m_probeBytes{0};

@@ -301,18 +301,18 @@ TelemetryPathSteering::PickTarget(uint16_t current)
                                             });
     m_claiming = true;
     m_claimSent = now;
-    m_claimBase = *pick;
+    m_claimPath = pick->path;
+    m_claimSharers = pick->hopSharers;
     // Per hop, the fewest sharers any fresh reading of the path named: a reading taken after
     // another sender's claim names that claim, and would let a second claim through.
     for (const Reading& other : m_readings)
     {
-        if (other.path == pick->path && now - other.sent <= m_probeLifetime
-            && other.hopSharers.size() == m_claimBase.hopSharers.size())
+        if (other.path == m_claimPath && now - other.sent <= m_probeLifetime
+            && other.hopSharers.size() == m_claimSharers.size())
         {
             for (std::size_t i = 0; i < other.hopSharers.size(); ++i)
             {
-                m_claimBase.hopSharers[i]
-                    = std::min(m_claimBase.hopSharers[i], other.hopSharers[i]);
+                m_claimSharers[i] = std::min(m_claimSharers[i], other.hopSharers[i]);
             }
         }
     }
@@ -329,11 +329,10 @@ TelemetryPathSteering::ClaimAnswered(const Reading& r)
     // Compared hop by hop with what the path showed before the claim, not with one sharer: on
     // a fabric where flows from other ingress ports cross a free path's hops (a fat-tree's
     // aggregation and core), a path that no one new has taken still names them.
-    const std::vector<uint8_t>& base = m_claimBase.hopSharers;
-    bool won = IsFree(r) && r.path == m_claimBase.path && r.hopSharers.size() == base.size()
+    bool won = IsFree(r) && r.path == m_claimPath && r.hopSharers.size() == m_claimSharers.size()
                && std::equal(r.hopSharers.begin(),
                              r.hopSharers.end(),
-                             base.begin(),
+                             m_claimSharers.begin(),
                              [](uint8_t now, uint8_t before)
                              {
                                  return now <= before;

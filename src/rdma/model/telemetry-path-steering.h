@@ -49,12 +49,11 @@ namespace ns3
  *   and chooses from the answers.
  * - Before it moves, it claims the path: a claiming probe (RC_PROBE_CLAIM) that switches count
  *   as the sender's data for a while. It moves when the claim's reading is free and no hop
- *   names more sharers than the fewest any fresh reading of the path named there. Of senders that
- * picked the same free path, the first claim through the switch where they meet finds no one new
- *   and moves; the others read it, pass the path over while it is contested (ProbeLifetime)
- *   and claim another. Without
- *   claims, m senders drawing among m free paths at once all land apart only with
- *   probability m!/m^m.
+ *   names more sharers than the fewest any fresh reading of the path named there. Of senders
+ *   that picked the same free path, the first claim through the switch where they meet finds
+ *   no one new and moves; the others read it, pass the path over while it is contested
+ *   (ProbeLifetime) and claim another. Without claims, m senders drawing among m free paths
+ *   at once all land apart only with probability m!/m^m.
  * - It drains the old path first only when that path's reading shows more delay than
  *   ReorderBudget: below it the reorder-tolerant receiver takes the reordering.
  *
@@ -154,7 +153,7 @@ private:
     /// Having decided to leave: a claim on a fresh free path, or a probing round for one.
     void PickTarget(uint16_t current);
     /// The claim's answer: move there if it is free and no hop has a sharer more than
-    /// m_claimBase names (another sender's data or claim came since), else pick again.
+    /// m_claimSharers (another sender's data or claim came since), else pick again.
     void ClaimAnswered(const Reading& r);
     /// Whether a claim found path taken within ProbeLifetime.
     bool Contested(uint64_t path) const;
@@ -189,9 +188,10 @@ private:
     bool m_claiming{false};  ///< a claim is out, its answer awaited ...
     uint32_t m_claimId{0};   ///< ... this probe
     Time m_claimSent;
-    /// The reading the claimed path was picked from, its hopSharers the fewest per hop of
-    /// every fresh reading of the path
-    Reading m_claimBase;
+    /// The path claimed, and per hop the fewest sharers any fresh reading of it named before
+    /// the claim
+    uint64_t m_claimPath{0};
+    std::vector<uint8_t> m_claimSharers;
     std::vector<Contest> m_contested;
     bool m_probedRound{false};
     Time m_lastRound;

@@ -484,13 +484,13 @@ ScenarioRunner::NetworkSummary() const
                     probes += steering->GetProbes();
                     if (auto t = DynamicCast<TelemetryPathSteering>(steering))
                     {
+                        telemetryClaims += t->GetClaims();
                         claimsLost += t->GetClaimsLost();
                     }
                 }
             }
         }
         telemetryProbes += nic->GetProbesSent();
-        telemetryClaims += nic->GetClaimsSent();
         telemetryAcks += nic->GetProbeAcksReceived();
         telemetryBytes += nic->GetProbeBytes();
         reorderDrops += nic->GetReorderDrops();
