@@ -51,7 +51,7 @@ if [ "$mode" = run ]; then
     /usr/bin/python3 scripts/evaluate --scale default --jobs "$jobs" --out results/evaluation
 else
     # Release speed, but with NS_ASSERT checks kept: tests should trip on broken invariants.
-    cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMCAST4AI_ASSERTS=ON >/dev/null
+    cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DMCAST4AI_ASSERTS=ON -DMCAST4AI_WERROR=ON >/dev/null
     cmake --build build-test -j"$jobs"
     cd build-test
     ctest --output-on-failure -j"$jobs" --timeout 600

@@ -292,7 +292,7 @@ class OpLedgerTestSuite : public TestSuite
 {
 public:
     OpLedgerTestSuite()
-        : TestSuite("mcast4ai-op-ledger", UNIT)
+        : TestSuite("mcast4ai-op-ledger", TestSuite::Type::UNIT)
     {
         AddTestCase(new TwoIntoOneTestCase());
         AddTestCase(new PausedTimeTestCase());

@@ -12,6 +12,7 @@
 #define MCAST4AI_NS3_COMPAT_H
 
 #include "ns3/channel-list.h"
+#include "ns3/enum.h"
 #include "ns3/event-id.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
@@ -51,6 +52,20 @@ IsPending(const EventId& event)
     return event.IsPending();
 #else
     return event.IsRunning();
+#endif
+}
+
+/// The accessor of an enum attribute held in member (or set and got through a pair of
+/// methods). ns-3.41 made EnumValue a template whose accessor names the enum type; 3.37 to
+/// 3.40 take the member alone and reject the template argument.
+template <typename Enum, typename... Member>
+Ptr<const AttributeAccessor>
+MakeEnumAccessorFor(Member... member)
+{
+#if MCAST4AI_NS3_AT_LEAST(3, 41)
+    return MakeEnumAccessor<Enum>(member...);
+#else
+    return MakeEnumAccessor(member...);
 #endif
 }
 

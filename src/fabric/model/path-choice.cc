@@ -63,8 +63,10 @@ uint32_t
 PathChoice::DrawBelow(uint64_t n)
 {
     uint64_t h = Mix64((static_cast<uint64_t>(m_seed) << 32) ^ ++m_draws);
-    // Multiply-shift maps the 64-bit draw onto [0, n) without the modulo's bias.
-    return static_cast<uint32_t>((static_cast<unsigned __int128>(h) * n) >> 64);
+    // Multiply-shift maps the 64-bit draw onto [0, n) without the modulo's bias. __extension__
+    // keeps -Wpedantic (ns-3's warnings as errors) quiet about the GCC/Clang 128-bit type.
+    __extension__ typedef unsigned __int128 Wide;
+    return static_cast<uint32_t>((static_cast<Wide>(h) * n) >> 64);
 }
 
 void

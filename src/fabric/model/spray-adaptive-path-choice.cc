@@ -1,5 +1,6 @@
 #include "fabric/model/spray-adaptive-path-choice.h"
 
+#include "core/model/ns3-compat.h"
 #include "fabric/model/fabric-switch.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -24,7 +25,7 @@ SprayAdaptivePathChoice::GetTypeId()
               .AddAttribute("TieBreak",
                             "How a tie between equally loaded ports is broken",
                             EnumValue(TIE_RANDOM),
-                            MakeEnumAccessor(&SprayAdaptivePathChoice::m_tieBreak),
+                            MakeEnumAccessorFor<SprayAdaptivePathChoice::TieBreak>(&SprayAdaptivePathChoice::m_tieBreak),
                             MakeEnumChecker(TIE_RANDOM, "random", TIE_FIRST, "first"))
               .AddAttribute("FlowletGap",
                             "Idle time after which a flow may change port (0: every packet "

@@ -25,7 +25,7 @@ P2mpDelivery::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Mcast4ai")
               // Names rather than EnumValue: the enum attribute API differs between ns-3
-              // releases (templated from 3.40 on); strings are the same in every one.
+              // releases (templated from 3.41 on); strings are the same in every one.
               .AddAttribute("AckAggregation",
                             "Where receivers' ACKs are reduced to one: none, sender-nic, "
                             "source-tor or hop-by-hop",

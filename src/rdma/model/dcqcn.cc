@@ -1,5 +1,6 @@
 #include "rdma/model/dcqcn.h"
 
+#include "core/model/ns3-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -100,7 +101,7 @@ Dcqcn::GetTypeId()
                   "the first CNP, alpha rises if a CNP arrived in the period and "
                   "decays otherwise (ConnectX firmware, HPCC's ns-3 model)",
                   EnumValue(Dcqcn::ALPHA_PER_CNP),
-                  MakeEnumAccessor(&Dcqcn::m_alphaUpdate),
+                  MakeEnumAccessorFor<Dcqcn::AlphaUpdate>(&Dcqcn::m_alphaUpdate),
                   MakeEnumChecker(
                       Dcqcn::ALPHA_PER_CNP, "PerCnp", Dcqcn::ALPHA_PER_PERIOD, "PerPeriod"))
               .AddTraceSource("Rate",
@@ -417,7 +418,7 @@ Dcqcn::GetCuts() const
 bool
 Dcqcn::IsCutPending() const
 {
-    return m_cutEvent.IsRunning();
+    return IsPending(m_cutEvent);
 }
 
 Time

@@ -1,5 +1,6 @@
 #include "rdma/model/queue-pair.h"
 
+#include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -783,7 +784,7 @@ QueuePair::ReceiveData(const FrameInfo& fi)
                          m_receive(this, msn, bytes, lastPsn);
                      }
                  });
-    if (m_nic->IsReorderTolerant() && !m_holeTimer.IsRunning())
+    if (m_nic->IsReorderTolerant() && !IsPending(m_holeTimer))
     {
         ArmHoleTimer();
     }

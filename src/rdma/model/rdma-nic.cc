@@ -104,7 +104,7 @@ RdmaNic::GetTypeId()
                   "in a bitmap, a hole is NAKed selectively, requesters resend only "
                   "the PSNs asked for)",
                   EnumValue(RdmaNic::GO_BACK_N),
-                  MakeEnumAccessor(&RdmaNic::m_reorder),
+                  MakeEnumAccessorFor<RdmaNic::ReorderMode>(&RdmaNic::m_reorder),
                   MakeEnumChecker(RdmaNic::GO_BACK_N, "go-back-n", RdmaNic::TOLERANT, "tolerant"))
               .AddAttribute("ReorderWindow",
                             "Tolerant: bitmap size of each responder, in packets past its "
