@@ -39,7 +39,8 @@ namespace
 const char* USAGE
     = "usage: mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] "
       "[--quiet]\n"
-      "  --set KEY=VALUE  override any scenario key (VALUE parsed as JSON, else a string)\n"
+      "  --set KEY=VALUE  override any scenario key (VALUE parsed as JSON, else a string;\n"
+      "                   null removes the key, so that its default applies)\n"
       "  --out DIR        result directory (overrides output.dir)\n"
       "  --seed N         same as --set seed=N\n"
       "  --pcap           same as --set output.pcap=true: pcaps of every NIC and switch port\n"

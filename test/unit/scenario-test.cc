@@ -890,6 +890,25 @@ TEST(ScenarioSet, UnknownKeyViaSet)
     EXPECT_EQ(ErrorOf(Minimal(), {"brand.new.key=1"}).GetPath(), "brand");
 }
 
+TEST(ScenarioSet, NullRemovesAKeySoItsDefaultApplies)
+{
+    json j = Minimal();
+    j["nic"]["mtu_bytes"] = 2048;
+    EXPECT_EQ(ParseJson(j).nic.mtuBytes, 2048u);
+    json k = j;
+    EXPECT_EQ(Scenario::ApplySet(k, "nic.mtu_bytes=null"), "nic.mtu_bytes");
+    EXPECT_FALSE(k["nic"].contains("mtu_bytes"));
+    EXPECT_EQ(ParseJson(j, {"nic.mtu_bytes=null"}).nic.mtuBytes, ParseJson(Minimal()).nic.mtuBytes);
+    // Removing what is not there is a misspelling, not a no-op; an array element is not a key.
+    EXPECT_NE(ErrorOf(j, {"nic.mtu=null"}).GetReason().find("nothing to remove"),
+              std::string::npos);
+    EXPECT_EQ(ErrorOf(j, {"nic.mtu=null"}).GetPath(), "nic.mtu");
+    EXPECT_NE(ErrorOf(j, {"nope.mtu_bytes=null"}).GetReason().find("nothing to remove"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf(j, {"workloads[0]=null"}).GetReason().find("removes a key of an object"),
+              std::string::npos);
+}
+
 struct BadSet
 {
     std::string set;

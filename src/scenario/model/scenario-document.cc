@@ -234,6 +234,51 @@ ParseSetPath(const std::string& path)
     return segments;
 }
 
+/// Removes the key that segments name from doc; the key must be there, inside objects and
+/// arrays that are (a misspelt path is an error, not a silent no-op).
+std::string
+RemoveAt(json& doc, const std::vector<SetSegment>& segments, const std::string& path)
+{
+    json* node = &doc;
+    std::string canonical = kRoot;
+    for (std::size_t i = 0; i + 1 < segments.size(); ++i)
+    {
+        const SetSegment& seg = segments[i];
+        const bool asIndex = seg.isIndex || (node->is_array() && AllDigits(seg.key));
+        if (asIndex && node->is_array() && (seg.isIndex || seg.key.size() <= 9))
+        {
+            const std::size_t index = seg.isIndex ? seg.index : std::stoul(seg.key);
+            if (index < node->size())
+            {
+                node = &(*node)[index];
+                canonical = IndexPath(canonical, index);
+                continue;
+            }
+        }
+        else if (!asIndex && node->is_object() && node->contains(seg.key))
+        {
+            node = &(*node)[seg.key];
+            canonical = KeyPath(canonical, seg.key);
+            continue;
+        }
+        throw ScenarioError(kSetFile, path, "nothing to remove: the scenario has no " + Quote(path));
+    }
+    const SetSegment& seg = segments.back();
+    if (seg.isIndex || !node->is_object())
+    {
+        throw ScenarioError(kSetFile,
+                            path,
+                            "null removes a key of an object; " + Quote(canonical) + " is "
+                                + TypeWithArticle(*node));
+    }
+    if (!node->contains(seg.key))
+    {
+        throw ScenarioError(kSetFile, path, "nothing to remove: the scenario has no " + Quote(path));
+    }
+    node->erase(seg.key);
+    return KeyPath(canonical, seg.key);
+}
+
 } // namespace
 
 json
@@ -292,6 +337,12 @@ ScenarioDocument::ApplySet(json& doc, const std::string& set)
     if (value.is_discarded())
     {
         value = text;
+    }
+
+    // PATH=null removes the key, so that a default applies again (a sweep's --unset).
+    if (value.is_null())
+    {
+        return RemoveAt(doc, segments, path);
     }
 
     json* node = &doc;
