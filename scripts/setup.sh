@@ -3,8 +3,8 @@
 # evaluation or the whole test suite.
 #
 #   bash scripts/setup.sh run    # install, build Release, run the default evaluation
-#                                # (scripts/evaluate: prints the P2MP mechanism comparison,
-#                                # writes results/evaluation/report.md and report.html)
+#                                # (scripts/evaluate: decides the drafts' claims, prints the
+#                                # verdicts, writes results/evaluation/report.md and .html)
 #   bash scripts/setup.sh test   # install, build (Release + asserts), run every test (ctest)
 set -euo pipefail
 
@@ -22,9 +22,10 @@ cd "$root"
 
 # Debian packages the build, the tests and the scripts need. 'ns3' ships the helper binaries
 # that libns3-dev's CMake package config refers to; without it find_package(ns3) fails.
+# chromium renders the evaluation's HTML report for its test.
 packages=(build-essential cmake libns3-dev ns3 libgsl-dev libboost-graph-dev
     nlohmann-json3-dev libgtest-dev libjemalloc-dev tshark python3 python3-numpy
-    python3-pandas python3-matplotlib slurm-wlm munge)
+    python3-pandas python3-matplotlib python3-scipy python3-pytest chromium slurm-wlm munge)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

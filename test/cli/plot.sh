@@ -3,8 +3,9 @@
 # `p99 --csv` and `bars --csv` equal those recomputed here from the runs table (Student t for
 # n = 2 seeds: the textbook t(0.975, 1) = 12.706); failed and incomplete runs are left out and
 # counted on stderr; the CDF's nearest-rank percentiles equal those of the pooled ops rows;
-# each kind writes a PNG that is not blank and a PDF, the same bytes for the same database;
-# bad input is `error:`, exit 2, no figure.
+# each kind writes a PNG that is not blank and a PDF, the same bytes for the same database; a
+# configuration is the tuple of the --by keys (series "k1=v1, k2=v2"), and runs that differ in
+# another swept key are pooled only with --pool; bad input is `error:`, exit 2, no figure.
 #
 # Usage: bash plot.sh RUNNER_BINARY SOURCE_DIR
 #
@@ -193,8 +194,9 @@ else
     fail "bars: two calls on the same database gave different files"
 fi
 
-# 4. CDF of the flows per mechanism: percentiles of the pooled ops rows, nearest rank.
-plot "$db" cdf --workload perm -o "$tmp/cdf.png" --csv "$tmp/cdf.csv"
+# 4. CDF of the flows per mechanism, pooled over the flow sizes on purpose (--pool):
+#    percentiles of the pooled ops rows, nearest rank.
+plot "$db" cdf --workload perm --by p2mp.mechanism --pool -o "$tmp/cdf.png" --csv "$tmp/cdf.csv"
 verdict=$(figure "$tmp/cdf.png")
 if [[ $verdict == ok ]]; then
     verdict=$($python - "$tmp/cdf.csv" "$db" <<'PY'
@@ -221,18 +223,37 @@ print("; ".join(bad) if bad else "ok")
 PY
 )
 fi
-if [[ $rc -eq 0 && $verdict == ok ]]; then
-    pass "cdf: PNG+PDF; per mechanism p50/p99 = nearest rank of the pooled ops rows"
+if [[ $rc -eq 0 && $verdict == ok ]] &&
+    grep -q "^note: pooled over workloads\[0\].bytes = 32768, 131072 (--pool)" "$tmp/err"; then
+    pass "cdf --pool: PNG+PDF; per mechanism p50/p99 = nearest rank of the pooled ops rows"
 else
     fail "cdf: exit $rc: $verdict" "$(cat "$tmp/err")"
 fi
-plot "$db" cdf --workload bcast --metric queue_us --by 'workloads[0].bytes' -o "$tmp/q.png"
+plot "$db" cdf --workload bcast --metric queue_us --by 'workloads[0].bytes' --pool -o "$tmp/q.png"
 verdict=$(figure "$tmp/q.png")
 if [[ $rc -eq 0 && $verdict == ok ]]; then
     pass "cdf --metric queue_us --by another key"
 else
     fail "cdf queue_us: exit $rc: $verdict" "$(cat "$tmp/err")"
 fi
+
+# 4b. A configuration is the tuple of the --by keys (given twice, or comma-separated): one
+#     series per (mechanism, size), labelled k1=v1, k2=v2; without --by the same tuple (the
+#     keys that vary), so nothing is pooled.
+for by in "--by p2mp.mechanism --by workloads[0].bytes" "--by p2mp.mechanism,workloads[0].bytes" ""; do
+    # shellcheck disable=SC2086
+    plot "$db" cdf --workload perm $by -o "$tmp/tuple.png" --csv "$tmp/tuple.csv"
+    series=$($python -c 'import csv, sys
+print("|".join(r["series"] + ":" + r["count"] for r in csv.DictReader(open(sys.argv[1]))))' \
+        "$tmp/tuple.csv" 2>/dev/null)
+    expected="mechanism=unicast, bytes=32 KiB:16|mechanism=unicast, bytes=128 KiB:16|mechanism=bier, bytes=32 KiB:16|mechanism=bier, bytes=128 KiB:16"
+    if [[ $rc -eq 0 && $series == "$expected" ]] && ! grep -q pooled "$tmp/err"; then
+        pass "cdf ${by:-without --by}: 4 series labelled mechanism=..., bytes=..., 16 flows each"
+    else
+        fail "cdf ${by:-without --by}: exit $rc, series '$series'" "expected '$expected'" \
+            "$(cat "$tmp/err")"
+    fi
+done
 
 # 5. Bad input: error: and exit 2, no figure.
 printf 'not a database\n' >"$tmp/text.sqlite"
@@ -271,6 +292,13 @@ expect_error "--where matching nothing" \
     "--where 'p2mp.mechanism=bier-xpu-list' matches no run (values of p2mp.mechanism: unicast, bier)" \
     "$db" bars --where p2mp.mechanism=bier-xpu-list
 expect_error "--where of an unknown key" "--where 'nope=1': no column 'nope'" "$db" bars --where nope=1
+expect_error "bars pooling a swept key" \
+    "the runs of one bar differ in workloads\[0\].bytes (32768, 131072): add it to --by, choose a value with --where 'workloads\[0\].bytes=VALUE', or give --pool" \
+    "$db" bars --by p2mp.mechanism
+expect_error "cdf pooling a swept key" "the runs of one curve differ in p2mp.mechanism (unicast, bier)" \
+    "$db" cdf --workload perm --by 'workloads[0].bytes'
+expect_error "p99 pooling a swept key" "the runs of one point differ in p2mp.mechanism" \
+    "$db" p99 --x 'workloads[0].bytes' --by seed
 if [[ -e $tmp/bad.png || -e $tmp/bad.pdf ]]; then
     fail "a figure was written although the input was bad"
 fi

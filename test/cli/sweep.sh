@@ -5,8 +5,9 @@
 # --zip advances axes together, --skip drops points, a JSON list is one value; a sweep killed
 # with SIGKILL resumes without running a finished point again; a finished sweep runs nothing
 # and one more seed runs only the new points; failed runs (crash, --timeout) are retried by the
-# next invocation, invalid ones are not; a bad sweep is `error:`, exit 2, before anything runs
-# and without a database.
+# next invocation, invalid ones are not; a sweep whose every point is invalid exits 1 with the
+# runner's reasons; --unset KEY passes --set KEY=null to every run; a bad sweep is `error:`,
+# exit 2, before anything runs and without a database.
 #
 # Usage: bash sweep.sh RUNNER_BINARY SOURCE_DIR
 #
@@ -345,5 +346,47 @@ if [[ $rc -eq 1 && $row == "failed|timed out after 0.5 s" ]] &&
 else
     fail "--timeout: exit $rc, row '$row', ${took} s" "$(cat "$tmp/err")"
 fi
+
+# 6. Every point invalid (unicast with an ACK aggregation): exit 1, the runner's reasons on
+#    stderr, each distinct one (here one per aggregation) with its number of points; the same
+#    again runs nothing and still exits 1.
+db=$tmp/invalid.sqlite
+for attempt in first again; do
+    CALLS=$tmp/calls-invalid sweep --db "$db" --set p2mp.mechanism=unicast \
+        --set p2mp.ack_aggregation=sender-nic,source-tor --seeds 2 --jobs 2
+    if [[ $rc -eq 1 ]] && grep -q "^sweep: every point is invalid" "$tmp/err" &&
+        [[ $(grep -c "^  error: .*p2mp.ack_aggregation: must be 'none' with p2mp.mechanism 'unicast', got .* (2 points)$" "$tmp/err") -eq 2 ]] &&
+        grep -q "4 points: 0 ok, 0 failed, 4 invalid" "$tmp/err" &&
+        [[ $(runs "$tmp/calls-invalid") -eq 4 ]]; then
+        pass "every point invalid ($attempt): exit 1, the runner's 2 reasons (2 points each) on stderr"
+    else
+        fail "every point invalid ($attempt): exit $rc, $(runs "$tmp/calls-invalid") runs" \
+            "(expected 1 and 4 runs in all)" "$(cat "$tmp/err")"
+    fi
+done
+
+# 7. --unset KEY: every run gets --set KEY=null (the runner removes the key, its default
+#    applies), the column holds null; --set KEY=null is the same point; --unset of a key the
+#    scenario does not have is a bad sweep, found by the key check.
+db=$tmp/unset.sqlite
+CALLS=$tmp/calls-unset sweep --db "$db" --unset switch.latency_ns --set p2mp.mechanism=bier
+row=$(q "$db" "select status, \"switch.latency_ns\" from runs")
+if [[ $rc -eq 0 && $row == "ok|null" ]] &&
+    grep -q -- "--seed 1 --set switch.latency_ns=null --set p2mp.mechanism=bier$" "$tmp/calls-unset"; then
+    pass "--unset switch.latency_ns: the run gets --set switch.latency_ns=null, ok, column null"
+else
+    fail "--unset: exit $rc, row '$row'" "$(cat "$tmp/calls-unset")" "$(cat "$tmp/err")"
+fi
+CALLS=$tmp/calls-unset2 sweep --db "$db" --set switch.latency_ns=null --set p2mp.mechanism=bier
+if [[ $rc -eq 0 && ! -s $tmp/calls-unset2 ]] && grep -q "1 points, 1 already in" "$tmp/err"; then
+    pass "--set switch.latency_ns=null is the point of --unset switch.latency_ns: nothing to run"
+else
+    fail "--set KEY=null after --unset KEY: exit $rc" "$(cat "$tmp/err")"
+fi
+expect_error "--unset of a key the scenario lacks" \
+    "--unset nic.rto_us: the runner does not accept this key: .*nothing to remove" 1 \
+    --unset nic.rto_us
+expect_error "--unset KEY=VALUE" "--unset 'nic.mtu_bytes=1': expected a key alone" 0 \
+    --unset nic.mtu_bytes=1
 
 finish
