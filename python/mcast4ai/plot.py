@@ -526,7 +526,10 @@ def draw_bars(args: argparse.Namespace, db: SweepDB, runs: pd.DataFrame) -> Draw
             table.append({"metric": m, "series": label, **ci_columns(e),
                           "stat": labels.percentile_label(stat, counts) if stat else ""})
         unit = labels.unit_of(m)
-        panels.append(figures.Panel(metric_name(runs, m), unit, per_group))
+        panel = figures.Panel(metric_name(runs, m), unit, per_group)
+        # p50 and p99 of one sample are the same maximum: draw it once.
+        if not any(p.title == panel.title and p.estimates == panel.estimates for p in panels):
+            panels.append(panel)
     title = args.title
     if title is None:
         title = with_where(f"{scenario_name(runs)}: mean of seeds, "

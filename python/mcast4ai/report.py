@@ -329,14 +329,17 @@ def html_page(md: str, figures: dict[str, Path]) -> str:
     return "\n".join(out)
 
 
-def terminal_table(results: list[ClaimResult]) -> str:
+def terminal_table(results: list[ClaimResult], width: int = 100) -> str:
+    """The verdicts for a terminal: the condition wrapped under its column, never cut."""
+    import textwrap
+
     w = max(len(r.claim.id) for r in results)
+    indent = " " * (w + 2 + 13 + 1)
     lines = [f"{'claim':<{w}}  {'verdict':<13} condition"]
     for r in results:
-        cond = r.verdict.condition
-        if len(cond) > 100:
-            cond = cond[:97] + "..."
-        lines.append(f"{r.claim.id:<{w}}  {r.verdict.verdict:<13} {cond}")
+        wrapped = textwrap.wrap(r.verdict.condition, max(30, width - len(indent))) or [""]
+        lines.append(f"{r.claim.id:<{w}}  {r.verdict.verdict:<13} {wrapped[0]}")
+        lines += [indent + t for t in wrapped[1:]]
     return "\n".join(lines)
 
 
