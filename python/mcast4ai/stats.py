@@ -170,7 +170,9 @@ def fmt_estimate(e: Estimate, unit: str = "", digits: int = 3) -> str:
     u = f" {unit}" if unit else ""
     if e.half_width is None:
         return f"{_sig(e.mean, digits)}{u} (n={e.n}, no interval)"
-    return f"{_sig(e.mean, digits)}{u} ± {_sig(e.half_width, 2)} (n={e.n})"
+    # Seeds that agree to the last bits of a double have no spread worth printing.
+    hw = 0.0 if e.half_width <= 1e-9 * max(abs(e.mean), 1e-300) else e.half_width
+    return f"{_sig(e.mean, digits)}{u} ± {_sig(hw, 2)} (n={e.n})"
 
 
 def _sig(x: float, digits: int) -> str:

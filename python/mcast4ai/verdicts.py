@@ -189,6 +189,7 @@ def cells(db: Path, claim: Claim, metric: Metric, scale: str) -> tuple[list[Cell
     assert e is not None
     by_cell, errors = read_runs(db, claim)
     out: list[Cell] = []
+    missing = 0
     sdb = SweepDB(str(db)) if metric.from_ops else None
     try:
         for v in e.axis.points(scale):
@@ -210,8 +211,7 @@ def cells(db: Path, claim: Claim, metric: Metric, scale: str) -> tuple[list[Cell
                         if metric.samples is not None and r.row.get(metric.samples) is not None:
                             cell.run_samples[r.seed] = int(r.row[metric.samples])
                         if raw is None:
-                            errors.append(f"{e.axis.key}={_axis_value_key(v)}, {c.id}, seed "
-                                          f"{r.seed}: no column {metric.column} in the run")
+                            missing += 1
                             continue
                         x = float(raw)
                     if not math.isnan(x):
@@ -225,6 +225,10 @@ def cells(db: Path, claim: Claim, metric: Metric, scale: str) -> tuple[list[Cell
     finally:
         if sdb is not None:
             sdb.close()
+    if missing:
+        total = sum(len(c.runs) for c in out)
+        errors.append(f"metric {metric.id}: {missing} of {total} runs have no number "
+                      f"{metric.column} in their summary.json")
     return out, errors
 
 
