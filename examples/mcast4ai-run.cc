@@ -10,6 +10,7 @@
  */
 #include "scenario/model/result-writer.h"
 #include "scenario/model/run-invariants.h"
+#include "scenario/model/run-warnings.h"
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
@@ -206,6 +207,10 @@ main(int argc, char** argv)
         {
             ResultWriter::PrintTable(summary, std::cout);
             std::cout << "results in " << config.output.dir << "/\n";
+        }
+        for (const std::string& w : RunWarnings::Check(config, summary, *runner.GetStragglerLog()))
+        {
+            std::cerr << "warning: " << config.file << ": " << w << "\n";
         }
         // Results that break a conservation law are a bug in the model: say so, loudly.
         const std::vector<std::string> violations

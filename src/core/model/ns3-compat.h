@@ -58,7 +58,7 @@ IsPending(const EventId& event)
 /// The accessor of an enum attribute held in member (or set and got through a pair of
 /// methods). ns-3.41 made EnumValue a template whose accessor names the enum type; 3.37 to
 /// 3.40 take the member alone and reject the template argument.
-template <typename Enum, typename... Member>
+template<typename Enum, typename... Member>
 Ptr<const AttributeAccessor>
 MakeEnumAccessorFor(Member... member)
 {

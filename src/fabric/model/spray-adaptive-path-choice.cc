@@ -25,7 +25,8 @@ SprayAdaptivePathChoice::GetTypeId()
               .AddAttribute("TieBreak",
                             "How a tie between equally loaded ports is broken",
                             EnumValue(TIE_RANDOM),
-                            MakeEnumAccessorFor<SprayAdaptivePathChoice::TieBreak>(&SprayAdaptivePathChoice::m_tieBreak),
+                            MakeEnumAccessorFor<SprayAdaptivePathChoice::TieBreak>(
+                                &SprayAdaptivePathChoice::m_tieBreak),
                             MakeEnumChecker(TIE_RANDOM, "random", TIE_FIRST, "first"))
               .AddAttribute("FlowletGap",
                             "Idle time after which a flow may change port (0: every packet "

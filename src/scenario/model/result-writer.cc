@@ -276,56 +276,89 @@ ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
                   s["packet_hops_per_s"].get<double>(),
                   s["peak_rss_mb"].get<double>());
     os << buf;
+    // Per workload its own distributions first (TTFT, dispatch, token...), then the operation
+    // and per-receiver completion. A p99 needs 100 samples and a p99.9 1,000: with fewer the
+    // figure is the maximum, and prints as '-'.
     std::snprintf(buf,
                   sizeof(buf),
-                  "%-20s %-12s %9s %12s %12s %12s %12s %12s\n",
+                  "%-20s %-22s %9s %11s %11s %11s %11s %11s\n",
                   "workload",
-                  "type",
-                  "ops done",
-                  "mean us",
-                  "p50 us",
-                  "p99 us",
-                  "p99.9 us",
-                  "max us");
+                  "distribution (us)",
+                  "n",
+                  "mean",
+                  "p50",
+                  "p99",
+                  "p99.9",
+                  "max");
     os << buf;
+    bool shortened = false;
     for (const auto& w : s["workloads"])
     {
-        const auto& d = w["duration_us"];
-        std::string done = std::to_string(w["completed"].get<uint64_t>()) + "/"
-                           + std::to_string(w["ops"].get<uint64_t>());
+        const uint64_t done = w["completed"].get<uint64_t>();
+        std::vector<std::pair<std::string, uint64_t>> rows;
+        for (const auto& [key, value] : w.items())
+        {
+            if (value.is_object() && value.contains("p50") && key != "duration_us"
+                && key != "receiver_completion_us")
+            {
+                rows.emplace_back(key, done);
+            }
+        }
+        rows.emplace_back("duration_us", done);
+        if (w.contains("receiver_completion_us"))
+        {
+            rows.emplace_back("receiver_completion_us", w["receiver_completions"].get<uint64_t>());
+        }
+        std::string name = w["label"].get<std::string>();
+        for (const auto& [key, n] : rows)
+        {
+            const auto& d = w[key];
+            std::string dist = key.size() > 3 && key.compare(key.size() - 3, 3, "_us") == 0
+                                   ? key.substr(0, key.size() - 3)
+                                   : key;
+            char p99[32] = "-";
+            char p999[32] = "-";
+            if (n >= 100)
+            {
+                std::snprintf(p99, sizeof(p99), "%.3f", d["p99"].get<double>());
+            }
+            if (n >= 1000)
+            {
+                std::snprintf(p999, sizeof(p999), "%.3f", d["p999"].get<double>());
+            }
+            shortened = shortened || n < 1000;
+            std::snprintf(buf,
+                          sizeof(buf),
+                          "%-20s %-22s %9s %11.3f %11.3f %11s %11s %11.3f\n",
+                          name.c_str(),
+                          dist.c_str(),
+                          std::to_string(n).c_str(),
+                          d["mean"].get<double>(),
+                          d["p50"].get<double>(),
+                          p99,
+                          p999,
+                          d["max"].get<double>());
+            os << buf;
+            name.clear();
+        }
         std::snprintf(buf,
                       sizeof(buf),
-                      "%-20s %-12s %9s %12.3f %12.3f %12.3f %12.3f %12.3f\n",
-                      w["label"].get<std::string>().c_str(),
+                      "%-20s %s, %s of %s operations done\n",
+                      "",
                       w["type"].get<std::string>().c_str(),
-                      done.c_str(),
-                      d["mean"].get<double>(),
-                      d["p50"].get<double>(),
-                      d["p99"].get<double>(),
-                      d["p999"].get<double>(),
-                      d["max"].get<double>());
+                      std::to_string(done).c_str(),
+                      std::to_string(w["ops"].get<uint64_t>()).c_str());
         os << buf;
         if (w.value("failed", uint64_t{0}) > 0)
         {
             // Not done, not unfinished: a receiver timeout failed them (ops.csv outcome).
             os << "  " << w["failed"].get<uint64_t>() << " failed (p2mp.on_receiver_timeout)\n";
         }
-        if (w.contains("receiver_completion_us"))
-        {
-            const auto& r = w["receiver_completion_us"];
-            std::snprintf(buf,
-                          sizeof(buf),
-                          "%-20s %-12s %9s %12.3f %12.3f %12.3f %12.3f %12.3f\n",
-                          "  per receiver",
-                          "",
-                          std::to_string(w["receiver_completions"].get<uint64_t>()).c_str(),
-                          r["mean"].get<double>(),
-                          r["p50"].get<double>(),
-                          r["p99"].get<double>(),
-                          r["p999"].get<double>(),
-                          r["max"].get<double>());
-            os << buf;
-        }
+    }
+    if (shortened)
+    {
+        os << "'-': fewer samples than the percentile needs (100 for p99, 1,000 for p99.9); "
+              "max is the largest\n";
     }
     os << "\nnetwork:";
     int i = 0;
@@ -345,11 +378,18 @@ ResultWriter::PrintTable(const nlohmann::json& s, std::ostream& os)
             items.emplace_back(key, value.dump());
         }
     }
+    // Zero counters are left out: they are in summary.json, and most are zero in most runs.
+    std::size_t zeros = 0;
     for (const auto& [key, value] : items)
     {
+        if (value == "0" || value == "0.0" || value == "false" || value == "[]" || value == "{}")
+        {
+            ++zeros;
+            continue;
+        }
         os << (i++ % 4 == 0 ? "\n  " : "  ") << key << " " << value;
     }
-    os << "\n";
+    os << "\n  (" << zeros << " zero counters left out; every counter is in summary.json)\n";
 }
 
 } // namespace ns3

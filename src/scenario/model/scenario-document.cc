@@ -261,7 +261,8 @@ RemoveAt(json& doc, const std::vector<SetSegment>& segments, const std::string& 
             canonical = KeyPath(canonical, seg.key);
             continue;
         }
-        throw ScenarioError(kSetFile, path, "nothing to remove: the scenario has no " + Quote(path));
+        throw ScenarioError(
+            kSetFile, path, "nothing to remove: the scenario has no " + Quote(path));
     }
     const SetSegment& seg = segments.back();
     if (seg.isIndex || !node->is_object())
@@ -273,7 +274,8 @@ RemoveAt(json& doc, const std::vector<SetSegment>& segments, const std::string& 
     }
     if (!node->contains(seg.key))
     {
-        throw ScenarioError(kSetFile, path, "nothing to remove: the scenario has no " + Quote(path));
+        throw ScenarioError(
+            kSetFile, path, "nothing to remove: the scenario has no " + Quote(path));
     }
     node->erase(seg.key);
     return KeyPath(canonical, seg.key);
