@@ -269,7 +269,7 @@ private:
         // host 5 has nothing. Every other message completes without it: 7, or all 8.
         // Each set: every rank, and host 5 the only receiver (no other ACK comes to check it).
         const nlohmann::json everyone = j["workloads"][0].value("ranks", nlohmann::json());
-        for (const nlohmann::json ranks : {everyone, nlohmann::json({0, 5})})
+        for (const nlohmann::json& ranks : {everyone, nlohmann::json({0, 5})})
         {
             for (const std::string mech : {"bier", "new-protocol"})
             {
