@@ -48,7 +48,10 @@ PHASES: dict[str, tuple[int, str]] = {"dispatch_us": (0, "since_start"),
 STEP_METRIC = re.compile(r"step(\d+)_us")
 # summary.json distributions whose sample count another column holds (when there is no
 # DIST.count): the count of the workload's completed operations, of its receivers' completions.
+# The summary.json counter of each distribution's samples: one per operation (a MoE layer's
+# dispatch and combine are one sample each per layer), one per receiver for P2MP receivers.
 COUNT_COLUMNS = {"duration_us": "completed", "layer_us": "completed",
+                 "dispatch_us": "completed", "combine_us": "completed",
                  "receiver_completion_us": "receiver_completions"}
 
 
