@@ -27,8 +27,8 @@ FIGURE_FRAME = "#c2185b"  # every figure's border
 
 GENERAL_THREATS = [
     "Model: every frame is simulated, but switches forward in a fixed pipeline time, NICs "
-    "process ACKs and CNPs at no cost unless a claim says otherwise, and the controller "
-    "installs groups without a throughput limit unless a claim sets one.",
+    "process ACKs and CNPs at no cost, and the new protocol's controller installs groups "
+    "without a throughput limit unless a claim sets one (mcbride.dynamic-membership does).",
     "Congestion control: runs use the scenario's DCQCN preset (docs/rdma-dcqcn.md); a "
     "verdict that depends on transients may move under another preset.",
     "Topology: two-tier leaf-spine and k-ary fat-tree fabrics with uniform link rates; "

@@ -1040,7 +1040,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                  "ack_validation": false, "receiver_timeout_us": 250.5,
                  "on_receiver_timeout": "drop",
                  "bier": {"bsl_bits": 4096}, "xpu_list": {"lookup_ns_per_id": 2.5},
-                 "new_protocol": {"install_us": 12.5, "table_entries": 77,
+                 "new_protocol": {"install_us": 12.5, "controller_installs_per_s": 2.5e5, "switch_writes_per_s": 1.5e4, "table_entries": 77,
                                   "on_table_full": "fallback-unicast"}},
         "workloads": [
             {"type": "flows", "pattern": "list", "label": "L", "op": "send",

@@ -1,6 +1,7 @@
 #include "p2mp/model/group-controller.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "topology/model/multicast-tree.h"
@@ -28,6 +29,18 @@ GroupController::GetTypeId()
                             TimeValue(MicroSeconds(10)),
                             MakeTimeAccessor(&GroupController::m_installLatency),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ControllerRate",
+                            "Group installations the controller serves per second, one at a "
+                            "time in request order (0: no limit)",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&GroupController::m_controllerRate),
+                            MakeDoubleChecker<double>(0))
+              .AddAttribute("SwitchWriteRate",
+                            "Group-table entry writes each switch makes per second, one at a "
+                            "time in arrival order (0: no limit)",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&GroupController::m_switchRate),
+                            MakeDoubleChecker<double>(0))
               .AddAttribute("IdleTeardown",
                             "Tear a group's entries down once it has been idle (no message in "
                             "flight) this long; the next message installs it again. "
@@ -94,7 +107,36 @@ GroupController::Request(uint32_t source,
         return;
     }
     m_groups[id].installing = true;
-    Simulator::Schedule(m_installLatency, &GroupController::Installed, this, id, Simulator::Now());
+    Simulator::Schedule(InstallDone(id) - Simulator::Now(),
+                        &GroupController::Installed,
+                        this,
+                        id,
+                        Simulator::Now());
+}
+
+Time
+GroupController::InstallDone(uint32_t id)
+{
+    const Time now = Simulator::Now();
+    Time served = now;
+    if (m_controllerRate > 0)
+    {
+        m_controllerFree = std::max(m_controllerFree, now) + Seconds(1.0 / m_controllerRate);
+        served = m_controllerFree;
+    }
+    Time written = served;
+    if (m_switchRate > 0)
+    {
+        m_switchFree.resize(m_tables.size());
+        for (uint32_t s : m_groups[id].switches)
+        {
+            m_switchFree[s] = std::max(m_switchFree[s], served) + Seconds(1.0 / m_switchRate);
+            written = std::max(written, m_switchFree[s]);
+        }
+    }
+    NS_LOG_LOGIC("group " << id << ": controller done at " << served << ", entries written at "
+                          << written);
+    return written + m_installLatency;
 }
 
 bool

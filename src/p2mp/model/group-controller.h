@@ -91,6 +91,10 @@ private:
     bool Install(uint32_t id, const MulticastTree& tree);
     void Uninstall(uint32_t id);
     void Installed(uint32_t id, Time requested);
+    /// When the entries of group id, just written into the tables, become usable: after the
+    /// controller has served the request and each switch of the tree its entry write (each a
+    /// single server at its rate, FIFO; rate 0 is instantaneous), plus InstallLatency.
+    Time InstallDone(uint32_t id);
     /// Tell the group's switches whether it may be evicted (see GroupTable::SetIdle).
     void UpdateIdle(uint32_t id);
     void TearDown(uint32_t id);
@@ -98,6 +102,10 @@ private:
     const TopologyGraph* m_graph{nullptr};
     std::vector<Ptr<GroupTable>> m_tables;
     Time m_installLatency;
+    double m_controllerRate{0}; ///< group installs per second; 0: no limit
+    double m_switchRate{0};     ///< entry writes per second and switch; 0: no limit
+    Time m_controllerFree;      ///< when the controller has served its queue
+    std::vector<Time> m_switchFree; ///< per switch index, when it has written its queue
     bool m_evict;
     Time m_idleTeardown;
     std::map<std::pair<uint32_t, std::vector<uint32_t>>, uint32_t> m_ids;

@@ -1,6 +1,7 @@
 #include "p2mp/model/new-protocol-delivery.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 #include "p2mp/model/p2mp-sender.h"
@@ -25,6 +26,16 @@ NewProtocolDelivery::GetTypeId()
                             TimeValue(MicroSeconds(10)),
                             MakeTimeAccessor(&NewProtocolDelivery::m_installLatency),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ControllerRate",
+                            "Controller: group installations served per second (0: no limit)",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&NewProtocolDelivery::m_controllerRate),
+                            MakeDoubleChecker<double>(0))
+              .AddAttribute("SwitchWriteRate",
+                            "Group-table entry writes per second of each switch (0: no limit)",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&NewProtocolDelivery::m_switchWriteRate),
+                            MakeDoubleChecker<double>(0))
               .AddAttribute("TableEntries",
                             "Group-table capacity of every switch",
                             UintegerValue(4096),
@@ -88,6 +99,8 @@ NewProtocolDelivery::DoInstall(const Fabric& fabric)
     }
     m_controller = CreateObject<GroupController>();
     m_controller->SetAttribute("InstallLatency", TimeValue(m_installLatency));
+    m_controller->SetAttribute("ControllerRate", DoubleValue(m_controllerRate));
+    m_controller->SetAttribute("SwitchWriteRate", DoubleValue(m_switchWriteRate));
     m_controller->SetAttribute("EvictLru", BooleanValue(m_evictLru));
     m_controller->SetAttribute("IdleTeardown", TimeValue(m_idleTeardown));
     m_controller->Setup(fabric.graph, tables);

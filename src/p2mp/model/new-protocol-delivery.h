@@ -27,6 +27,8 @@ protected:
 
 private:
     Time m_installLatency;
+    double m_controllerRate{0};
+    double m_switchWriteRate{0};
     uint32_t m_tableEntries{4096};
     Time m_idleTeardown;
     bool m_evictLru{true};

@@ -24,6 +24,8 @@ struct XpuListConfig
 struct NewProtocolConfig
 {
     double installUs{10};                 // controller: request to group entries usable
+    double controllerInstallsPerS{0};     // controller throughput; 0: no limit
+    double switchWritesPerS{0};           // entry writes per second and switch; 0: no limit
     uint32_t tableEntries{4096};          // group-table capacity of every switch
     std::string onTableFull{"evict-lru"}; // or "fallback-unicast"
     double idleTeardownUs{-1};            // tear idle groups down after this; -1: never

@@ -135,6 +135,19 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
         .Unit("µs")
         .Doc("controller: group request to group entries usable")
         .Bind(&NewProtocolConfig::installUs);
+    np.Number("controller_installs_per_s", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("1/s")
+        .Doc("controller throughput: group installations served per second, one at a time in "
+             "request order, before install_us; 0: no limit. No published figure for an AI "
+             "fabric controller: sweep it (docs/p2mp.md)")
+        .Bind(&NewProtocolConfig::controllerInstallsPerS);
+    np.Number("switch_writes_per_s", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("1/s")
+        .Doc("group-table entry writes each switch makes per second, one at a time, after the "
+             "controller served the request; 0: no limit")
+        .Bind(&NewProtocolConfig::switchWritesPerS);
     np.Integer("table_entries", 1, 16777216)
         .Default(4096)
         .Doc("group-table capacity of every switch")

@@ -364,6 +364,8 @@ TopologyBuilder::MakeP2mpHelper() const
     {
         p2mp.SetAttribute("InstallLatency",
                           TimeValue(Time::FromDouble(pc.newProtocol.installUs, Time::US)));
+        p2mp.SetAttribute("ControllerRate", DoubleValue(pc.newProtocol.controllerInstallsPerS));
+        p2mp.SetAttribute("SwitchWriteRate", DoubleValue(pc.newProtocol.switchWritesPerS));
         p2mp.SetAttribute("TableEntries", UintegerValue(pc.newProtocol.tableEntries));
         p2mp.SetAttribute("EvictLru", BooleanValue(pc.newProtocol.onTableFull == "evict-lru"));
         if (pc.newProtocol.idleTeardownUs >= 0)
