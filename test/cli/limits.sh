@@ -104,14 +104,24 @@ else
     fail "a k = 24 fat-tree is refused under 80 MB from its estimate, 104 MB" \
         "exit $rc, $(head -n 1 "$tmp/fat80.err")"
 fi
-"$runner" "$fat" --quiet --out "$tmp/fat100" --set limits.max_rss_mb=99.5 >/dev/null 2>"$tmp/fat100.err"
-rc=$?
-if [[ $rc -eq 3 && $(field fat100 stopped_by) == limits.max_rss_mb && $(field fat100 sim_time_s) == 0.0 ]] &&
-    grep -q "run stopped by limits.max_rss_mb (99.5 MB" "$tmp/fat100.err"; then
-    pass "under 99.5 MB it is built, then stopped at its first check, t = 0"
+# What the built fabric really takes depends on the build (Debian's Release build: 103.9 MB;
+# an ns-3-dev `default` build, 97.1 MB): measured here first, with a run that stops at
+# once. The check needs a build whose fabric takes more than 99.5 MB, the lowest budget the
+# estimate lets through; in a leaner build the case cannot occur, and the check says so.
+"$runner" "$fat" --quiet --out "$tmp/fatfree" --set stop_time_ms=1e-9 >/dev/null 2>&1
+built=$(field fatfree peak_rss_mb)
+if /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 99.5 else 1)" "$built"; then
+    "$runner" "$fat" --quiet --out "$tmp/fat100" --set limits.max_rss_mb=99.5 >/dev/null 2>"$tmp/fat100.err"
+    rc=$?
+    if [[ $rc -eq 3 && $(field fat100 stopped_by) == limits.max_rss_mb && $(field fat100 sim_time_s) == 0.0 ]] &&
+        grep -q "run stopped by limits.max_rss_mb (99.5 MB" "$tmp/fat100.err"; then
+        pass "under 99.5 MB it is built ($built MB), then stopped at its first check, t = 0"
+    else
+        fail "under 99.5 MB it is built ($built MB), then stopped at its first check, t = 0" \
+            "exit $rc, stopped_by $(field fat100 stopped_by), sim_time_s $(field fat100 sim_time_s)"
+    fi
 else
-    fail "under 99.5 MB it is built, then stopped at its first check, t = 0" \
-        "exit $rc, stopped_by $(field fat100 stopped_by), sim_time_s $(field fat100 sim_time_s)"
+    pass "not testable in this build: its k = 24 fabric takes $built MB, under the 99.5 MB the estimate lets through"
 fi
 
 rc=$(run roomy --set limits.max_events=$((full * 10)) --set limits.max_rss_mb=100000)
