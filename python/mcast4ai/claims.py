@@ -447,7 +447,11 @@ def load_drafts(folder: Path, repo: Path) -> dict[str, Any]:
         raise r.fail("(root)", f"cannot read: {e}")
     r.obj(doc, "", (), DRAFT_KEYS)
     for key, d in doc.items():
-        r.obj(d, key, ("title", "authors", "date", "file"))
+        # sections: "numbered" when the draft's text numbers its sections, "inferred" when
+        # the claims number them by paragraph order (a text without headings).
+        r.obj(d, key, ("title", "authors", "date", "file"), ("sections",))
+        if "sections" in d:
+            r.choice(d, "sections", key, ("numbered", "inferred"))
     return doc
 
 

@@ -208,7 +208,9 @@ def markdown(results: list[ClaimResult], scale: str, meta: dict[str, Any],
         lines += [f"## {c.id}: {c.title}", "",
                   f"> {c.source.quote}", ">",
                   f"> — {d.get('authors', c.source.draft)}, \"{d.get('title', '')}\", "
-                  f"section {c.source.section}", "",
+                  f"section {c.source.section}"
+                  + (" (numbered by paragraph order: the draft's text has no headings)"
+                     if d.get("sections") == "inferred" else ""), "",
                   f"**Question.** {c.question}", "",
                   f"**Verdict: {r.verdict.verdict}.** {r.verdict.condition}"
                   + (f" Deciding figure: {r.verdict.deciding}." if r.verdict.deciding else ""),
