@@ -528,9 +528,8 @@ private:
                                   (foreign ? 2 : 1) * probes,
                                   "the switches that have room, in the namespace");
             const uint64_t overflows = foreign ? 0 : 2 * probes;
-            NS_TEST_EXPECT_MSG_EQ(t["overflows"].get<uint64_t>(),
-                                  overflows,
-                                  "the others find the trace full");
+            NS_TEST_EXPECT_MSG_EQ(
+                t["overflows"].get<uint64_t>(), overflows, "the others find the trace full");
             NS_TEST_EXPECT_MSG_EQ(runner.Summary()["workloads"][0]["completed"].get<uint64_t>(),
                                   1,
                                   "the flow completes whatever its probes say");

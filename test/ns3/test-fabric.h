@@ -179,9 +179,9 @@ RunCollectiveScenario(const std::string& json)
 }
 
 /**
- * The low-entropy fabric of the *-8x8.json scenarios of scenarios/load-balancing: 8 hosts under leaf 0 each
- * write 16 MiB to a host under leaf 1 across 8 spines, every link 100 Gb/s and 1 µs, 500 ns
- * switches, MTU 1024.
+ * The low-entropy fabric of the *-8x8.json scenarios of scenarios/load-balancing: 8 hosts under
+ * leaf 0 each write 16 MiB to a host under leaf 1 across 8 spines, every link 100 Gb/s and 1 µs,
+ * 500 ns switches, MTU 1024.
  */
 namespace low_entropy
 {

@@ -102,9 +102,9 @@ private:
     const TopologyGraph* m_graph{nullptr};
     std::vector<Ptr<GroupTable>> m_tables;
     Time m_installLatency;
-    double m_controllerRate{0}; ///< group installs per second; 0: no limit
-    double m_switchRate{0};     ///< entry writes per second and switch; 0: no limit
-    Time m_controllerFree;      ///< when the controller has served its queue
+    double m_controllerRate{0};     ///< group installs per second; 0: no limit
+    double m_switchRate{0};         ///< entry writes per second and switch; 0: no limit
+    Time m_controllerFree;          ///< when the controller has served its queue
     std::vector<Time> m_switchFree; ///< per switch index, when it has written its queue
     bool m_evict;
     Time m_idleTeardown;
