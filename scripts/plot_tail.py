@@ -31,6 +31,11 @@ import sys
 import numpy as np
 import pandas as pd
 
+# The sweep's own splitting of a --set list (commas outside brackets, braces and strings).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))),
+                                "python"))
+from mcast4ai.sweep import split_values  # noqa: E402
+
 # matplotlib is imported when the figure is drawn, so that bad input fails fast.
 FIGURE_FORMATS = ("png", "pdf", "svg", "eps", "ps")
 
@@ -214,30 +219,6 @@ def parse_seeds(spec):
         last = int(m.group(2)) if m.group(2) is not None else first
         seeds += range(first, last + 1)
     return list(dict.fromkeys(seeds))
-
-
-def split_values(text):
-    """Split at the commas outside brackets, braces and strings: '1,[2,3],"a,b"' -> 3 values."""
-    values, depth, start, in_string, escaped = [], 0, 0, False, False
-    for i, c in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            values.append(text[start:i])
-            start = i + 1
-    values.append(text[start:])
-    return [v.strip() for v in values]
 
 
 def parse_sweep(spec):
