@@ -385,8 +385,10 @@ private:
                 }
             }
             NS_TEST_ASSERT_MSG_GT(lossy, 0u, policy << ": the failure cost some copies");
+            // Not inside the macro: ns-3.37 streams the limit unparenthesised.
+            const uint32_t expectedFailed = fails ? lossy : 0u;
             NS_TEST_ASSERT_MSG_EQ(
-                w["failed"].get<uint32_t>(), fails ? lossy : 0u, policy << ": failed requests");
+                w["failed"].get<uint32_t>(), expectedFailed, policy << ": failed requests");
             Simulator::Destroy();
         }
     }
