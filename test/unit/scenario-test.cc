@@ -90,6 +90,8 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.nic.reorder, b.nic.reorder);
     EXPECT_EQ(a.nic.reorderWindow, b.nic.reorderWindow);
     EXPECT_EQ(a.nic.reorderTimeoutUs, b.nic.reorderTimeoutUs);
+    EXPECT_EQ(a.nic.receiveMpps, b.nic.receiveMpps);
+    EXPECT_EQ(a.nic.receivePauseBytes, b.nic.receivePauseBytes);
     EXPECT_EQ(a.sw.bufferMb, b.sw.bufferMb);
     EXPECT_EQ(a.sw.latencyNs, b.sw.latencyNs);
     EXPECT_EQ(a.sw.reserveKb, b.sw.reserveKb);
@@ -1024,7 +1026,8 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                 "min_rate_mbps": 2.5, "rate_on_first_cnp_mbps": 1000.5,
                 "initial_alpha": 0.5, "clamp_target_rate": true, "rate_trace": true,
                 "alpha_update": "per-period", "rate_decrease_interval_us": 2.5},
-                "reorder": "tolerant", "reorder_window": 77, "reorder_timeout_us": 12.5},
+                "reorder": "tolerant", "reorder_window": 77, "reorder_timeout_us": 12.5,
+                "receive_mpps": 215.5, "receive_pause_bytes": 65537},
         "switch": {"buffer_mb": 12.5, "latency_ns": 0, "reserve_kb": 0.1, "alpha": 0.125,
                    "pfc": {"enabled": false, "headroom_kb": 97.3, "hysteresis_kb": 0},
                    "ecn": {"enabled": false, "kmin_kb": 1, "kmax_kb": 2, "pmax": 1},

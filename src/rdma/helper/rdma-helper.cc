@@ -45,6 +45,19 @@ RdmaHelper::SetPathSteeringAttribute(const std::string& name, const AttributeVal
     m_steeringAttributes.emplace_back(name, value.Copy());
 }
 
+void
+RdmaHelper::SetReceivePipeline(const std::string& typeName)
+{
+    m_rxFactory.SetTypeId(typeName);
+    m_rxPipeline = true;
+}
+
+void
+RdmaHelper::SetReceivePipelineAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_rxFactory.Set(name, value);
+}
+
 std::vector<Ptr<RdmaNic>>
 RdmaHelper::Install(const NodeContainer& nodes,
                     const std::vector<Ptr<FabricNetDevice>>& hostPorts) const
@@ -68,6 +81,10 @@ RdmaHelper::Install(const NodeContainer& nodes,
             }
         }
         nic->Setup(nodes.Get(h), hostPorts[h], h);
+        if (m_rxPipeline)
+        {
+            nic->SetReceivePipeline(m_rxFactory.Create<NicReceivePipeline>());
+        }
         nodes.Get(h)->AggregateObject(nic);
         nics.push_back(nic);
     }

@@ -35,6 +35,10 @@ public:
     /// Endpoint path steering of every sending unicast QP, by TypeId name (none by default).
     void SetPathSteering(const std::string& typeName);
     void SetPathSteeringAttribute(const std::string& name, const AttributeValue& value);
+    /// The receive path of every NIC, by TypeId name (a NicReceivePipeline; none by default:
+    /// frames cost the receiving NIC nothing).
+    void SetReceivePipeline(const std::string& typeName);
+    void SetReceivePipelineAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * One NIC per host: host h is nodes.Get(h) and sends through hostPorts[h].
@@ -49,6 +53,8 @@ private:
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
     std::string m_steeringType;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_steeringAttributes;
+    ObjectFactory m_rxFactory; // no TypeId: no receive pipeline
+    bool m_rxPipeline{false};
 };
 
 } // namespace ns3

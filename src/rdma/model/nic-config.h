@@ -43,6 +43,8 @@ struct NicConfig
     std::string reorder{"go-back-n"}; // receivers: go-back-n or tolerant
     uint32_t reorderWindow{4096};     // tolerant: bitmap size in packets
     double reorderTimeoutUs{100.0};   // tolerant: a hole this old is NAKed selectively
+    double receiveMpps{0};            // receive path packet rate; 0: unlimited
+    uint32_t receivePauseBytes{0};    // receive buffer XOFF; 0: never paused
     DcqcnConfig dcqcn;
 };
 

@@ -280,6 +280,35 @@ NicSchema::Declare(ConfigSchemaObject& nic)
             },
             "`" + k + "` only with `reorder` 'tolerant'");
     }
+    nic.Number("receive_mpps", Bounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("Mpps")
+        .Doc("packet rate of the receive path: every frame a NIC receives (data, ACK, NAK, CNP, "
+             "probe) holds it for 1 / rate and later ones wait, so an ACK implosion loads the "
+             "sender's NIC; 0: unlimited, a frame costs the NIC nothing. ConnectX-7's product "
+             "brief gives up to 330-370 M messages/s; see docs/rdma-dcqcn.md#receive-path")
+        .Bind(&NicConfig::receiveMpps);
+    nic.Integer("receive_pause_bytes", 0, UINT32_MAX)
+        .Auto("0 (never paused) with receive_mpps")
+        .Unit("bytes")
+        .Doc("receive buffer: frames waiting for the receive path pause the link peer (PFC, "
+             "each class waiting) at this many bytes and resume it one MTU-sized frame below, "
+             "as the mlx5 driver sets XOFF and XON; 0: never paused, the buffer is unbounded")
+        .Bind(&NicConfig::receivePauseBytes, uint32_t{0});
+    nic.Rule(
+        "receive_pause_bytes",
+        {"receive_pause_bytes", "receive_mpps"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const nlohmann::json* rate = v.Get("receive_mpps");
+            if (!v.Get("receive_pause_bytes") || (rate && rate->get<double>() > 0))
+            {
+                return std::nullopt;
+            }
+            return "has no effect without a receive rate: set " + v.Path("receive_mpps")
+                   + " above 0";
+        },
+        "`receive_pause_bytes` only with `receive_mpps` above 0");
     DeclareDcqcn(
         nic.Object("dcqcn").Doc("DCQCN congestion control").Bind(&NicConfig::dcqcn).Fields());
     // ACKs and CNPs sharing the data class would be paused by the very congestion they report.

@@ -251,6 +251,11 @@ RdmaNic::DoDispose()
     m_groups.clear();
     m_groupRx.clear();
     m_wakeup.Cancel();
+    if (m_rxPipeline)
+    {
+        m_rxPipeline->Dispose();
+        m_rxPipeline = nullptr;
+    }
     QuadHeapScheduler::ReleaseLane(m_timerLane);
     m_timerLane = QuadHeapScheduler::NO_LANE;
     if (m_device)
@@ -794,13 +799,41 @@ RdmaNic::QueueControl(FabricFrame frame)
 }
 
 void
+RdmaNic::SetReceivePipeline(Ptr<NicReceivePipeline> pipeline)
+{
+    NS_ABORT_MSG_UNLESS(m_device, "RdmaNic::SetReceivePipeline before Setup");
+    m_rxPipeline = pipeline;
+    if (pipeline)
+    {
+        pipeline->Setup(m_device, MakeCallback(&RdmaNic::Demultiplex, this));
+    }
+}
+
+Ptr<NicReceivePipeline>
+RdmaNic::GetReceivePipeline() const
+{
+    return m_rxPipeline;
+}
+
+void
 RdmaNic::ReceiveFrame(uint32_t port, FabricFrame& frame)
 {
-    const FrameInfo& fi = frame.info;
-    if (!fi.roce)
+    if (!frame.info.roce)
     {
         return;
     }
+    if (m_rxPipeline)
+    {
+        m_rxPipeline->Receive(port, frame);
+        return;
+    }
+    Demultiplex(port, frame);
+}
+
+void
+RdmaNic::Demultiplex(uint32_t port, FabricFrame& frame)
+{
+    const FrameInfo& fi = frame.info;
     Ptr<QueuePair> qp = GetQp(fi.destQp);
     if (!qp)
     {

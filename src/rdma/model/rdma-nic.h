@@ -13,6 +13,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "rdma/model/nic-receive-pipeline.h"
 #include "rdma/model/queue-pair.h"
 #include "wire/model/ack-frame-builder.h"
 #include "wire/model/frame-info.h"
@@ -228,6 +229,13 @@ public:
     Time GetPausedTime(uint8_t priority) const;
     /// The per-owner counters this NIC adds to (its device's), or null.
     Ptr<TrafficLedger> GetTrafficLedger() const;
+    /**
+     * Received frames go through pipeline (a finite packet rate) before they reach their
+     * queue pairs; without one (the default) they reach them as they arrive. After Setup.
+     */
+    void SetReceivePipeline(Ptr<NicReceivePipeline> pipeline);
+    /// The receive pipeline, or null.
+    Ptr<NicReceivePipeline> GetReceivePipeline() const;
 
 protected:
     void DoDispose() override;
@@ -238,6 +246,8 @@ private:
     /// A data frame of the next QP in turn, or none.
     FabricFrame NextDataFrame(uint8_t pausedMask, Time now);
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
+    /// A received frame to its queue pair or group responder (through the pipeline, if any).
+    void Demultiplex(uint32_t port, FabricFrame& frame);
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
                                                  uint16_t srcPort,
@@ -259,6 +269,7 @@ private:
     Ptr<Node> m_node;
     Ptr<FabricNetDevice> m_device;
     Ptr<TrafficLedger> m_ledger;
+    Ptr<NicReceivePipeline> m_rxPipeline; // none: frames cost the receive path nothing
     OpLedger* m_ops{nullptr}; // m_ledger's per-operation rows, or none              // the
                               // device's: per-owner counters, or none
     std::array<uint8_t, 256> m_ownerPriority; // 0xFF: DataPriority

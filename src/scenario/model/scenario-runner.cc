@@ -648,7 +648,49 @@ ScenarioRunner::NetworkSummary() const
             {"group_install_rate_per_s", ctl && simS > 0 ? ctl->GetInstalls() / simS : 0.0},
             {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
             {"switch_buffer_peak_bytes", bufferPeak},
+            {"nic_receive", ReceivePathSummary()},
             {"packet_hops", hops}};
+}
+
+nlohmann::json
+ScenarioRunner::ReceivePathSummary() const
+{
+    double rate = 0;
+    uint64_t packets = 0;
+    uint64_t delayed = 0;
+    uint64_t backlogPackets = 0;
+    uint64_t backlogBytes = 0;
+    uint64_t pauses = 0;
+    uint64_t busiest = 0;
+    Time maxWait;
+    Time totalWait;
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        Ptr<NicReceivePipeline> rx = m_fabric->GetNic(h)->GetReceivePipeline();
+        if (!rx)
+        {
+            continue;
+        }
+        rate = rx->GetPacketRate();
+        packets += rx->GetPackets();
+        delayed += rx->GetDelayedPackets();
+        backlogPackets = std::max<uint64_t>(backlogPackets, rx->GetMaxBacklogPackets());
+        backlogBytes = std::max(backlogBytes, rx->GetMaxBacklogBytes());
+        pauses += rx->GetPauses();
+        busiest = std::max(busiest, rx->GetPackets());
+        maxWait = std::max(maxWait, rx->GetMaxWait());
+        totalWait += rx->GetTotalWait();
+    }
+    double simS = m_simEnd.GetSeconds();
+    return {{"rate_mpps", rate / 1e6},
+            {"packets", packets},
+            {"delayed_packets", delayed},
+            {"max_backlog_packets", backlogPackets},
+            {"max_backlog_bytes", backlogBytes},
+            {"max_wait_us", maxWait.GetSeconds() * 1e6},
+            {"mean_wait_us", packets ? totalWait.GetSeconds() * 1e6 / packets : 0.0},
+            {"pauses", pauses},
+            {"busiest_nic_load", rate > 0 && simS > 0 ? busiest / rate / simS : 0.0}};
 }
 
 nlohmann::json

@@ -99,6 +99,8 @@ private:
     static nlohmann::json ReorderSummary(
         const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
     static uint8_t OwnerOf(std::size_t k);
+    /// The NICs' receive paths (NicReceivePipeline): load, backlog, waits, pauses.
+    nlohmann::json ReceivePathSummary() const;
     /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).
     std::vector<uint64_t> RetransmissionsByOwner() const;
     /// The `loss_tolerant` entry of workload k's summary: what was lost, given up on and

@@ -171,6 +171,14 @@ TopologyBuilder::Build()
     rdma.SetNicAttribute("DataPriority", UintegerValue(nic.dataPriority));
     rdma.SetNicAttribute("ControlPriority", UintegerValue(nic.ctrlPriority));
     rdma.SetNicAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
+    if (nic.receiveMpps > 0)
+    {
+        rdma.SetReceivePipeline(NicReceivePipeline::GetTypeId().GetName());
+        rdma.SetReceivePipelineAttribute("PacketRate", DoubleValue(nic.receiveMpps * 1e6));
+        rdma.SetReceivePipelineAttribute("PauseThreshold", UintegerValue(nic.receivePauseBytes));
+        // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
+        rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
+    }
     const DcqcnConfig& d = nic.dcqcn;
     rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(d.enabled));
     rdma.SetNicAttribute("CnpInterval", TimeValue(Time::FromDouble(d.cnpIntervalUs, Time::US)));
