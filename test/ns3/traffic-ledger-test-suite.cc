@@ -11,7 +11,10 @@
  *   and one aggregated ACK goes on to host 0: 3 + 4 x 3 + 1 = 16 ACK hops per packet. The
  *   aggregate advances one PSN per packet, so host 0 sees 1,024 ACKs;
  * - every additive counter of the workloads sums to the scenario's, and a congested
- *   receiver's incast is counted as its straggler's, not the workloads'.
+ *   receiver's incast is counted as its straggler's, not the workloads';
+ * - a MoE layer's counters split by transport: its dispatch (P2MP channels) and its combine
+ *   (queue pairs) sum to the workload's, the aggregated ACKs are all the dispatch's, and the
+ *   dispatch's data packets are its P2MP packets.
  */
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
@@ -169,6 +172,47 @@ private:
     }
 };
 
+class ByTransportTestCase : public TestCase
+{
+public:
+    ByTransportTestCase()
+        : TestCase("a MoE layer's dispatch (P2MP) and combine (unicast) counted apart")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const char* moe = R"({"type": "moe-dispatch", "label": "moe", "ranks": "all",
+                              "experts": 8, "top_k": 2, "tokens_per_rank": 4, "hidden": 1024,
+                              "expert_us": 5, "iterations": 1})";
+        nlohmann::json s = RunSummary(Scenario(moe, ""));
+        const nlohmann::json& n = s["workloads"][0]["network"];
+        const nlohmann::json& p = n["by_transport"]["p2mp"];
+        const nlohmann::json& u = n["by_transport"]["unicast"];
+        for (const char* key : {"link_bytes",
+                                "packet_hops",
+                                "data_packets",
+                                "header_bytes",
+                                "acks_at_senders",
+                                "aggregated_acks"})
+        {
+            NS_TEST_ASSERT_MSG_EQ(p[key].get<uint64_t>() + u[key].get<uint64_t>(),
+                                  n[key].get<uint64_t>(),
+                                  key << ": the two transports sum to the workload");
+        }
+        NS_TEST_ASSERT_MSG_GT(p["data_packets"].get<uint64_t>(), 0, "dispatch sent data");
+        NS_TEST_ASSERT_MSG_GT(u["data_packets"].get<uint64_t>(), 0, "combine sent data");
+        NS_TEST_ASSERT_MSG_GT(p["aggregated_acks"].get<uint64_t>(), 0, "dispatch aggregated");
+        NS_TEST_ASSERT_MSG_EQ(u["aggregated_acks"].get<uint64_t>(), 0, "combine never is");
+        // The new protocol's shim is on every dispatch frame and on no combine frame: the
+        // dispatch's header bytes per packet exceed the combine's by at least its 12 bytes.
+        const double pHeader = p["header_bytes"].get<double>() / p["data_packets"].get<double>();
+        const double uHeader = u["header_bytes"].get<double>() / u["data_packets"].get<double>();
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(pHeader, uHeader + 12 - 1e-9, "the shim is the dispatch's");
+    }
+};
+
 class TrafficLedgerTestSuite : public TestSuite
 {
 public:
@@ -177,6 +221,7 @@ public:
     {
         AddTestCase(new FlowAndBroadcastTestCase());
         AddTestCase(new StragglerTrafficTestCase());
+        AddTestCase(new ByTransportTestCase());
     }
 };
 

@@ -51,6 +51,27 @@ public:
         uint64_t aggregatedAcks{0};  ///< ACKs a switch's aggregation point sent
         uint64_t lostPackets{0};     ///< loss-tolerant packets a responder took as skipped
         uint64_t lostBytes{0};       ///< ... and their payload bytes
+
+        /// Add another row's counts (a workload's two sources).
+        Counters& operator+=(const Counters& o)
+        {
+            linkBytes += o.linkBytes;
+            packetHops += o.packetHops;
+            dataPackets += o.dataPackets;
+            dataBytes += o.dataBytes;
+            headerBytes += o.headerBytes;
+            p2mpPackets += o.p2mpPackets;
+            p2mpCopies += o.p2mpCopies;
+            p2mpHeaderBytes += o.p2mpHeaderBytes;
+            acksAtSenders += o.acksAtSenders;
+            cnps += o.cnps;
+            ecnMarks += o.ecnMarks;
+            drops += o.drops;
+            aggregatedAcks += o.aggregatedAcks;
+            lostPackets += o.lostPackets;
+            lostBytes += o.lostBytes;
+            return *this;
+        }
     };
 
     Counters& Row(uint8_t owner)

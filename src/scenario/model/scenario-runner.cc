@@ -175,12 +175,14 @@ ScenarioRunner::Build()
         Ptr<Workload> wl = factory.Create<Workload>();
         context.index = i;
         context.owner = OwnerOf(i);
+        context.p2mpOwner = P2mpOwnerOf(i);
         if (w.spec.contains("priority") && context.owner != TrafficLedger::NO_OWNER)
         {
             // Its queue pairs' frames ride its class at every NIC, so its switch queues too.
             for (const Ptr<RdmaNic>& nic : context.nics)
             {
                 nic->SetOwnerPriority(context.owner, w.spec.at("priority").get<uint8_t>());
+                nic->SetOwnerPriority(context.p2mpOwner, w.spec.at("priority").get<uint8_t>());
             }
         }
         if (w.spec.is_object() && w.spec.value("loss_tolerant", false))
@@ -199,6 +201,7 @@ ScenarioRunner::Build()
             for (const Ptr<RdmaNic>& nic : context.nics)
             {
                 nic->SetOwnerMaxRetransmissions(context.owner, budget);
+                nic->SetOwnerMaxRetransmissions(context.p2mpOwner, budget);
             }
         }
         wl->Install(w, context);
@@ -723,6 +726,14 @@ ScenarioRunner::OwnerOf(std::size_t k)
                                              : TrafficLedger::NO_OWNER;
 }
 
+uint8_t
+ScenarioRunner::P2mpOwnerOf(std::size_t i) const
+{
+    // After every workload and straggler: so the first sources keep the numbers they had.
+    uint8_t p2mp = OwnerOf(m_config.workloads.size() + m_config.stragglers.size() + i);
+    return p2mp != TrafficLedger::NO_OWNER ? p2mp : OwnerOf(i);
+}
+
 std::vector<uint64_t>
 ScenarioRunner::RetransmissionsByOwner() const
 {
@@ -748,8 +759,26 @@ ScenarioRunner::OwnerNetworkSummary(std::size_t k, const std::vector<uint64_t>& 
     {
         return nullptr;
     }
-    const TrafficLedger::Counters& c = m_fabric->GetTrafficLedger()->Get(owner);
-    uint64_t retx = retxByOwner[owner];
+    const Ptr<TrafficLedger> ledger = m_fabric->GetTrafficLedger();
+    if (k >= m_config.workloads.size() || P2mpOwnerOf(k) == owner)
+    {
+        return CountersJson(ledger->Get(owner), retxByOwner[owner]);
+    }
+    // A workload's two sources: its queue pairs and its P2MP channels, apart and summed.
+    const uint8_t p2mpOwner = P2mpOwnerOf(k);
+    const TrafficLedger::Counters& q = ledger->Get(owner);
+    const TrafficLedger::Counters& p = ledger->Get(p2mpOwner);
+    TrafficLedger::Counters sum = q;
+    sum += p;
+    nlohmann::json net = CountersJson(sum, retxByOwner[owner] + retxByOwner[p2mpOwner]);
+    net["by_transport"] = {{"p2mp", CountersJson(p, retxByOwner[p2mpOwner])},
+                           {"unicast", CountersJson(q, retxByOwner[owner])}};
+    return net;
+}
+
+nlohmann::json
+ScenarioRunner::CountersJson(const TrafficLedger::Counters& c, uint64_t retx)
+{
     // As the scenario's acks_per_data_packet: copies made at the NIC are one logical packet.
     uint64_t logical = c.dataPackets - (c.p2mpCopies - c.p2mpPackets);
     return {{"link_bytes", c.linkBytes},
@@ -772,6 +801,7 @@ ScenarioRunner::LossSummary(std::size_t k) const
     // What the senders gave up on, and what the receivers went without: they differ when a
     // packet given up on arrived after all (the skip is then a duplicate), or is in flight.
     uint8_t owner = OwnerOf(k);
+    uint8_t p2mpOwner = P2mpOwnerOf(k);
     uint64_t abandoned = 0;
     uint64_t abandonedBytes = 0;
     uint64_t skips = 0;
@@ -781,7 +811,7 @@ ScenarioRunner::LossSummary(std::size_t k) const
         for (uint32_t q = 0; q < nic->GetNQps(); ++q)
         {
             Ptr<QueuePair> qp = nic->GetQpByIndex(q);
-            if (qp->GetOwner() == owner)
+            if (qp->GetOwner() == owner || qp->GetOwner() == p2mpOwner)
             {
                 abandoned += qp->GetAbandonedPackets();
                 abandonedBytes += qp->GetAbandonedBytes();
@@ -801,7 +831,11 @@ ScenarioRunner::LossSummary(std::size_t k) const
             ++lossyOps;
         }
     }
-    const TrafficLedger::Counters& c = m_fabric->GetTrafficLedger()->Get(owner);
+    TrafficLedger::Counters c = m_fabric->GetTrafficLedger()->Get(owner);
+    if (p2mpOwner != owner)
+    {
+        c += m_fabric->GetTrafficLedger()->Get(p2mpOwner);
+    }
     return {{"max_retransmissions", m_config.workloads[k].spec.value("max_retransmissions", 0)},
             {"lost_packets", c.lostPackets},
             {"lost_bytes", c.lostBytes},

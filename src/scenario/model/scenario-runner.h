@@ -99,6 +99,10 @@ private:
     static nlohmann::json ReorderSummary(
         const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
     static uint8_t OwnerOf(std::size_t k);
+    /// FrameInfo::owner of workload i's P2MP channels (Workload::Context::p2mpOwner).
+    uint8_t P2mpOwnerOf(std::size_t i) const;
+    /// One source's counters as summary.json gives them.
+    static nlohmann::json CountersJson(const TrafficLedger::Counters& c, uint64_t retx);
     /// The NICs' receive paths (NicReceivePipeline): load, backlog, waits, pauses.
     nlohmann::json ReceivePathSummary() const;
     /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).

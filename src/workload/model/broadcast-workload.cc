@@ -76,7 +76,7 @@ BroadcastWorkload::DoInstall()
                                                   m_others,
                                                   GroupQpnBase(),
                                                   MakeCallback(&BroadcastWorkload::Entropy, this),
-                                                  m_context.owner);
+                                                  m_context.p2mpOwner);
     m_channel->SetDoneCallback(MakeCallback(&BroadcastWorkload::Done, this));
     m_channel->SetDeliveredCallback(MakeCallback(&BroadcastWorkload::Delivered, this));
     m_channel->SetDroppedCallback(MakeCallback(&BroadcastWorkload::Dropped, this));

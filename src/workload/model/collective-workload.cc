@@ -236,7 +236,7 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
                                                 others,
                                                 GroupQpnBase() + r,
                                                 MakeCallback(&CollectiveWorkload::Entropy, this),
-                                                m_context.owner);
+                                                m_context.p2mpOwner);
         m_channels[r]->SetDeliveredCallback(
             MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
     }
@@ -308,7 +308,7 @@ CollectiveWorkload::TolerantChannel(uint32_t r)
                                                 others,
                                                 GroupQpnBase() + n + r,
                                                 MakeCallback(&CollectiveWorkload::Entropy, this),
-                                                m_context.owner,
+                                                m_context.p2mpOwner,
                                                 LayerMaxRetransmissions());
         m_tolerantChannels[r]->SetDeliveredCallback(
             MakeCallback(&CollectiveWorkload::MulticastDelivered, this));

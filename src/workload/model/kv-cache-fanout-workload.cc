@@ -431,7 +431,7 @@ KvCacheFanoutWorkload::DoInstall()
                                                 decodeHosts,
                                                 GroupQpnBase() + p,
                                                 MakeCallback(&KvCacheFanoutWorkload::Entropy, this),
-                                                m_context.owner);
+                                                m_context.p2mpOwner);
         c->SetDeliveredCallback(MakeCallback(&KvCacheFanoutWorkload::KvDelivered, this, p));
         c->SetDroppedCallback(MakeCallback(&KvCacheFanoutWorkload::KvDropped, this, p));
         m_channels.push_back(c);

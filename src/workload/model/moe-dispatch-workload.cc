@@ -545,10 +545,10 @@ MoeDispatchWorkload::Report(std::map<std::string, double>& figures) const
     figures["dispatch_messages_via_unicast"] = static_cast<double>(GetP2mpMessagesViaUnicast());
     Ptr<TrafficLedger> ledger
         = m_context.nics.empty() ? nullptr : m_context.nics.front()->GetTrafficLedger();
-    if (ledger && m_context.owner != TrafficLedger::NO_OWNER)
+    if (ledger && m_context.p2mpOwner != TrafficLedger::NO_OWNER)
     {
         // Dispatch is this workload's only P2MP traffic: its frames' non-payload bytes.
-        const TrafficLedger::Counters& c = ledger->Get(m_context.owner);
+        const TrafficLedger::Counters& c = ledger->Get(m_context.p2mpOwner);
         if (c.p2mpCopies > 0)
         {
             figures["dispatch_header_bytes_per_copy"] = double(c.p2mpHeaderBytes) / c.p2mpCopies;

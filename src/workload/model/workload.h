@@ -48,6 +48,10 @@ public:
         /// Whose traffic its queue pairs' and channels' frames are (FrameInfo::owner): the
         /// scenario gives workload i owner i + 1; 0 leaves them unattributed.
         uint8_t owner{0};
+        /// Whose traffic its P2MP channels' frames are: a second source, so that summary.json
+        /// tells the workload's P2MP traffic from its unicast queue pairs' (a MoE layer's
+        /// dispatch from its combine); owner itself when the one-byte range runs out.
+        uint8_t p2mpOwner{0};
         /// The scenario's stragglers, in stragglers[] order (they may change compute times).
         std::vector<Ptr<Straggler>> stragglers;
     };
