@@ -69,7 +69,8 @@ class AckBoundTestCase : public TestCase
 {
 public:
     AckBoundTestCase()
-        : TestCase("without aggregation the root's message takes at least ACKs / receive rate")
+        : TestCase(
+            "without aggregation the root's message takes at least its ACKs over the receive rate")
     {
     }
 
