@@ -27,7 +27,9 @@ echo "ns-3 tree: $ns3 (VERSION $(cat "$ns3/VERSION"))"
 dest=$ns3/contrib/mcast4ai
 rm -rf "$dest"
 mkdir -p "$dest"
-tar -C "$root" --exclude=./.git --exclude='./build*' --exclude=./results -cf - . | tar -C "$dest" -xf -
+# -m: every file gets the time of the copy, so that ninja rebuilds what changed even when the
+# tree's build directory holds objects newer than an edited source's own time.
+tar -C "$root" --exclude=./.git --exclude='./build*' --exclude=./results -cf - . | tar -C "$dest" -xmf -
 # The revision summary.json stamps comes from this tree's git, as in the standalone build.
 git -C "$root" describe --always --dirty > "$dest/.mcast4ai-revision" 2>/dev/null || true
 
