@@ -125,6 +125,17 @@ private:
                                   + bcast["packet_hops"].get<uint64_t>(),
                               s["packet_hops"].get<uint64_t>(),
                               "workloads' packet hops sum to the scenario's");
+
+        // ACK frames by link class. The flow's ACK from host 5 climbs host>leaf, leaf>spine,
+        // spine>leaf, leaf>host; per broadcast packet, all 7 receivers' ACKs go host>leaf, the 4
+        // remote ones on through leaf>spine and spine>leaf to the source ToR, and its one
+        // aggregate goes leaf>host.
+        const nlohmann::json& acks = net["acks_by_link"];
+        NS_TEST_EXPECT_MSG_EQ(acks.size(), 4, "a leaf-spine has four link classes");
+        NS_TEST_EXPECT_MSG_EQ(acks["host>leaf"].get<uint64_t>(), (1 + 7) * PACKETS, "host>leaf");
+        NS_TEST_EXPECT_MSG_EQ(acks["leaf>spine"].get<uint64_t>(), (1 + 4) * PACKETS, "leaf>spine");
+        NS_TEST_EXPECT_MSG_EQ(acks["spine>leaf"].get<uint64_t>(), (1 + 4) * PACKETS, "spine>leaf");
+        NS_TEST_EXPECT_MSG_EQ(acks["leaf>host"].get<uint64_t>(), (1 + 1) * PACKETS, "leaf>host");
     }
 };
 

@@ -198,8 +198,10 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
                 dev->SetAttribute("RxLatency", TimeValue(m_switchLatency));
             }
             dev->SetTrafficLedger(f.ledger);
-            dev->SetOpLink(
-                f.ledger->GetOpLedger()->AddLink(graph.NodeName(n), graph.NodeName(port.peer)));
+            const uint32_t link
+                = f.ledger->GetOpLedger()->AddLink(graph.NodeName(n), graph.NodeName(port.peer));
+            dev->SetOpLink(link);
+            f.ledger->SetLinkClass(link, graph.Tier(n), graph.Tier(port.peer));
             f.nodes.Get(n)->AddDevice(dev);
             ports[n].push_back(dev);
         }

@@ -1,5 +1,9 @@
 #include "fabric/model/traffic-ledger.h"
 
+#include "ns3/abort.h"
+
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -23,6 +27,33 @@ void
 TrafficLedger::SetOpLedger(Ptr<OpLedger> ops)
 {
     m_ops = ops;
+}
+
+void
+TrafficLedger::SetLinkClass(uint32_t link, uint32_t from, uint32_t to)
+{
+    NS_ABORT_MSG_UNLESS(from < TIERS && to < TIERS, "no tier " << std::max(from, to));
+    if (link >= m_linkClass.size())
+    {
+        m_linkClass.resize(link + 1, 0);
+    }
+    const uint32_t cls = from * TIERS + to;
+    m_linkClass[link] = static_cast<uint8_t>(cls);
+    m_classUsed[cls] = true;
+}
+
+std::vector<std::pair<uint32_t, uint64_t>>
+TrafficLedger::GetAcksByLinkClass() const
+{
+    std::vector<std::pair<uint32_t, uint64_t>> out;
+    for (uint32_t cls = 0; cls < m_acksByClass.size(); ++cls)
+    {
+        if (m_classUsed[cls])
+        {
+            out.emplace_back(cls, m_acksByClass[cls]);
+        }
+    }
+    return out;
 }
 
 void

@@ -7,10 +7,13 @@
 
 #include "fabric/model/op-ledger.h"
 #include "ns3/object.h"
+#include "wire/model/bth-header.h"
 #include "wire/model/frame-info.h"
 
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -90,11 +93,24 @@ public:
         Counters& c = m_rows[fi.owner];
         c.linkBytes += fi.size;
         ++c.packetHops;
+        if (fi.roce && fi.opcode == BthHeader::RC_ACKNOWLEDGE && link < m_linkClass.size())
+        {
+            ++m_acksByClass[m_linkClass[link]];
+        }
         if (fi.op && m_ops)
         {
             m_ops->Sent(fi, link);
         }
     }
+
+    /// Tiers of the switches a fabric has: 0 host, 1 leaf (edge), 2 spine (aggregation), 3 core.
+    static constexpr uint32_t TIERS = 4;
+    /// Link `link` goes from a node of tier `from` to one of tier `to`: its ACK frames count in
+    /// that class (ACKsByLinkClass).
+    void SetLinkClass(uint32_t link, uint32_t from, uint32_t to);
+    /// ACK and NAK frames (switches' aggregates included) put on links of each class, by
+    /// from * TIERS + to; classes no link belongs to are absent.
+    std::vector<std::pair<uint32_t, uint64_t>> GetAcksByLinkClass() const;
 
     /// The finer rows, per operation, that tagged frames also count in (none: not counted).
     void SetOpLedger(Ptr<OpLedger> ops);
@@ -109,6 +125,9 @@ protected:
 
 private:
     std::array<Counters, MAX_OWNERS> m_rows;
+    std::vector<uint8_t> m_linkClass; // by OpLedger link id: from tier * TIERS + to tier
+    std::array<uint64_t, TIERS * TIERS> m_acksByClass{};
+    std::array<bool, TIERS * TIERS> m_classUsed{};
     Ptr<OpLedger> m_ops;
 };
 

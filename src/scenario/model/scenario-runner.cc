@@ -652,7 +652,23 @@ ScenarioRunner::NetworkSummary() const
             {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
             {"switch_buffer_peak_bytes", bufferPeak},
             {"nic_receive", ReceivePathSummary()},
+            {"acks_by_link", AcksByLinkSummary()},
             {"packet_hops", hops}};
+}
+
+nlohmann::json
+ScenarioRunner::AcksByLinkSummary() const
+{
+    // Tiers by their leaf-spine names; a fat-tree's edge is "leaf", its aggregation "spine".
+    static const char* const kTier[TrafficLedger::TIERS] = {"host", "leaf", "spine", "core"};
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [cls, acks] : m_fabric->GetTrafficLedger()->GetAcksByLinkClass())
+    {
+        out[std::string(kTier[cls / TrafficLedger::TIERS]) + ">"
+            + kTier[cls % TrafficLedger::TIERS]]
+            = acks;
+    }
+    return out;
 }
 
 nlohmann::json

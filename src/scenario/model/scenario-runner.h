@@ -105,6 +105,8 @@ private:
     static nlohmann::json CountersJson(const TrafficLedger::Counters& c, uint64_t retx);
     /// The NICs' receive paths (NicReceivePipeline): load, backlog, waits, pauses.
     nlohmann::json ReceivePathSummary() const;
+    /// ACK frames put on links of each class ("leaf>spine"...) (TrafficLedger).
+    nlohmann::json AcksByLinkSummary() const;
     /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).
     std::vector<uint64_t> RetransmissionsByOwner() const;
     /// The `loss_tolerant` entry of workload k's summary: what was lost, given up on and
