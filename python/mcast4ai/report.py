@@ -26,8 +26,10 @@ VERDICT_FRAME = "#0b3d91"  # the verdict table's border in report.html
 FIGURE_FRAME = "#c2185b"  # every figure's border
 
 GENERAL_THREATS = [
-    "Model: every frame is simulated, but switches forward in a fixed pipeline time, NICs "
-    "process ACKs and CNPs at no cost, and the new protocol's controller installs groups "
+    "Model: every frame is simulated, but switches forward in a fixed pipeline time, a NIC's "
+    "receive path handles frames at no cost unless a claim gives it a packet rate "
+    "(mcbride.ack-implosion and mcbride.aggregation-point: 215 M frames/s, a product brief's "
+    "message rate taken as an assumption), and the new protocol's controller installs groups "
     "without a throughput limit unless a claim sets one (mcbride.dynamic-membership does).",
     "Congestion control: runs use the scenario's DCQCN preset (docs/rdma-dcqcn.md); a "
     "verdict that depends on transients may move under another preset.",
