@@ -1,6 +1,7 @@
 #include "rdma/model/nic-receive-pipeline.h"
 
 #include "core/model/ns3-compat.h"
+#include "fabric/model/fabric-switch.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -73,7 +74,7 @@ NicReceivePipeline::Receive(uint32_t port, FabricFrame& frame)
         return;
     }
     m_waitingBytes += frame.info.size;
-    m_waitingClasses |= static_cast<uint8_t>(1u << ((frame.info.dscp >> 3) & 0x7));
+    m_waitingClasses |= static_cast<uint8_t>(1u << FabricSwitch::PriorityOf(frame.info));
     m_waiting.push_back(Waiting{std::move(frame), port, now});
     const auto backlog = static_cast<uint32_t>(m_waiting.size());
     m_maxBacklogPackets = std::max(m_maxBacklogPackets, backlog);
@@ -122,8 +123,7 @@ NicReceivePipeline::Serve()
 void
 NicReceivePipeline::Pause()
 {
-    const uint8_t added = m_waitingClasses & ~m_pausedClasses;
-    m_pausedClasses |= added;
+    m_pausedClasses |= m_waitingClasses;
     ++m_pauses;
     NS_LOG_LOGIC("receive buffer " << m_waitingBytes << " B: XOFF classes 0x" << std::hex
                                    << +m_pausedClasses << std::dec);
@@ -132,15 +132,21 @@ NicReceivePipeline::Pause()
 }
 
 void
-NicReceivePipeline::RefreshPause()
+NicReceivePipeline::SendPfc(uint16_t quanta)
 {
     for (uint8_t prio = 0; prio < 8; ++prio)
     {
         if (m_pausedClasses & (1u << prio))
         {
-            m_device->SendPfc(prio, m_pauseQuanta);
+            m_device->SendPfc(prio, quanta);
         }
     }
+}
+
+void
+NicReceivePipeline::RefreshPause()
+{
+    SendPfc(m_pauseQuanta);
     // Sent again before the peer's timer runs out, as a switch does.
     Time pause = m_device->GetDataRate().CalculateBytesTxTime(64 * uint32_t{m_pauseQuanta});
     m_refresh = Simulator::Schedule(pause / 2, &NicReceivePipeline::RefreshPause, this);
@@ -154,13 +160,7 @@ NicReceivePipeline::MaybeResume()
         return;
     }
     NS_LOG_LOGIC("receive buffer " << m_waitingBytes << " B: XON");
-    for (uint8_t prio = 0; prio < 8; ++prio)
-    {
-        if (m_pausedClasses & (1u << prio))
-        {
-            m_device->SendPfc(prio, 0);
-        }
-    }
+    SendPfc(0); // quanta 0: resume
     m_pausedClasses = 0;
     m_waitingClasses = 0;
     m_refresh.Cancel();

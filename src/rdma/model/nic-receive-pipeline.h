@@ -76,6 +76,8 @@ private:
     void Serve();
     void Deliver(uint32_t port, FabricFrame& frame, Time now);
     void Pause();
+    /// A PFC frame with these quanta for each paused class.
+    void SendPfc(uint16_t quanta);
     void RefreshPause();
     void MaybeResume();
 
