@@ -118,11 +118,16 @@ class Run:
             except (OSError, ValueError, AttributeError) as e:
                 fail(f"{summary}: cannot read: {e}")
 
-    def durations(self, workload, kind):
-        """(completed durations in µs, number of incomplete operations) of one workload."""
+    def durations(self, workload, kind, phase=None):
+        """(completed durations in µs, number of incomplete operations) of one workload, of
+        its rows of one kind, or of one phase of its operations."""
         rows = self.ops[self.ops["workload"] == workload]
-        if kind is not None:
+        if kind is not None and "kind" in rows.columns:
             rows = rows[rows["kind"] == kind]
+        if phase is not None:
+            if "phase" not in rows.columns:
+                fail(f"{os.path.join(self.path, 'ops.csv')}: no column phase (--phase {phase})")
+            rows = rows[rows["phase"] == phase]
         text = rows["duration_us"].str.strip()
         if "outcome" in rows.columns:
             # A failed operation (p2mp.on_receiver_timeout "fail") has an end, not a completion.
@@ -191,14 +196,15 @@ def choose_workload(runs, requested):
 
 
 def choose_kind(runs, requested):
-    """ops.csv has no `kind` column today; if one appears (e.g. per-receiver rows next to the
-    per-operation rows) the rows of one kind are used, never a mix."""
+    """The rows of one kind are used, never a mix: the operations' own (kind `op`) unless
+    --kind names another (`phase`, `receiver`). Files older than the kind column hold
+    operation rows only."""
     with_kind = [r for r in runs if "kind" in r.ops.columns]
     if requested is None:
         kinds = list(dict.fromkeys(k for r in with_kind for k in r.ops["kind"]))
-        if len(kinds) > 1:
-            fail(f"ops.csv has rows of several kinds, choose one with --kind: {', '.join(kinds)}")
-        return None
+        if "op" in kinds or not kinds:
+            return "op" if kinds else None
+        fail(f"ops.csv has rows of several kinds, choose one with --kind: {', '.join(kinds)}")
     for r in runs:
         if "kind" not in r.ops.columns:
             fail(f"{os.path.join(r.path, 'ops.csv')}: no column kind (--kind {requested})")
@@ -341,11 +347,11 @@ def fmt(v):
     return "-" if v is None else f"{v:.3f}"
 
 
-def print_table(workload, rows):
+def print_table(what, rows):
     keys = ["count", "mean"] + [k for k, _, _ in PERCENTILES] + ["max"]
     heads = ["series", "runs", "count", "incomplete", "mean_us"] + \
             [f"{label}_us" for _, label, _ in PERCENTILES] + ["max_us"]
-    print(f"completion time of workload '{workload}', µs (nearest-rank percentiles)")
+    print(f"completion time of {what}, µs (nearest-rank percentiles)")
     print("| " + " | ".join(heads) + " |")
     print("|---|" + "---:|" * (len(heads) - 1))
     for r in rows:
@@ -436,7 +442,11 @@ def main():
                          "repeatable")
     ap.add_argument("--workload", metavar="LABEL",
                     help="the workload to plot (default: the only one)")
-    ap.add_argument("--kind", help="if ops.csv has a kind column: the kind of rows to use")
+    ap.add_argument("--kind", help="if ops.csv has a kind column: the kind of rows to use "
+                                   "(default op)")
+    ap.add_argument("--phase", metavar="NAME",
+                    help="one phase of the operations (dispatch, combine, reduce-scatter, "
+                         "all-gather): its rows of kind phase")
     ap.add_argument("-o", "--output", metavar="OUT",
                     help="figure to write, format by extension: .png, .pdf, .svg "
                          "(default tail.png, in --work with --scenario)")
@@ -491,11 +501,11 @@ def main():
         fail(f"two series have the same label: {', '.join(labels)}")
     all_runs = [r for _, runs in series_runs for r in runs]
     workload = choose_workload(all_runs, args.workload)
-    kind = choose_kind(all_runs, args.kind)
+    kind = "phase" if args.phase else choose_kind(all_runs, args.kind)
 
     rows, curves = [], []
     for label, runs in series_runs:
-        parts = [r.durations(workload, kind) for r in runs]
+        parts = [r.durations(workload, kind, args.phase) for r in runs]
         values = np.sort(np.concatenate([v for v, _ in parts]))
         incomplete = sum(i for _, i in parts)
         if incomplete:
@@ -510,7 +520,8 @@ def main():
     if not curves:
         fail(f"no completed operation of workload '{workload}' in any series")
 
-    print_table(workload, rows)
+    what = f"workload '{workload}'" + (f", phase '{args.phase}'" if args.phase else "")
+    print_table(what, rows)
     if args.csv:
         write_csv(args.csv, rows)
     out = args.output or os.path.join(work or ".", "tail.png")

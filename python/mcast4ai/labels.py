@@ -73,6 +73,7 @@ def split_workload(column: str) -> tuple[int | None, str]:
 def unit_of(column: str) -> str:
     """The unit of a column, from its name: *_us µs, *bytes bytes, *entries* entries, ...;
     'ratio' for *_per_*, else 'count'."""
+    column = column.partition("@")[0]  # an ops column of one phase: COLUMN@PHASE
     base, stat = split_stat(column)
     if stat == "count":
         return "count"
@@ -100,6 +101,9 @@ def pretty(column: str) -> str:
     p50'; unknown names lose their unit suffix and underscores."""
     if column in NAMES:
         return NAMES[column]
+    if "@" in column:  # an ops column of one phase: COLUMN@PHASE
+        base, _, phase = column.partition("@")
+        return f"{pretty(base)}, {phase}"
     workload, rest = split_workload(column)
     base, stat = split_stat(rest)
     name = NAMES.get(base)

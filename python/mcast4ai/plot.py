@@ -318,7 +318,19 @@ class Drawing:
 
 
 def metric_samples(db: SweepDB, run_ids: Sequence[int], metric: str) -> pd.DataFrame:
-    """[run_id, workload, value] of an ops column, or of a phase from the steps table."""
+    """[run_id, workload, value] of an ops column, of an ops column of one phase of the
+    operations (COLUMN@PHASE: its rows of kind phase), or of a phase from the steps table."""
+    column, at, phase = metric.partition("@")
+    if at:
+        if column not in db.ops_columns or column in ("run_id", "workload", "phase", "kind"):
+            raise PlotError(f"--metric '{metric}': no such ops column '{column}'")
+        have = (sorted(set(db.ops(run_ids, ["phase"], kind="phase")["phase"].dropna()))
+                if "phase" in db.ops_columns else [])
+        if phase not in have:
+            raise PlotError(f"--metric '{metric}': no ops rows of phase '{phase}' (phases: "
+                            f"{', '.join(have) or 'none in these runs'})")
+        frame = db.ops(run_ids, ["workload", column], kind="phase", equal={"phase": phase})
+        return frame.rename(columns={column: "value"})
     if metric in db.ops_columns and metric not in ("run_id", "workload"):
         frame = db.ops(run_ids, ["workload", metric])
         return frame.rename(columns={metric: "value"})
@@ -570,7 +582,8 @@ def make_parser() -> Parser:
                          "(refused without it)")
     ap.add_argument("--x", metavar="KEY", help="p99: the numeric swept key of the x axis")
     ap.add_argument("--metric", action="append", metavar="NAME",
-                    help="cdf: an ops column or a phase of the steps table (default "
+                    help="cdf: an ops column, an ops column of one phase (COLUMN@PHASE, "
+                         "e.g. queue_us@dispatch) or a phase of the steps table (default "
                          "duration_us; repeatable, one curve per metric and configuration); "
                          "p99: a summary metric (default w0.duration_us, column METRIC.PCT)")
     ap.add_argument("--pct", default="p99", choices=PCTS, help="p99: the statistic (default p99)")

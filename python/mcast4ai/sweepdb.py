@@ -452,7 +452,7 @@ class SweepDB:
 
     def op_filter(self, completed_only: bool = True, kind: str = "op") -> str:
         """The SQL condition of the rows of one kind (ops.csv column kind: 'op', the default,
-        or 'receiver') and, with completed_only, not failed ones (column outcome): by default
+        'phase' or 'receiver') and, with completed_only, not failed ones (column outcome): by default
         what summary.json's duration_us counts. Databases from before those columns have
         neither."""
         cond = ""
@@ -463,14 +463,15 @@ class SweepDB:
         return cond
 
     def ops(self, run_ids: Iterable[int], columns: Sequence[str], completed_only: bool = True,
-            equal: Mapping[str, Scalar] | None = None) -> pd.DataFrame:
-        """ops rows of these runs (run_id and the columns), in run and file order: operation
-        rows only, without failed operations unless completed_only is False, and only those
-        whose columns have the values of equal ({column: value}) if given."""
+            equal: Mapping[str, Scalar] | None = None, kind: str = "op") -> pd.DataFrame:
+        """ops rows of these runs (run_id and the columns), in run and file order: rows of one
+        kind (operation rows by default; 'phase', 'receiver'), without failed operations
+        unless completed_only is False, and only those whose columns have the values of equal
+        ({column: value}) if given."""
         import pandas as pd
 
-        sql, params = self._child_sql("ops", run_ids, columns, self.op_filter(completed_only),
-                                      equal)
+        sql, params = self._child_sql("ops", run_ids, columns,
+                                      self.op_filter(completed_only, kind), equal)
         return pd.read_sql_query(sql, self.con, params=params)
 
     def steps(self, run_ids: Iterable[int], columns: Sequence[str]) -> pd.DataFrame:

@@ -336,6 +336,22 @@ def test_end_to_end_moe_sweep_phase_cdfs_and_max_of_n(tmp_path: Path) -> None:
             assert row["max"] == pytest.approx(max(x[f"w0.{phase}.max"] for x in mine))
             assert row["count"] == sum(x["w0.completed"] for x in mine) == 6
             assert row["p99_label"] == "max of 6"
+    # An ops column of one phase: the rows of kind phase alone, never the layer's mixed row.
+    d = draw(str(db), "cdf", "--metric", "queue_us@dispatch,queue_us@combine", "--by", MECH)
+    rows = {r["series"]: r for r in d.table}
+    for mech in ("unicast", "bier"):
+        ids = [x["id"] for x in runs if x[MECH] == mech]
+        with sweepdb.SweepDB(str(db)) as r:
+            phase_rows = r.ops(ids, ["phase", "queue_us"], kind="phase")
+            layer_rows = r.ops(ids, ["queue_us"])
+        for phase in ("dispatch", "combine"):
+            want = sorted(phase_rows[phase_rows["phase"] == phase]["queue_us"])
+            row = rows[f"queueing delay, {phase}: {mech}"]
+            assert row["count"] == len(want) == 6
+            assert row["max"] == pytest.approx(want[-1])
+        assert len(layer_rows) == 6  # the layers' own rows are apart
+    with pytest.raises(plot.PlotError, match="no ops rows of phase 'expert'.*dispatch"):
+        draw(str(db), "cdf", "--metric", "queue_us@expert")
     # Each run's layer_us p99 is the largest of its 3 layers: labelled so, never p99.
     d = draw(str(db), "bars", "--metrics", "w0.layer_us.p99,w0.layer_us.mean")
     assert d.fig.axes[0].get_title() == "MoE layer, max of 3"

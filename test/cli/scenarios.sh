@@ -37,7 +37,7 @@ back = {w["label"] for w in scenario["workloads"] if w["type"] == "background"}
 # messages are as many as their arrivals, and at least one.
 per = {"broadcast": "messages", "kv-cache-fanout": "requests"}
 ops = sum(w.get(per.get(w["type"], "iterations"), 1) for w in fore)
-counted = [r for r in rows if r["workload"] not in back]
+counted = [r for r in rows if r["workload"] not in back and r["kind"] == "op"]
 if not summary["complete"]:
     print("summary.json says the run did not complete")
 elif len(counted) != ops:

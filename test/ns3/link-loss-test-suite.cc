@@ -240,7 +240,8 @@ private:
         uint64_t resent[2] = {0, 0};
         for (uint64_t h = 0; h < records.size(); ++h)
         {
-            const OpLedger::Row& row = ops->Get(Metrics::OpTag(h));
+            // An operation's counts are its own tag's and its phases' (dispatch, combine).
+            const OpLedger::Row row = ops->Sum(runner.GetMetrics()->TagsOf(h));
             bool tolerant = records[h].iteration >= 2;
             std::clog << "layer " << records[h].iteration << ": "
                       << (records[h].end - records[h].start).GetMicroSeconds() << " us, "

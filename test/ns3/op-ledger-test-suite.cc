@@ -12,7 +12,11 @@
  *   also for a past time (when a frame was queued);
  * - lossy and paused runs keep the books: an operation's retransmissions and drops sum to
  *   the fabric's, its paused time is counted, and its path is one chain through a spine;
- * - packets.csv has one row per frame and link, as the ledger counts them.
+ * - packets.csv has one row per frame and link, as the ledger counts them;
+ * - an operation's phases keep the books apart: an MoE layer's dispatch and combine, an
+ *   AllReduce's reduce-scatter and all-gather each count their own frames, they sum to the
+ *   operation's row, the P2MP bytes are exactly the multicast phase's, and each phase spans
+ *   its own steps (steps.csv).
  */
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-net-device.h"
@@ -24,8 +28,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::test;
@@ -266,7 +272,7 @@ private:
         std::getline(in, line);
         NS_TEST_EXPECT_MSG_EQ(
             line,
-            "time_us,workload,op,request,session,link,psn,bytes,wait_us,pause_us,ce",
+            "time_us,workload,op,request,session,phase,link,psn,bytes,wait_us,pause_us,ce",
             "header");
         std::vector<uint64_t> rows(o.ops.size(), 0);
         while (std::getline(in, line))
@@ -288,6 +294,180 @@ private:
     }
 };
 
+/// A CSV file with a header, as rows of column -> text (no quoted fields: ours have none).
+std::vector<std::map<std::string, std::string>>
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> names;
+    std::istringstream h(line);
+    for (std::string name; std::getline(h, name, ',');)
+    {
+        names.push_back(name);
+    }
+    std::vector<std::map<std::string, std::string>> rows;
+    while (std::getline(in, line))
+    {
+        std::map<std::string, std::string> row;
+        std::istringstream f(line);
+        std::string cell;
+        for (const std::string& name : names)
+        {
+            std::getline(f, cell, ',');
+            row[name] = cell;
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+class PhasesTestCase : public TestCase
+{
+public:
+    PhasesTestCase()
+        : TestCase("an operation's phases count their own frames, sum to its row, and the P2MP "
+                   "bytes are the multicast phase's")
+    {
+    }
+
+private:
+    static uint64_t U(const std::map<std::string, std::string>& row, const std::string& column)
+    {
+        return std::stoull(row.at(column));
+    }
+
+    static double D(const std::map<std::string, std::string>& row, const std::string& column)
+    {
+        return std::stod(row.at(column));
+    }
+
+    void DoRun() override
+    {
+        const std::string dir = "/tmp/mcast4ai-test-phases";
+        ResultWriter::MakeDirectory(dir);
+        // Both workloads send P2MP data in one phase and unicast in the other; at 100 Gb/s
+        // with 4 KiB tokens the dispatch queues, so a mixed figure would differ from both.
+        const std::string json = R"({"name": "phases", "stop_time_ms": 50,
+          "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
+                       "host_link": {"rate_gbps": 100, "delay_us": 1},
+                       "fabric_link": {"rate_gbps": 100, "delay_us": 1}},
+          "nic": {"mtu_bytes": 1024},
+          "p2mp": {"mechanism": "bier", "ack_aggregation": "source-tor"},
+          "workloads": [
+            {"type": "moe-dispatch", "label": "moe", "experts": 16, "top_k": 4,
+             "tokens_per_rank": 16, "hidden": 2048, "expert_us": 5, "iterations": 2},
+            {"type": "allreduce", "label": "ar", "algorithm": "multicast", "bytes": 262144,
+             "start_us": 2000}],
+          "output": {"dir": ")" + dir
+                                 + R"(", "steps": true}})";
+        ScenarioConfig c = Scenario::Parse(json, "phases.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "both workloads complete");
+        const nlohmann::json summary = runner.Summary();
+        ResultWriter::WriteOpsCsv(*runner.GetMetrics(),
+                                  dir + "/ops.csv",
+                                  false,
+                                  runner.GetFabric().GetTrafficLedger()->GetOpLedger());
+        ResultWriter::WriteStepsCsv(*runner.GetMetrics(), dir + "/steps.csv");
+        Simulator::Destroy();
+        const auto rows = ReadCsv(dir + "/ops.csv");
+        const auto steps = ReadCsv(dir + "/steps.csv");
+        const std::vector<std::string> counted = {"net_bytes",
+                                                  "p2mp_net_bytes",
+                                                  "switch_hops",
+                                                  "ecn_marks",
+                                                  "retransmissions",
+                                                  "drops",
+                                                  "lost_bytes"};
+        std::map<std::string, uint64_t> opsSeen;
+        std::map<std::string, uint64_t> dispatchBytes; // summary.json check
+        for (std::size_t i = 0; i < rows.size(); ++i)
+        {
+            const auto& op = rows[i];
+            if (op.at("kind") != "op")
+            {
+                continue;
+            }
+            const std::string& w = op.at("workload");
+            ++opsSeen[w];
+            const std::vector<std::string> names
+                = w == "moe" ? std::vector<std::string>{"dispatch", "combine"}
+                             : std::vector<std::string>{"reduce-scatter", "all-gather"};
+            NS_TEST_ASSERT_MSG_LT(i + 2, rows.size(), "its phases follow it");
+            const auto& multicast = rows[i + (w == "moe" ? 1 : 2)];
+            const auto& unicast = rows[i + (w == "moe" ? 2 : 1)];
+            for (std::size_t k = 0; k < 2; ++k)
+            {
+                const auto& ph = rows[i + 1 + k];
+                NS_TEST_ASSERT_MSG_EQ(ph.at("kind"), "phase", w << " row " << i + 1 + k);
+                NS_TEST_ASSERT_MSG_EQ(ph.at("phase"), names[k], w << " phase order");
+                NS_TEST_ASSERT_MSG_EQ(ph.at("op"), op.at("op"), "the same operation");
+                NS_TEST_ASSERT_MSG_EQ(ph.at("outcome"), "completed", w << " " << names[k]);
+            }
+            for (const std::string& c : counted)
+            {
+                NS_TEST_EXPECT_MSG_EQ(U(rows[i + 1], c) + U(rows[i + 2], c),
+                                      U(op, c),
+                                      w << " op " << op.at("op") << ": phases sum to " << c);
+            }
+            // The P2MP bytes are all the multicast phase's and none of the unicast one's.
+            NS_TEST_EXPECT_MSG_GT(U(multicast, "net_bytes"), 0u, w << ": multicast data");
+            NS_TEST_EXPECT_MSG_EQ(U(multicast, "p2mp_net_bytes"),
+                                  U(multicast, "net_bytes"),
+                                  w << ": its multicast phase is all P2MP");
+            NS_TEST_EXPECT_MSG_GT(U(unicast, "net_bytes"), 0u, w << ": unicast data");
+            NS_TEST_EXPECT_MSG_EQ(U(unicast, "p2mp_net_bytes"), 0u, w << ": none P2MP");
+            NS_TEST_EXPECT_MSG_EQ(U(op, "p2mp_net_bytes"),
+                                  U(multicast, "net_bytes"),
+                                  w << ": the row's P2MP bytes are the multicast phase's");
+            // Each phase within its operation; the first starts it, the last ends it.
+            NS_TEST_EXPECT_MSG_EQ(rows[i + 1].at("start_us"), op.at("start_us"), w << " start");
+            NS_TEST_EXPECT_MSG_EQ(rows[i + 2].at("end_us"), op.at("end_us"), w << " end");
+            if (w == "moe")
+            {
+                dispatchBytes[w] += U(rows[i + 1], "net_bytes");
+                // Dispatch is step 0 and combine step 2 of the layer (steps.csv).
+                for (const auto& st : steps)
+                {
+                    if (st.at("workload") != w || st.at("op") != op.at("op"))
+                    {
+                        continue;
+                    }
+                    if (st.at("step") == "0")
+                    {
+                        NS_TEST_EXPECT_MSG_EQ(
+                            st.at("end_us"), rows[i + 1].at("end_us"), "dispatch ends with step 0");
+                    }
+                    if (st.at("step") == "2")
+                    {
+                        NS_TEST_EXPECT_MSG_EQ(st.at("start_us"),
+                                              rows[i + 2].at("start_us"),
+                                              "combine starts with step 2");
+                    }
+                }
+                // The dispatch queues more per packet than the combine here: a mixed mean
+                // would hide both.
+                NS_TEST_EXPECT_MSG_NE(D(rows[i + 1], "queue_us"),
+                                      D(rows[i + 2], "queue_us"),
+                                      "the phases' queueing differs");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(opsSeen["moe"], 2u, "two layers");
+        NS_TEST_EXPECT_MSG_EQ(opsSeen["ar"], 1u, "one AllReduce");
+        const nlohmann::json& ph = summary["workloads"][0]["phases"];
+        NS_TEST_EXPECT_MSG_EQ(ph["dispatch"]["ops"].get<uint64_t>(), 2u, "summary: two layers");
+        NS_TEST_EXPECT_MSG_EQ(ph["dispatch"]["net_bytes"].get<uint64_t>(),
+                              dispatchBytes["moe"],
+                              "summary.json's phases = ops.csv's phase rows");
+        NS_TEST_EXPECT_MSG_EQ(ph["combine"]["p2mp_net_bytes"].get<uint64_t>(), 0u, "summary");
+        NS_TEST_EXPECT_MSG_EQ(summary["workloads"][1].contains("phases"), true, "ar too");
+    }
+};
+
 class OpLedgerTestSuite : public TestSuite
 {
 public:
@@ -298,6 +478,7 @@ public:
         AddTestCase(new PausedTimeTestCase());
         AddTestCase(new BooksTestCase());
         AddTestCase(new PacketTraceTestCase());
+        AddTestCase(new PhasesTestCase());
     }
 };
 

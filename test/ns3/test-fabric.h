@@ -146,7 +146,8 @@ RunScenarioJson(const std::string& json, const std::string& file)
     const OpLedger* ledger = runner.GetFabric().GetTrafficLedger()->GetOpLedger();
     for (uint64_t h = 0; h < o.ops.size(); ++h)
     {
-        const OpLedger::Row& row = ledger->Get(Metrics::OpTag(h));
+        // Its own tag's counts and its phases' (an MoE layer's dispatch and combine).
+        const OpLedger::Row row = ledger->Sum(runner.GetMetrics()->TagsOf(h));
         o.net.push_back(row);
         o.queueMaxAt.push_back(row.maxQueueLink == OpLedger::NO_LINK
                                    ? std::string()

@@ -65,6 +65,7 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
 {
     Row& r = RowOf(fi.op);
     r.linkBytes += fi.size;
+    r.p2mpLinkBytes += m_p2mpOwner[fi.owner] ? fi.size : 0;
     ++r.frameHops;
     if (!m_pending)
     {
@@ -145,7 +146,67 @@ const OpLedger::Row&
 OpLedger::Get(uint32_t tag) const
 {
     static const Row empty;
-    return tag < m_rows.size() ? m_rows[tag] : empty;
+    const std::vector<Row>& rows = tag < FIRST_PHASE_TAG ? m_rows : m_phaseRows;
+    const uint32_t i = tag < FIRST_PHASE_TAG ? tag : tag - FIRST_PHASE_TAG;
+    return i < rows.size() ? rows[i] : empty;
+}
+
+OpLedger::Row
+OpLedger::Sum(const std::vector<uint32_t>& tags) const
+{
+    Row sum;
+    for (uint32_t tag : tags)
+    {
+        sum += Get(tag);
+    }
+    return sum;
+}
+
+void
+OpLedger::SetP2mpOwner(uint8_t owner)
+{
+    m_p2mpOwner[owner] = true;
+}
+
+OpLedger::Row&
+OpLedger::Row::operator+=(const Row& other)
+{
+    packets += other.packets;
+    linkBytes += other.linkBytes;
+    p2mpLinkBytes += other.p2mpLinkBytes;
+    frameHops += other.frameHops;
+    switchHops += other.switchHops;
+    queueNs += other.queueNs;
+    pauseNs += other.pauseNs;
+    if (other.maxQueueNs > maxQueueNs)
+    {
+        maxQueueNs = other.maxQueueNs;
+        maxQueueLink = other.maxQueueLink;
+    }
+    ecnMarks += other.ecnMarks;
+    drops += other.drops;
+    retransmissions += other.retransmissions;
+    lostBytes += other.lostBytes;
+    failed = failed || other.failed;
+    const uint32_t theirs = std::min(other.pathLinks, MAX_PATH_LINKS);
+    for (uint32_t i = 0; i < theirs && pathLinks <= MAX_PATH_LINKS; ++i)
+    {
+        const uint32_t known = std::min(pathLinks, MAX_PATH_LINKS);
+        if (std::find(path.begin(), path.begin() + known, other.path[i]) == path.begin() + known)
+        {
+            if (known < MAX_PATH_LINKS)
+            {
+                path[known] = other.path[i];
+            }
+            ++pathLinks;
+        }
+    }
+    // Links past the other's named ones: this row names more than it can tell apart too.
+    if (other.pathLinks > MAX_PATH_LINKS)
+    {
+        pathLinks = std::max(pathLinks, MAX_PATH_LINKS + 1);
+    }
+    return *this;
 }
 
 std::string

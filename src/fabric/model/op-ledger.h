@@ -39,14 +39,19 @@ public:
     /// leaf-spine, 5 on a fat-tree); past them the row only says there were more.
     static constexpr uint32_t MAX_PATH_LINKS = 8;
     static constexpr uint32_t NO_LINK = UINT32_MAX;
+    /// Tags below this name an operation, tags from it up to FrameInfo::MAX_OP_TAG a phase of
+    /// one (an MoE layer's dispatch, an AllReduce's reduce-scatter): the 24 bits a frame
+    /// carries split in two, so that a phase's frames count apart from its siblings'.
+    static constexpr uint32_t FIRST_PHASE_TAG = 1u << 23;
 
     struct Row
     {
-        uint64_t packets{0};    ///< data packets its senders built (NIC copies count once)
-        uint64_t linkBytes{0};  ///< bytes of its data frames on every link (each hop counted)
-        uint64_t frameHops{0};  ///< its data frames sent on every link
-        uint64_t switchHops{0}; ///< ... of which left a switch's egress queue
-        double queueNs{0};      ///< total wait in those queues
+        uint64_t packets{0};       ///< data packets its senders built (NIC copies count once)
+        uint64_t linkBytes{0};     ///< bytes of its data frames on every link (each hop counted)
+        uint64_t p2mpLinkBytes{0}; ///< ... of which frames of P2MP channels (SetP2mpOwner)
+        uint64_t frameHops{0};     ///< its data frames sent on every link
+        uint64_t switchHops{0};    ///< ... of which left a switch's egress queue
+        double queueNs{0};         ///< total wait in those queues
         /// PFC-paused time met: the part of those waits during which the frame's class was
         /// paused, plus the time its sender's NIC port was paused while it had data to send
         double pauseNs{0};
@@ -60,7 +65,15 @@ public:
         /// distinct switch egress links its frames left by, MAX_PATH_LINKS + 1 for more
         uint32_t pathLinks{0};
         std::array<uint32_t, MAX_PATH_LINKS> path{}; ///< the first of them, in first-use order
+
+        /// Add another row's counts (an operation's phases into the operation): sums, the
+        /// longer of the longest waits, the other's links not named here yet.
+        Row& operator+=(const Row& other);
     };
+
+    /// Frames whose FrameInfo::owner is owner come from P2MP channels (one-to-many messages,
+    /// whatever the mechanism): a row counts their bytes apart in p2mpLinkBytes.
+    void SetP2mpOwner(uint8_t owner);
 
     /// Name a link (a port and the node at its far end) and return its id.
     uint32_t AddLink(const std::string& from, const std::string& to);
@@ -121,6 +134,8 @@ public:
 
     /// The row of tag (an empty one if nothing was counted).
     const Row& Get(uint32_t tag) const;
+    /// The rows of several tags added up (an operation's own and its phases').
+    Row Sum(const std::vector<uint32_t>& tags) const;
     /// The path as chains of node names: "leaf0>spine1>leaf1>host9", chains apart by spaces,
     /// and "+more" when it used more links than MAX_PATH_LINKS.
     std::string PathText(const Row& row) const;
@@ -135,14 +150,18 @@ public:
 private:
     Row& RowOf(uint32_t tag)
     {
-        if (tag >= m_rows.size())
+        std::vector<Row>& rows = tag < FIRST_PHASE_TAG ? m_rows : m_phaseRows;
+        const uint32_t i = tag < FIRST_PHASE_TAG ? tag : tag - FIRST_PHASE_TAG;
+        if (i >= rows.size())
         {
-            m_rows.resize(tag + 1);
+            rows.resize(i + 1);
         }
-        return m_rows[tag];
+        return rows[i];
     }
 
-    std::vector<Row> m_rows;
+    std::vector<Row> m_rows;             ///< by operation tag
+    std::vector<Row> m_phaseRows;        ///< by phase tag - FIRST_PHASE_TAG
+    std::array<bool, 256> m_p2mpOwner{}; ///< by FrameInfo::owner
     std::vector<std::pair<std::string, std::string>> m_links;
     bool m_pending{false};
     bool m_pendingMark{false};

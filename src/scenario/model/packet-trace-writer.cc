@@ -16,7 +16,7 @@ PacketTraceWriter::PacketTraceWriter(const std::string& path,
       m_ops(ops),
       m_metrics(metrics)
 {
-    m_out << "time_us,workload,op,request,session,link,psn,bytes,wait_us,pause_us,ce\n";
+    m_out << "time_us,workload,op,request,session,phase,link,psn,bytes,wait_us,pause_us,ce\n";
     m_cb = MakeCallback(&PacketTraceWriter::Hop, this);
     m_ops->TraceConnectWithoutContext("Hop", m_cb);
 }
@@ -30,8 +30,9 @@ void
 PacketTraceWriter::Hop(
     const FrameInfo& fi, uint32_t link, double waitNs, double pauseNs, bool marked)
 {
-    // The tag is the operation's handle + 1 (Metrics::OpTag).
-    const Metrics::OpRecord& r = m_metrics->GetOps().at(fi.op - 1);
+    // The tag is the operation's (Metrics::OpTag) or one of its phases' (Metrics::PhaseTag).
+    const Metrics::OpRecord& r = m_metrics->GetOps().at(m_metrics->HandleOfTag(fi.op));
+    const Metrics::PhaseRecord* phase = m_metrics->PhaseOfTag(fi.op);
     const std::string& label = m_metrics->GetWorkloads().at(r.workload).label;
     auto id = [](int64_t v)
     {
@@ -49,7 +50,7 @@ PacketTraceWriter::Hop(
                   pauseNs / 1000.0,
                   marked ? 1 : 0);
     m_out << time << ',' << label << ',' << r.op << ',' << id(r.request) << ',' << id(r.session)
-          << ',' << m_ops->LinkName(link) << rest;
+          << ',' << (phase ? phase->name : std::string()) << ',' << m_ops->LinkName(link) << rest;
 }
 
 } // namespace ns3

@@ -60,18 +60,26 @@ Micros(std::string& line, double us)
     line += buf;
 }
 
-/// The network columns of operation handle (ResultWriter::NetworkColumns), from ops.
+/// The network columns (ResultWriter::NetworkColumns) of the frames tagged tags, from ops;
+/// p2mp_net_bytes only if the workload's P2MP frames are counted apart.
 std::string
-NetworkRow(uint64_t handle, const OpLedger* ops)
+NetworkRow(const std::vector<uint32_t>& tags, bool p2mpApart, const OpLedger* ops)
 {
-    uint32_t tag = Metrics::OpTag(handle);
-    if (!ops || tag == 0)
+    if (!ops || tags.empty())
     {
-        return ",,,,,,,,,,,"; // not counted: no ledger, or past the tags a frame can carry
+        return ",,,,,,,,,,,,"; // not counted: no ledger, or past the tags a frame can carry
     }
-    const OpLedger::Row& n = ops->Get(tag);
+    const OpLedger::Row n = ops->Sum(tags);
     std::string line;
     Column(line, n.linkBytes);
+    if (p2mpApart)
+    {
+        Column(line, n.p2mpLinkBytes);
+    }
+    else
+    {
+        line += ',';
+    }
     Column(line, n.switchHops);
     // Per packet its sender built: the queueing and pausing one packet met on its way (for
     // a P2MP packet, in its whole tree).
@@ -93,16 +101,27 @@ NetworkRow(uint64_t handle, const OpLedger* ops)
     return line;
 }
 
-/// An ops.csv row without its kind: an operation's, or with `end`, receivers and dst of one
-/// of its receivers (`end` null: not ended; `outcome` as the column says).
+/// What an ops.csv row says beyond its operation's ids: an operation's own, a phase's, or a
+/// receiver's (`end` null: not ended).
+struct RowPart
+{
+    const char* phase{""};
+    bool started{false};
+    Time start;
+    const Time* end{nullptr};
+    const char* outcome{""};
+    uint64_t bytes{0};
+    uint32_t receivers{0};
+    int64_t dst{-1};
+    std::vector<uint32_t> tags;
+    const char* kind{"op"};
+};
+
 std::string
 OpRow(const std::string& label,
       const Metrics::OpRecord& r,
-      uint64_t handle,
-      const Time* end,
-      uint32_t receivers,
-      int64_t dst,
-      const char* outcome,
+      const RowPart& part,
+      bool p2mpApart,
       const OpLedger* ops)
 {
     std::string line = label;
@@ -111,30 +130,34 @@ OpRow(const std::string& label,
     Column(line, r.rank);
     Column(line, r.request);
     Column(line, r.session);
-    if (r.started)
+    line += ',';
+    line += part.phase; // the workloads' own names: nothing to quote
+    if (part.started)
     {
-        Micros(line, r.start.GetNanoSeconds() / 1000.0);
+        Micros(line, part.start.GetNanoSeconds() / 1000.0);
     }
     else
     {
         line += ',';
     }
-    if (end)
+    if (part.end)
     {
-        Micros(line, end->GetNanoSeconds() / 1000.0);
-        Micros(line, (*end - r.start).GetNanoSeconds() / 1000.0);
+        Micros(line, part.end->GetNanoSeconds() / 1000.0);
+        Micros(line, (*part.end - part.start).GetNanoSeconds() / 1000.0);
     }
     else
     {
         line += ",,";
     }
     line += ',';
-    line += outcome;
-    Column(line, r.bytes);
-    Column(line, receivers);
+    line += part.outcome;
+    Column(line, part.bytes);
+    Column(line, part.receivers);
     Column(line, r.src);
-    Column(line, dst);
-    line += NetworkRow(handle, ops);
+    Column(line, part.dst);
+    line += NetworkRow(part.tags, p2mpApart, ops);
+    line += ',';
+    line += part.kind;
     return line;
 }
 } // namespace
@@ -142,8 +165,8 @@ OpRow(const std::string& label,
 const char*
 ResultWriter::NetworkColumns()
 {
-    return "net_bytes,switch_hops,queue_us,queue_max_us,queue_max_at,pause_us,ecn_marks,"
-           "retransmissions,drops,lost_bytes,path";
+    return "net_bytes,p2mp_net_bytes,switch_hops,queue_us,queue_max_us,queue_max_at,pause_us,"
+           "ecn_marks,retransmissions,drops,lost_bytes,path";
 }
 
 void
@@ -153,24 +176,48 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics,
                           const OpLedger* ops)
 {
     std::ofstream out = Create(path);
-    out << "workload,op,iteration,rank,request,session,start_us,end_us,duration_us,outcome,"
+    out << "workload,op,iteration,rank,request,session,phase,start_us,end_us,duration_us,outcome,"
            "bytes,receivers,src,dst,"
-        << NetworkColumns() << (receivers ? ",kind\n" : "\n");
+        << NetworkColumns() << ",kind\n";
     const auto& workloads = metrics.GetWorkloads();
     const auto& all = metrics.GetOps();
+    const auto& phases = metrics.GetPhases();
     for (uint64_t h = 0; h < all.size(); ++h)
     {
         const Metrics::OpRecord& r = all[h];
-        const char* outcome = r.failed ? "failed" : r.done ? "completed" : "unfinished";
-        out << OpRow(workloads[r.workload].label,
-                     r,
-                     h,
-                     r.done ? &r.end : nullptr,
-                     r.receivers,
-                     r.dst,
-                     outcome,
-                     ops)
-            << (receivers ? ",op\n" : "\n");
+        const Metrics::WorkloadInfo& w = workloads[r.workload];
+        RowPart op;
+        op.started = r.started;
+        op.start = r.start;
+        op.end = r.done ? &r.end : nullptr;
+        op.outcome = r.failed ? "failed" : r.done ? "completed" : "unfinished";
+        op.bytes = r.bytes;
+        op.receivers = r.receivers;
+        op.dst = r.dst;
+        op.tags = metrics.TagsOf(h);
+        out << OpRow(w.label, r, op, w.p2mpApart, ops) << '\n';
+        // Its phases next to it: each one's own frames, its own span.
+        for (uint64_t p = r.firstPhase; p < r.firstPhase + r.phases; ++p)
+        {
+            const Metrics::PhaseRecord& ph = phases[p];
+            RowPart part;
+            part.phase = ph.name.c_str();
+            part.started = ph.started;
+            part.start = ph.start;
+            part.end = ph.done ? &ph.end : nullptr;
+            part.bytes = ph.bytes;
+            part.receivers = ph.receivers;
+            part.dst = r.dst;
+            const uint32_t tag = Metrics::PhaseTag(p, h);
+            if (tag >= OpLedger::FIRST_PHASE_TAG)
+            {
+                part.tags.push_back(tag); // else counted with its operation only
+            }
+            const bool failed = ops && !part.tags.empty() && ops->Get(tag).failed;
+            part.outcome = failed ? "failed" : ph.done ? "completed" : "unfinished";
+            part.kind = "phase";
+            out << OpRow(w.label, r, part, w.p2mpApart, ops) << '\n';
+        }
     }
     if (!receivers)
     {
@@ -179,10 +226,19 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics,
     // A receiver's row: its operation's columns, its own end, receivers = 1, dst = the receiver.
     for (const Metrics::ReceiverRecord& rx : metrics.GetReceiverRecords())
     {
-        const Metrics::OpRecord& r = metrics.GetOps()[rx.handle];
-        out << OpRow(
-            workloads[r.workload].label, r, rx.handle, &rx.end, 1, rx.host, "completed", ops)
-            << ",receiver\n";
+        const Metrics::OpRecord& r = all[rx.handle];
+        const Metrics::WorkloadInfo& w = workloads[r.workload];
+        RowPart part;
+        part.started = r.started;
+        part.start = r.start;
+        part.end = &rx.end;
+        part.outcome = "completed";
+        part.bytes = r.bytes;
+        part.receivers = 1;
+        part.dst = rx.host;
+        part.tags = metrics.TagsOf(rx.handle);
+        part.kind = "receiver";
+        out << OpRow(w.label, r, part, w.p2mpApart, ops) << '\n';
     }
 }
 

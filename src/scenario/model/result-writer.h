@@ -29,9 +29,10 @@ public:
     /// A result file opened for writing; throws std::runtime_error naming it if it cannot be.
     static std::ofstream Create(const std::string& path);
     static void WriteJson(const nlohmann::json& j, const std::string& path);
-    /// One row per operation in registration order, so equal runs give identical files.
-    /// ops.csv; with receivers, also a row per receiver completion and a `kind` column. ops:
-    /// the fabric's per-operation network counters (the network columns; empty without).
+    /// ops.csv: one row per operation in registration order, so equal runs give identical
+    /// files, each followed by a row per phase it has (kind `phase`); with receivers, also a
+    /// row per receiver completion (kind `receiver`). ops: the fabric's per-operation network
+    /// counters (the network columns; empty without).
     static void WriteOpsCsv(const Metrics& metrics,
                             const std::string& path,
                             bool receivers = false,

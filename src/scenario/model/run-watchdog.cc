@@ -142,9 +142,9 @@ RunWatchdog::BuildReport(bool nothingScheduled)
                 continue;
             }
             ++m_report.stuckQueuePairs;
-            if (m->tag > 0)
+            if (const int64_t h = m_metrics ? m_metrics->HandleOfTag(m->tag) : -1; h >= 0)
             {
-                ops.insert(m->tag - 1); // Metrics::TagOf: handle + 1
+                ops.insert(h);
             }
         }
     }

@@ -166,7 +166,14 @@ ScenarioRunner::Build()
     for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
     {
         const WorkloadConfig& w = m_config.workloads[i];
-        m_metrics->AddWorkload({w.label, w.type, w.pattern});
+        // Its P2MP frames count apart in ops.csv when they are a source of their own.
+        const bool p2mpApart
+            = OwnerOf(i) != TrafficLedger::NO_OWNER && P2mpOwnerOf(i) != OwnerOf(i);
+        if (OpLedger* ops = m_fabric->GetTrafficLedger()->GetOpLedger(); ops && p2mpApart)
+        {
+            ops->SetP2mpOwner(P2mpOwnerOf(i));
+        }
+        m_metrics->AddWorkload({w.label, w.type, w.pattern, p2mpApart});
         // The type's own class, by the name the scenario gives it: the runner knows none.
         const WorkloadTypeRegistry::Entry* type = WorkloadTypeRegistry::Find(w.type);
         NS_ABORT_MSG_IF(!type || type->tid == TypeId(),
@@ -306,8 +313,7 @@ ScenarioRunner::Run()
     {
         for (uint64_t h = 0; h < m_metrics->GetOps().size(); ++h)
         {
-            const uint32_t tag = Metrics::OpTag(h);
-            if (tag && ops->Get(tag).failed)
+            if (ops->Sum(m_metrics->TagsOf(h)).failed)
             {
                 m_metrics->MarkFailed(h);
             }
@@ -793,6 +799,64 @@ ScenarioRunner::OwnerNetworkSummary(std::size_t k, const std::vector<uint64_t>& 
 }
 
 nlohmann::json
+ScenarioRunner::PhaseSummary(std::size_t k) const
+{
+    // Per phase name, over the workload's completed operations: its data frames' counts (as
+    // ops.csv's network columns) and its durations, so that no figure mixes two phases.
+    const OpLedger* ops = m_fabric->GetTrafficLedger()->GetOpLedger();
+    const auto& all = m_metrics->GetOps();
+    const auto& phases = m_metrics->GetPhases();
+    std::map<std::string, OpLedger::Row> rows;
+    std::map<std::string, std::vector<double>> durations;
+    std::vector<std::string> order;
+    for (uint64_t p = 0; p < phases.size(); ++p)
+    {
+        const Metrics::PhaseRecord& ph = phases[p];
+        const Metrics::OpRecord& op = all[ph.handle];
+        if (op.workload != k || !op.done || op.failed)
+        {
+            continue;
+        }
+        if (!durations.count(ph.name))
+        {
+            order.push_back(ph.name);
+        }
+        durations[ph.name].push_back((ph.end - ph.start).GetNanoSeconds() / 1e3);
+        const uint32_t tag = Metrics::PhaseTag(p, ph.handle);
+        if (ops && tag >= OpLedger::FIRST_PHASE_TAG)
+        {
+            rows[ph.name] += ops->Get(tag);
+        }
+    }
+    nlohmann::json out = nlohmann::json::object();
+    for (const std::string& name : order)
+    {
+        const OpLedger::Row& r = rows[name];
+        nlohmann::json e = {{"ops", durations[name].size()},
+                            {"duration_us", DistributionJson(Metrics::Summarize(durations[name]))}};
+        if (ops)
+        {
+            e["net_bytes"] = r.linkBytes;
+            if (m_metrics->GetWorkloads()[k].p2mpApart)
+            {
+                e["p2mp_net_bytes"] = r.p2mpLinkBytes;
+            }
+            e["packets"] = r.packets;
+            e["switch_hops"] = r.switchHops;
+            e["queue_us"] = r.packets ? r.queueNs / r.packets / 1e3 : 0.0;
+            e["queue_max_us"] = r.maxQueueNs / 1e3;
+            e["pause_us"] = r.packets ? r.pauseNs / r.packets / 1e3 : 0.0;
+            e["ecn_marks"] = r.ecnMarks;
+            e["retransmissions"] = r.retransmissions;
+            e["drops"] = r.drops;
+            e["lost_bytes"] = r.lostBytes;
+        }
+        out[name] = e;
+    }
+    return out;
+}
+
+nlohmann::json
 ScenarioRunner::CountersJson(const TrafficLedger::Counters& c, uint64_t retx)
 {
     // As the scenario's acks_per_data_packet: copies made at the NIC are one logical packet.
@@ -841,8 +905,7 @@ ScenarioRunner::LossSummary(std::size_t k) const
     const auto& all = m_metrics->GetOps();
     for (uint64_t h = 0; ops && h < all.size(); ++h)
     {
-        uint32_t tag = Metrics::OpTag(h);
-        if (all[h].workload == k && tag && ops->Get(tag).lostBytes > 0)
+        if (all[h].workload == k && ops->Sum(m_metrics->TagsOf(h)).lostBytes > 0)
         {
             ++lossyOps;
         }
@@ -964,6 +1027,10 @@ ScenarioRunner::Summary() const
             w[key] = DistributionJson(Metrics::Summarize(values));
         }
         w["network"] = OwnerNetworkSummary(i, retx);
+        if (nlohmann::json phases = PhaseSummary(i); !phases.empty())
+        {
+            w["phases"] = phases;
+        }
         const nlohmann::json& spec = m_config.workloads[i].spec;
         if (spec.is_object()
             && (spec.value("loss_tolerant", false) || spec.contains("loss_tolerant_layers")))

@@ -101,6 +101,9 @@ private:
     static uint8_t OwnerOf(std::size_t k);
     /// FrameInfo::owner of workload i's P2MP channels (Workload::Context::p2mpOwner).
     uint8_t P2mpOwnerOf(std::size_t i) const;
+    /// summary.json workloads[k].phases: per phase name, its durations and data frames' counts
+    /// over the completed operations; empty for a workload without phases.
+    nlohmann::json PhaseSummary(std::size_t k) const;
     /// One source's counters as summary.json gives them.
     static nlohmann::json CountersJson(const TrafficLedger::Counters& c, uint64_t retx);
     /// The NICs' receive paths (NicReceivePipeline): load, backlog, waits, pauses.

@@ -37,8 +37,10 @@ AllreduceWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkB
     }
     CollectiveAlgorithms::Slicing slicing{ranks, bytes, chunkBytes};
     // Reduce-scatter, then each rank sends the shard it has reduced (r+1) to the others.
+    schedule.SetPhase("reduce-scatter");
     CollectiveAlgorithms::Frontier reduced
         = CollectiveAlgorithms::RingReduceScatter(schedule, slicing, {});
+    schedule.SetPhase("all-gather");
     if (m_config.algorithm == "multicast")
     {
         CollectiveAlgorithms::MulticastAllGather(schedule, slicing, 1, reduced);

@@ -21,6 +21,29 @@ CollectiveSchedule::GetRanks() const
     return m_ranks;
 }
 
+void
+CollectiveSchedule::SetPhase(const std::string& name)
+{
+    if (name.empty())
+    {
+        m_phase = NO_PHASE;
+        return;
+    }
+    auto it = std::find(m_phases.begin(), m_phases.end(), name);
+    if (it == m_phases.end())
+    {
+        NS_ABORT_MSG_IF(m_phases.size() + 1 >= NO_PHASE, "too many phases");
+        it = m_phases.insert(m_phases.end(), name);
+    }
+    m_phase = static_cast<uint8_t>(it - m_phases.begin());
+}
+
+const std::vector<std::string>&
+CollectiveSchedule::GetPhases() const
+{
+    return m_phases;
+}
+
 uint32_t
 CollectiveSchedule::AddUnicast(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t step)
 {
@@ -30,6 +53,7 @@ CollectiveSchedule::AddUnicast(uint32_t src, uint32_t dst, uint64_t bytes, uint3
     t.dst = dst;
     t.bytes = bytes;
     t.step = step;
+    t.phase = m_phase;
     m_transfers.push_back(t);
     m_dependents.emplace_back();
     ++m_inbound[dst];
@@ -47,6 +71,7 @@ CollectiveSchedule::AddMulticast(uint32_t src, RankSet receivers, uint64_t bytes
     t.receivers = receivers;
     t.bytes = bytes;
     t.step = step;
+    t.phase = m_phase;
     for (uint32_t r : *receivers)
     {
         NS_ABORT_MSG_IF(r >= m_ranks || r == src, "bad receiver");

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -27,21 +28,33 @@ class CollectiveSchedule
 public:
     using RankSet = std::shared_ptr<const std::vector<uint32_t>>;
 
+    static constexpr uint8_t NO_PHASE = 0xFF;
+
     struct Transfer
     {
         uint32_t src{0};
         uint32_t dst{0};   ///< the receiving rank of a unicast transfer
         RankSet receivers; ///< the receiving ranks of a P2MP transfer (null for unicast)
         uint64_t bytes{0};
-        uint32_t step{0};     ///< the algorithm's step, for reports
-        uint32_t waitsFor{0}; ///< transfers that must arrive at src first
-        bool local{false};    ///< no data: src's own work (dst == src), done after delayNs
+        uint32_t step{0};        ///< the algorithm's step, for reports
+        uint32_t waitsFor{0};    ///< transfers that must arrive at src first
+        bool local{false};       ///< no data: src's own work (dst == src), done after delayNs
+        uint8_t phase{NO_PHASE}; ///< index into GetPhases(), or NO_PHASE
         uint64_t delayNs{0};
     };
 
     explicit CollectiveSchedule(uint32_t ranks);
 
     uint32_t GetRanks() const;
+    /**
+     * Unicast and P2MP transfers added from now on belong to the phase name (a new one, or one
+     * named before); "" to none. Local work belongs to none: a phase is the data it moves. A
+     * phase's data frames are counted apart from the rest of the operation's (ops.csv rows of kind
+     * `phase`), so that no figure mixes, say, a dispatch with a combine.
+     */
+    void SetPhase(const std::string& name);
+    /// The phases' names, by index.
+    const std::vector<std::string>& GetPhases() const;
     /// Add a transfer; returns its index.
     uint32_t AddUnicast(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t step);
     uint32_t AddMulticast(uint32_t src, RankSet receivers, uint64_t bytes, uint32_t step);
@@ -68,6 +81,8 @@ public:
 
 private:
     uint32_t m_ranks;
+    std::vector<std::string> m_phases;
+    uint8_t m_phase{NO_PHASE}; ///< of the transfers added next
     std::vector<Transfer> m_transfers;
     std::vector<std::vector<uint32_t>> m_dependents;
     std::vector<uint32_t> m_inbound;

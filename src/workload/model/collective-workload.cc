@@ -215,6 +215,36 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
             }
         }
     }
+    // What each phase moves, for its ops.csv row: bytes once per transfer, ranks receiving.
+    const std::size_t phases = s.GetPhases().size();
+    plan->phaseBytes.assign(phases, 0);
+    plan->phaseReceivers.assign(phases, 0);
+    std::vector<std::vector<bool>> receives(phases, std::vector<bool>(n, false));
+    for (uint32_t t = 0; t < s.GetTransferCount(); ++t)
+    {
+        const CollectiveSchedule::Transfer& tr = s.GetTransfer(t);
+        if (tr.phase == CollectiveSchedule::NO_PHASE || tr.local)
+        {
+            continue;
+        }
+        plan->phaseBytes[tr.phase] += tr.bytes;
+        auto mark = [&](uint32_t r)
+        {
+            if (!receives[tr.phase][r])
+            {
+                receives[tr.phase][r] = true;
+                ++plan->phaseReceivers[tr.phase];
+            }
+        };
+        if (tr.receivers)
+        {
+            std::for_each(tr.receivers->begin(), tr.receivers->end(), mark);
+        }
+        else
+        {
+            mark(tr.dst);
+        }
+    }
     for (uint32_t r = 0; r < n; ++r)
     {
         if (!multicastSender[r] || m_channels[r])
@@ -354,6 +384,16 @@ CollectiveWorkload::GetIteration(uint32_t i)
         it2.steps[k].handle = it2.handle;
         it2.steps[k].step = k;
     }
+    for (std::size_t p = 0; p < s.GetPhases().size(); ++p)
+    {
+        Metrics::PhaseRecord phase;
+        phase.handle = it2.handle;
+        phase.name = s.GetPhases()[p];
+        phase.bytes = plan->phaseBytes[p];
+        phase.receivers = plan->phaseReceivers[p];
+        it2.phases.push_back(m_context.metrics->AddPhase(phase));
+    }
+    it2.phaseEnd.assign(s.GetPhases().size(), Time());
     return it2;
 }
 
@@ -412,6 +452,12 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     {
         step.start = Simulator::Now();
     }
+    const uint8_t phase = tr.phase;
+    if (phase != CollectiveSchedule::NO_PHASE
+        && !m_context.metrics->GetPhases()[it.phases[phase]].started)
+    {
+        m_context.metrics->StartPhase(it.phases[phase]);
+    }
     if (tr.local)
     {
         Simulator::Schedule(
@@ -422,14 +468,22 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
         uint64_t tag = (static_cast<uint64_t>(i) << 32) | t;
         Ptr<P2mpChannel> channel
             = IsLossTolerantIteration(i) ? TolerantChannel(tr.src) : m_channels[tr.src];
-        channel->Send(tag, plan.hostSets.at(tr.receivers.get()), tr.bytes, OpTag(it.handle));
+        channel->Send(tag, plan.hostSets.at(tr.receivers.get()), tr.bytes, TagOf(it, t));
     }
     else
     {
         uint32_t pair = IsLossTolerantIteration(i) ? TolerantPair(plan.pairOf[t]) : plan.pairOf[t];
         m_inFlight[pair].push_back({i, t});
-        m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes, OpTag(it.handle));
+        m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes, TagOf(it, t));
     }
+}
+
+uint32_t
+CollectiveWorkload::TagOf(const Iteration& it, uint32_t t) const
+{
+    const uint8_t phase = it.plan->schedule.GetTransfer(t).phase;
+    return phase == CollectiveSchedule::NO_PHASE ? OpTag(it.handle)
+                                                 : Metrics::PhaseTag(it.phases[phase], it.handle);
 }
 
 void
@@ -474,6 +528,10 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t byte
     step.end = Simulator::Now();
     step.lastSrc = m_hosts[s.GetTransfer(t).src];
     step.lastDst = m_hosts[rank];
+    if (s.GetTransfer(t).phase != CollectiveSchedule::NO_PHASE)
+    {
+        it.phaseEnd[s.GetTransfer(t).phase] = Simulator::Now();
+    }
     for (uint32_t d : s.GetDependents(t))
     {
         if (s.GetTransfer(d).src == rank && --it.waiting[d] == 0)
@@ -501,6 +559,12 @@ CollectiveWorkload::Complete(uint32_t i)
     for (const Metrics::StepRecord& step : it.steps)
     {
         m_context.metrics->AddStep(step);
+    }
+    for (std::size_t p = 0; p < it.phases.size(); ++p)
+    {
+        // A phase nothing was posted in (every token stayed home) ends with its operation.
+        Time end = it.phaseEnd[p].IsZero() ? Simulator::Now() : it.phaseEnd[p];
+        m_context.metrics->CompletePhase(it.phases[p], end);
     }
     CompleteOp(it.handle);
     m_active.erase(i);

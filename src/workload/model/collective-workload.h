@@ -94,6 +94,8 @@ private:
         std::vector<uint32_t> pairOf;             ///< unicast transfer -> pair
         std::vector<uint32_t> stepOf;             ///< transfer -> its depth in the graph
         uint32_t steps{0};                        ///< the graph's depth
+        std::vector<uint64_t> phaseBytes;         ///< by schedule phase: its transfers' bytes
+        std::vector<uint32_t> phaseReceivers;     ///< by schedule phase: ranks receiving data
         /// Receiver ranks of a P2MP transfer -> the same set as hosts, ascending.
         std::map<const std::vector<uint32_t>*, CollectiveSchedule::RankSet> hostSets;
     };
@@ -113,7 +115,11 @@ private:
         uint64_t arrivalsLeft{0};
         uint32_t ranksStarted{0};
         std::vector<Metrics::StepRecord> steps; ///< by step
+        std::vector<uint64_t> phases;           ///< by schedule phase: Metrics' index
+        std::vector<Time> phaseEnd;             ///< by schedule phase: its last arrival so far
     };
+    /// The tag transfer t of iteration it is posted with: its phase's, else its operation's.
+    uint32_t TagOf(const Iteration& it, uint32_t t) const;
 
     /// Derive a plan: queue pairs for its unicast pairs, channels for its P2MP senders.
     std::shared_ptr<const Plan> MakePlan(CollectiveSchedule schedule);

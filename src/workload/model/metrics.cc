@@ -40,6 +40,95 @@ Metrics::AddOp(const OpRecord& record)
     return m_ops.size() - 1;
 }
 
+uint64_t
+Metrics::AddPhase(const PhaseRecord& record)
+{
+    OpRecord& op = m_ops.at(record.handle);
+    NS_ASSERT_MSG(op.phases == 0 || op.firstPhase + op.phases == m_phases.size(),
+                  "an operation's phases are registered one after the other");
+    if (op.phases++ == 0)
+    {
+        op.firstPhase = m_phases.size();
+    }
+    m_phases.push_back(record);
+    NS_LOG_LOGIC("operation " << record.handle << " phase " << record.name << ": tag "
+                              << PhaseTag(m_phases.size() - 1, record.handle));
+    return m_phases.size() - 1;
+}
+
+void
+Metrics::StartPhase(uint64_t phase)
+{
+    PhaseRecord& p = m_phases.at(phase);
+    p.started = true;
+    p.start = Simulator::Now();
+}
+
+void
+Metrics::CompletePhase(uint64_t phase, Time end)
+{
+    PhaseRecord& p = m_phases.at(phase);
+    if (!p.started)
+    {
+        // Nothing was posted in it (every token stayed home): it took no time.
+        p.started = true;
+        p.start = end;
+    }
+    p.done = true;
+    p.end = end;
+}
+
+const std::vector<Metrics::PhaseRecord>&
+Metrics::GetPhases() const
+{
+    return m_phases;
+}
+
+std::vector<uint32_t>
+Metrics::TagsOf(uint64_t handle) const
+{
+    std::vector<uint32_t> tags;
+    if (uint32_t tag = OpTag(handle))
+    {
+        tags.push_back(tag);
+    }
+    const OpRecord& op = m_ops.at(handle);
+    for (uint64_t p = op.firstPhase; p < op.firstPhase + op.phases; ++p)
+    {
+        uint32_t tag = PhaseTag(p, handle);
+        if (tag && (tags.empty() || tag != tags.front()))
+        {
+            tags.push_back(tag);
+        }
+    }
+    return tags;
+}
+
+int64_t
+Metrics::HandleOfTag(uint32_t tag) const
+{
+    if (tag == 0)
+    {
+        return -1;
+    }
+    if (tag < OpLedger::FIRST_PHASE_TAG)
+    {
+        return tag - 1 < m_ops.size() ? int64_t(tag - 1) : -1;
+    }
+    const uint64_t phase = tag - OpLedger::FIRST_PHASE_TAG;
+    return phase < m_phases.size() ? int64_t(m_phases[phase].handle) : -1;
+}
+
+const Metrics::PhaseRecord*
+Metrics::PhaseOfTag(uint32_t tag) const
+{
+    if (tag < OpLedger::FIRST_PHASE_TAG || tag - OpLedger::FIRST_PHASE_TAG >= m_phases.size())
+    {
+        return nullptr;
+    }
+    return &m_phases[tag - OpLedger::FIRST_PHASE_TAG];
+}
+
 void
 Metrics::SetOpHosts(uint64_t handle, int64_t src, int64_t dst)
 {

@@ -5,6 +5,7 @@
 #ifndef MCAST4AI_METRICS_H
 #define MCAST4AI_METRICS_H
 
+#include "fabric/model/op-ledger.h"
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -47,6 +48,25 @@ public:
         bool failed{false};
         /// Cross-traffic: the run does not wait for it, and it may be added while it goes.
         bool background{false};
+        uint64_t firstPhase{0}; ///< its phases: PhaseRecords firstPhase .. + phases - 1
+        uint32_t phases{0};
+    };
+
+    /**
+     * A named part of an operation whose data frames are counted apart (its own tag): an MoE
+     * layer's dispatch and combine, an AllReduce's reduce-scatter and all-gather. Its row of
+     * ops.csv (kind `phase`) spans its first post to its last arrival.
+     */
+    struct PhaseRecord
+    {
+        uint64_t handle{0}; ///< the operation it is part of
+        std::string name;
+        uint64_t bytes{0};     ///< its transfers' bytes, a P2MP message's once
+        uint32_t receivers{0}; ///< ranks that receive data in it
+        Time start;
+        Time end;
+        bool started{false};
+        bool done{false};
     };
 
     /// Mean and nearest-rank percentiles of a sample.
@@ -66,17 +86,42 @@ public:
         std::string label;
         std::string type;
         std::string pattern;
+        /// Its P2MP channels' frames are a source of their own (OpLedger::SetP2mpOwner), so
+        /// ops.csv can give their bytes apart (p2mp_net_bytes).
+        bool p2mpApart{false};
     };
 
     uint32_t AddWorkload(const WorkloadInfo& info);
     /// The tag an operation's data frames carry (FrameInfo::op, OpLedger rows): its handle + 1,
-    /// or 0 (not counted per operation) past the 2^24 - 1 tags a frame can carry.
+    /// or 0 (not counted per operation) past the 2^23 - 1 operation tags a frame can carry.
     static uint32_t OpTag(uint64_t handle)
     {
-        return handle < FrameInfo::MAX_OP_TAG ? static_cast<uint32_t>(handle + 1) : 0;
+        return handle + 1 < OpLedger::FIRST_PHASE_TAG ? static_cast<uint32_t>(handle + 1) : 0;
     }
+    /// The tag a phase's data frames carry instead of its operation's: FIRST_PHASE_TAG + its
+    /// index, or its operation's tag past the tags a frame can carry.
+    static uint32_t PhaseTag(uint64_t phase, uint64_t handle)
+    {
+        return phase <= FrameInfo::MAX_OP_TAG - OpLedger::FIRST_PHASE_TAG
+                   ? static_cast<uint32_t>(OpLedger::FIRST_PHASE_TAG + phase)
+                   : OpTag(handle);
+    }
+    /// The operation a frame's tag counts for (a phase's, its operation's), or -1 for none.
+    int64_t HandleOfTag(uint32_t tag) const;
+    /// The phase a frame's tag names, or null (an operation's own tag, or none).
+    const PhaseRecord* PhaseOfTag(uint32_t tag) const;
     /// Register an operation (a background one also while the run goes); returns its handle.
     uint64_t AddOp(const OpRecord& record);
+    /// Register a phase of an operation (the phases of one operation one after the other);
+    /// returns its index.
+    uint64_t AddPhase(const PhaseRecord& record);
+    /// A phase's first data is posted, now.
+    void StartPhase(uint64_t phase);
+    /// A phase's last data arrived at end.
+    void CompletePhase(uint64_t phase, Time end);
+    const std::vector<PhaseRecord>& GetPhases() const;
+    /// The tags an operation's data frames carry: its own, then its phases'.
+    std::vector<uint32_t> TagsOf(uint64_t handle) const;
     /// Name an operation's hosts once the run has chosen them (a request's prefill and
     /// decode ranks); -1 leaves a column empty.
     void SetOpHosts(uint64_t handle, int64_t src, int64_t dst);
@@ -145,6 +190,7 @@ private:
     std::vector<StepRecord> m_steps;
     std::vector<std::map<std::string, double>> m_extras;
     std::vector<OpRecord> m_ops;
+    std::vector<PhaseRecord> m_phases;
     uint64_t m_completed{0};
     uint64_t m_foreground{0};
     uint64_t m_foregroundDone{0};

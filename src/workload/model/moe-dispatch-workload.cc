@@ -429,6 +429,8 @@ MoeDispatchWorkload::BuildLayer(uint32_t ranks, uint32_t layer) const
     std::vector<uint32_t> set;
     CollectiveSchedule schedule(ranks);
     ++m_layersBuilt;
+    // Counted apart (ops.csv rows of kind phase): the dispatch is what P2MP mechanisms change.
+    schedule.SetPhase("dispatch");
 
     // Dispatch (step 0). inbound[e]: dispatch transfers reaching rank e; back[e][h]: tokens
     // of home h whose outputs rank e returns (per-token: one WRITE each).
@@ -492,6 +494,7 @@ MoeDispatchWorkload::BuildLayer(uint32_t ranks, uint32_t layer) const
         }
     }
     // Expert compute (step 1), then the combine (step 2), per expert rank.
+    schedule.SetPhase("combine");
     for (uint32_t e = 0; e < ranks; ++e)
     {
         if (inbound[e].empty())
