@@ -3,21 +3,31 @@
  * (scenarios/validation/): one 16 MiB flow from a 400 Gb/s host into a 100 Gb/s fabric, five
  * 16 MiB flows on one uplink, a 32-to-1 incast of 1 MiB and a 64-to-1 incast of 256 KiB. Every
  * run is held to bounds derived on paper (no flow beats the bottleneck); the default preset is
- * held to the claims that make it the default; and the 64-to-1 incast with the `hpcc` preset
+ * held to its distance from DCQCN off (how fast it is, not that it is the fastest: which
+ * preset is the default is a choice, docs/rdma-dcqcn.md); every preset's values are held to
+ * their cited sources; and the 64-to-1 incast with the `hpcc` preset
  * is compared with the HPCC simulator's published figures, framing accounted for
  * (docs/validation.md).
  */
 #include "dcqcn-test-helpers.h"
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 #include "rdma/model/dcqcn.h"
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 using namespace ns3;
 using namespace ns3::test;
@@ -168,10 +178,6 @@ private:
         // about a third, docs/rdma-dcqcn.md#presets-compared).
         const Outcome& def = runs[DEFAULT_PRESET];
         NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.5 * off.maxUs, "default within 50% of off");
-        for (const auto& p : PRESETS)
-        {
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
-        }
         // The rate-decrease interval: never two cuts of one queue pair within 4 us.
         NS_TEST_ASSERT_MSG_GT(def.cuts, 1, "the hpcc preset cut more than once");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(def.minCutGapUs, 4.0 - 1e-6, "at most one cut per 4 us");
@@ -205,10 +211,6 @@ private:
         const Outcome& def = runs[DEFAULT_PRESET];
         NS_TEST_ASSERT_MSG_GT_OR_EQ(def.minUs, 0.8 * def.maxUs, "fair shares end together");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.25 * off.maxUs, "default within 25% of off");
-        for (const auto& p : PRESETS)
-        {
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
-        }
     }
 };
 
@@ -237,10 +239,6 @@ private:
         const Outcome& def = runs[DEFAULT_PRESET];
         NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.25 * off.maxUs, "default within 25% of off");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(def.pauses, off.pauses, "no more PFC pauses than off");
-        for (const auto& p : PRESETS)
-        {
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
-        }
     }
 };
 
@@ -297,10 +295,6 @@ private:
         NS_TEST_ASSERT_MSG_LT(off.maxUs, bottleneckUs * 1.01, "off keeps the receiver busy");
         const Outcome& def = runs[DEFAULT_PRESET];
         NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.01 * off.maxUs, "default as fast as off");
-        for (const auto& p : PRESETS)
-        {
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, runs[p].maxUs, "the default is the fastest");
-        }
     }
 };
 
@@ -333,12 +327,196 @@ private:
     }
 };
 
+/**
+ * Every preset's values as a NIC resolves them at 100 and 400 Gb/s, against the table of cited
+ * values (docs/rdma-dcqcn.md#presets has each source, row by row). It also resolves `hpcc`
+ * with its line-rate scaling removed and asserts that the table rejects that: at 400 Gb/s its
+ * steps would stay at 5 and 50 Mb/s instead of run.py's 80 and 800.
+ */
+class CitedValuesTestCase : public TestCase
+{
+public:
+    CitedValuesTestCase()
+        : TestCase("each preset's resolved values at 100 and 400 Gbps are the cited ones")
+    {
+    }
+
+private:
+    struct Cited
+    {
+        double cnpUs;
+        double g;
+        double alphaUs;
+        bool perPeriod;
+        double decreaseUs;
+        double increaseUs;
+        uint64_t byteCounter;
+        uint32_t f;
+        double aiMbps; ///< at this line rate
+        double haiMbps;
+        double minMbps;
+        double alpha0;
+        bool clamp;
+    };
+
+    /// The first queue pair's reaction point and its NIC's CNP interval, as a 2-host scenario
+    /// at rate Gb/s with preset (and extra dcqcn keys) builds them.
+    static std::pair<Cited, bool> Resolve(const std::string& preset,
+                                          double rate,
+                                          const nlohmann::json& extra)
+    {
+        nlohmann::json j = {{"name", "cited"},
+                            {"topology",
+                             {{"kind", "leaf-spine"},
+                              {"leaves", 1},
+                              {"spines", 1},
+                              {"hosts_per_leaf", 2},
+                              {"host_link", {{"rate_gbps", rate}, {"delay_us", 1}}},
+                              {"fabric_link", {{"rate_gbps", rate}, {"delay_us", 1}}}}},
+                            {"nic", {{"dcqcn", {{"preset", preset}}}}},
+                            {"workloads",
+                             {{{"type", "flows"},
+                               {"pattern", "list"},
+                               {"flows", {{{"src", 0}, {"dst", 1}, {"bytes", 1024}}}}}}}};
+        j["nic"]["dcqcn"].update(extra);
+        ScenarioConfig c = Scenario::Parse(j.dump(), "cited.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        Ptr<RdmaNic> nic = runner.GetFabric().GetNic(0);
+        Ptr<Dcqcn> cc = DynamicCast<Dcqcn>(nic->GetQpByIndex(0)->GetCongestionControl());
+        if (!cc)
+        {
+            return {Cited{}, false};
+        }
+        auto get = [&cc](const char* name, AttributeValue& v)
+        {
+            cc->GetAttribute(name, v);
+        };
+        DoubleValue g;
+        TimeValue alphaPeriod;
+        EnumValue alphaRule;
+        TimeValue decrease;
+        TimeValue increase;
+        UintegerValue bytes;
+        UintegerValue f;
+        DataRateValue minRate;
+        DoubleValue alpha0;
+        BooleanValue clamp;
+        get("G", g);
+        get("AlphaUpdatePeriod", alphaPeriod);
+        get("AlphaUpdate", alphaRule);
+        get("RateDecreaseInterval", decrease);
+        get("RateIncreasePeriod", increase);
+        get("ByteCounter", bytes);
+        get("FastRecoverySteps", f);
+        get("MinRate", minRate);
+        get("InitialAlpha", alpha0);
+        get("ClampTargetRate", clamp);
+        Cited r{nic->GetCnpInterval().GetMicroSeconds() * 1.0,
+                g.Get(),
+                alphaPeriod.Get().GetSeconds() * 1e6,
+                alphaRule.Get() == Dcqcn::ALPHA_PER_PERIOD,
+                decrease.Get().GetSeconds() * 1e6,
+                increase.Get().GetSeconds() * 1e6,
+                bytes.Get(),
+                static_cast<uint32_t>(f.Get()),
+                cc->GetAdditiveStep().GetBitRate() / 1e6,
+                cc->GetHyperStep().GetBitRate() / 1e6,
+                minRate.Get().GetBitRate() / 1e6,
+                alpha0.Get(),
+                clamp.Get()};
+        Simulator::Destroy();
+        return {r, true};
+    }
+
+    /// Every field of got against want; the mismatches, empty when they agree.
+    static std::string Differences(const Cited& got, const Cited& want)
+    {
+        std::ostringstream d;
+        auto check = [&d](const char* name, double a, double b)
+        {
+            if (std::abs(a - b) > 1e-9 * std::max(1.0, std::abs(b)))
+            {
+                d << " " << name << " " << a << " (cited " << b << ")";
+            }
+        };
+        check("cnp_interval_us", got.cnpUs, want.cnpUs);
+        check("g", got.g, want.g);
+        check("alpha_update_us", got.alphaUs, want.alphaUs);
+        check("per-period", got.perPeriod, want.perPeriod);
+        check("rate_decrease_interval_us", got.decreaseUs, want.decreaseUs);
+        check("rate_increase_us", got.increaseUs, want.increaseUs);
+        check("byte_counter_bytes", got.byteCounter, want.byteCounter);
+        check("F", got.f, want.f);
+        check("R_AI Mb/s", got.aiMbps, want.aiMbps);
+        check("R_HAI Mb/s", got.haiMbps, want.haiMbps);
+        check("min_rate_mbps", got.minMbps, want.minMbps);
+        check("initial_alpha", got.alpha0, want.alpha0);
+        check("clamp", got.clamp, want.clamp);
+        return d.str();
+    }
+
+    void DoRun() override
+    {
+        // paper: Zhu et al. 2015 (g, K = T = 55 µs, B = 10 MB, R_AI 40 Mb/s at 40 Gb/s) and
+        // its authors' simulator bobzhuyb/ns3-rdma e8a27d0 (N = 50 µs, F = 5, R_HAI 200 Mb/s,
+        // MinRate 100 Mb/s, alpha starting at 0.5, CLAMP_TARGET_RATE 1): the same at every rate.
+        const Cited paper{50, 1.0 / 256, 55, false, 0, 55, 10485760, 5, 40, 200, 100, 0.5, true};
+        // nvidia-cx6: min_time_between_cnps 0 (mlx5 driver), dce_tcp_g 1019 (g = 5/1024),
+        // dce_tcp_rtt 1 µs once per period, rate_reduce_monitor_period 4 µs, rpg_time_reset
+        // 300 µs, rpg_byte_reset 32767, rpg_threshold 1 (one fast-recovery stage: F = 2 here),
+        // rpg_ai_rate 5, rpg_hai_rate 50, rpg_min_rate 1 Mb/s, initial_alpha_value 1023,
+        // clamp_tgt_rate 0: firmware values, the same at every rate.
+        const Cited nvidia{
+            0, 5.0 / 1024, 1, true, 4, 300, 32767, 2, 5, 50, 1, 1023.0 / 1024, false};
+        // hpcc: HPCC's run.py --cc dcqcn at bw = the line rate: t_alpha 1, t_dec 4, t_inc 300,
+        // EWMA_GAIN 1/256, FAST_RECOVERY_TIMES 1 (F = 2 here), RATE_AI 5 bw/25, RATE_HAI
+        // 50 bw/25, MIN_RATE 1000, CLAMP_TARGET_RATE 0; rdma-hw.cc: a CNP per marked packet,
+        // alpha from 1, per-period update, no byte counter.
+        auto hpcc = [](double bw)
+        {
+            return Cited{
+                0, 1.0 / 256, 1, true, 4, 300, 0, 2, 5 * bw / 25, 50 * bw / 25, 1000, 1.0, false};
+        };
+        const std::map<std::string, std::function<Cited(double)>> table{{"paper",
+                                                                         [&](double)
+                                                                         {
+                                                                             return paper;
+                                                                         }},
+                                                                        {"nvidia-cx6",
+                                                                         [&](double)
+                                                                         {
+                                                                             return nvidia;
+                                                                         }},
+                                                                        {"hpcc", hpcc}};
+        for (const auto& [preset, cited] : table)
+        {
+            for (double rate : {100.0, 400.0})
+            {
+                auto [got, ok] = Resolve(preset, rate, nlohmann::json::object());
+                NS_TEST_ASSERT_MSG_EQ(ok, true, preset << ": a DCQCN reaction point");
+                const std::string diff = Differences(got, cited(rate));
+                NS_TEST_EXPECT_MSG_EQ(diff, "", preset << " at " << rate << " Gb/s:" << diff);
+            }
+        }
+        // The check rejects hpcc without its scaling: at 400 Gb/s the steps differ from run.py.
+        auto [unscaled, ok] = Resolve("hpcc", 400, {{"rate_step_reference_gbps", 0}});
+        NS_TEST_ASSERT_MSG_EQ(ok, true, "hpcc unscaled");
+        NS_TEST_EXPECT_MSG_NE(Differences(unscaled, hpcc(400)),
+                              "",
+                              "hpcc with fixed steps is not run.py's configuration at 400 Gb/s");
+        NS_TEST_EXPECT_MSG_EQ(unscaled.aiMbps, 5.0, "unscaled: the step as given");
+    }
+};
+
 class DcqcnPresetsTestSuite : public TestSuite
 {
 public:
     DcqcnPresetsTestSuite()
         : TestSuite("mcast4ai-dcqcn-presets", TestSuite::Type::UNIT)
     {
+        AddTestCase(new CitedValuesTestCase());
         AddTestCase(new SingleFlowTestCase());
         AddTestCase(new EcmpCollideTestCase());
         AddTestCase(new Incast32TestCase());

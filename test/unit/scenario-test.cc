@@ -1023,7 +1023,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                 "cnp_interval_us": 7.5, "g": 0.125, "alpha_update_us": 3.25,
                 "rate_increase_us": 99.5, "byte_counter_bytes": 12345,
                 "fast_recovery_steps": 3, "rate_ai_mbps": 7.5, "rate_hai_mbps": 75.5,
-                "min_rate_mbps": 2.5, "rate_on_first_cnp_mbps": 1000.5,
+                "rate_step_reference_gbps": 12.5, "min_rate_mbps": 2.5, "rate_on_first_cnp_mbps": 1000.5,
                 "initial_alpha": 0.5, "clamp_target_rate": true, "rate_trace": true,
                 "alpha_update": "per-period", "rate_decrease_interval_us": 2.5},
                 "reorder": "tolerant", "reorder_window": 77, "reorder_timeout_us": 12.5,
@@ -1312,14 +1312,16 @@ TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
     j["nic"] = {{"dcqcn", {{"preset", "nvidia-cx6"}, {"rate_ai_mbps", 7}}}};
     const ScenarioConfig c = ParseJson(j);
     EXPECT_EQ(c.nic.dcqcn.preset, "nvidia-cx6");
-    EXPECT_EQ(c.nic.dcqcn.cnpIntervalUs, 4.0);
+    EXPECT_EQ(c.nic.dcqcn.cnpIntervalUs, 0.0);
     EXPECT_EQ(c.nic.dcqcn.byteCounterBytes, 32767u);
     EXPECT_EQ(c.nic.dcqcn.initialAlpha, 1023.0 / 1024);
     EXPECT_FALSE(c.nic.dcqcn.clampTargetRate);
     EXPECT_EQ(c.nic.dcqcn.rateAiMbps, 7.0);
-    EXPECT_EQ(c.nic.dcqcn.g, 1.0 / 256);
-    EXPECT_EQ(c.nic.dcqcn.rateDecreaseIntervalUs, 0.0); // every preset sets every key
-    EXPECT_EQ(c.nic.dcqcn.alphaUpdate, "per-cnp");
+    EXPECT_EQ(c.nic.dcqcn.rateHaiMbps, 50.0);
+    EXPECT_EQ(c.nic.dcqcn.rateStepReferenceGbps, 0.0); // every preset sets every key
+    EXPECT_EQ(c.nic.dcqcn.g, 5.0 / 1024);
+    EXPECT_EQ(c.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
+    EXPECT_EQ(c.nic.dcqcn.alphaUpdate, "per-period");
 
     // The default preset is hpcc (docs/rdma-dcqcn.md#presets).
     const ScenarioConfig hpcc = ParseJson(Minimal());
@@ -1328,12 +1330,16 @@ TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
     EXPECT_EQ(hpcc.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
     EXPECT_EQ(hpcc.nic.dcqcn.byteCounterBytes, 0u);
     EXPECT_EQ(hpcc.nic.dcqcn.alphaUpdate, "per-period");
+    EXPECT_EQ(hpcc.nic.dcqcn.rateAiMbps, 5.0);
+    EXPECT_EQ(hpcc.nic.dcqcn.rateStepReferenceGbps, 25.0);
 
     j["nic"]["dcqcn"] = {{"preset", "paper"}};
     const ScenarioConfig paper = ParseJson(j);
     EXPECT_EQ(paper.nic.dcqcn.cnpIntervalUs, 50.0);
     EXPECT_EQ(paper.nic.dcqcn.rateDecreaseIntervalUs, 0.0);
     EXPECT_EQ(paper.nic.dcqcn.byteCounterBytes, 10485760u);
+    EXPECT_EQ(paper.nic.dcqcn.initialAlpha, 0.5);
+    EXPECT_EQ(paper.nic.dcqcn.rateStepReferenceGbps, 0.0);
 
     j["nic"]["dcqcn"]["preset"] = "cx6";
     EXPECT_EQ(ErrorOf(j).GetPath(), "nic.dcqcn.preset");
@@ -1482,7 +1488,7 @@ TEST(ScenarioReference, HasATableRowPerKey)
     const std::string md = Scenario::SchemaMarkdown();
     EXPECT_NE(md.find("| `nic.dcqcn.cnp_interval_us` | number | between 0 and 1000000000 | "
                       "`0.0`; `preset` "
-                      "`\"paper\"`: `50.0`; `preset` `\"nvidia-cx6\"`: `4.0` | µs | "
+                      "`\"paper\"`: `50.0`; `preset` `\"nvidia-cx6\"`: `0.0` | µs | "
                       "notification point: at most one CNP per QP per interval (0: one per "
                       "CE-marked packet) |"),
               std::string::npos);

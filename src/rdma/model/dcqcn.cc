@@ -62,6 +62,13 @@ Dcqcn::GetTypeId()
                             DataRateValue(DataRate("200Mbps")),
                             MakeDataRateAccessor(&Dcqcn::m_rateHai),
                             MakeDataRateChecker())
+              .AddAttribute("StepReferenceRate",
+                            "The line rate RateAi and RateHai are given for: a reaction point "
+                            "scales them by its own line rate over this one, as HPCC's run.py "
+                            "scales them with the link rate; 0: as given at every line rate",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&Dcqcn::m_stepReference),
+                            MakeDataRateChecker())
               .AddAttribute("MinRate",
                             "The rate never falls below this floor",
                             DataRateValue(DataRate("100Mbps")),
@@ -139,6 +146,10 @@ void
 Dcqcn::SetLineRate(DataRate rate)
 {
     m_lineBps = static_cast<double>(rate.GetBitRate());
+    const double reference = static_cast<double>(m_stepReference.GetBitRate());
+    m_stepScale = reference > 0 ? m_lineBps / reference : 1.0;
+    NS_LOG_LOGIC(this << " line rate " << m_lineBps / 1e9 << " Gb/s: steps scaled by "
+                      << m_stepScale);
     m_rateBps = m_lineBps;
     m_targetBps = m_lineBps;
     m_alpha = m_initialAlpha;
@@ -327,12 +338,12 @@ Dcqcn::RateIncrease()
         else if (m_timerStage == f)
         {
             m_lastPhase = ADDITIVE_INCREASE;
-            SetTarget(m_targetBps + static_cast<double>(m_rateAi.GetBitRate()));
+            SetTarget(m_targetBps + AdditiveStepBps());
         }
         else
         {
             m_lastPhase = HYPER_INCREASE;
-            SetTarget(m_targetBps + static_cast<double>(m_rateHai.GetBitRate()));
+            SetTarget(m_targetBps + HyperStepBps());
         }
         SetRate((m_targetBps + m_rateBps) / 2);
         NS_LOG_LOGIC(this << " timer stage " << m_timerStage << " phase " << int(m_lastPhase)
@@ -349,13 +360,13 @@ Dcqcn::RateIncrease()
     else if (lo < f)
     {
         m_lastPhase = ADDITIVE_INCREASE;
-        SetTarget(m_targetBps + static_cast<double>(m_rateAi.GetBitRate()));
+        SetTarget(m_targetBps + AdditiveStepBps());
     }
     else
     {
         m_lastPhase = HYPER_INCREASE;
         double i = lo - f + 1;
-        SetTarget(m_targetBps + i * static_cast<double>(m_rateHai.GetBitRate()));
+        SetTarget(m_targetBps + i * HyperStepBps());
     }
     SetRate((m_targetBps + m_rateBps) / 2);
 }
@@ -370,6 +381,30 @@ DataRate
 Dcqcn::GetTargetRate() const
 {
     return DataRate(static_cast<uint64_t>(m_targetBps));
+}
+
+double
+Dcqcn::AdditiveStepBps() const
+{
+    return m_stepScale * static_cast<double>(m_rateAi.GetBitRate());
+}
+
+double
+Dcqcn::HyperStepBps() const
+{
+    return m_stepScale * static_cast<double>(m_rateHai.GetBitRate());
+}
+
+DataRate
+Dcqcn::GetAdditiveStep() const
+{
+    return DataRate(static_cast<uint64_t>(AdditiveStepBps()));
+}
+
+DataRate
+Dcqcn::GetHyperStep() const
+{
+    return DataRate(static_cast<uint64_t>(HyperStepBps()));
 }
 
 DataRate

@@ -70,6 +70,10 @@ public:
     DataRate GetRate() const override;
     DataRate GetTargetRate() const;
     DataRate GetLineRate() const;
+    /// The additive and hyper-increase steps in force: RateAi and RateHai, scaled by the line
+    /// rate over StepReferenceRate when that is set.
+    DataRate GetAdditiveStep() const;
+    DataRate GetHyperStep() const;
     /// Alpha as of now (decay applied).
     double GetAlpha() const;
     uint32_t GetTimerStage() const;
@@ -91,6 +95,8 @@ protected:
 
 private:
     void RateIncrease();
+    double AdditiveStepBps() const;
+    double HyperStepBps() const;
     void Cut();
     void SetRate(double bps);
     void SetTarget(double bps);
@@ -106,6 +112,7 @@ private:
     uint32_t m_fastRecoverySteps;
     DataRate m_rateAi;
     DataRate m_rateHai;
+    DataRate m_stepReference;
     DataRate m_minRate;
     DataRate m_rateOnFirstCnp;
     double m_initialAlpha;
@@ -115,6 +122,7 @@ private:
 
     // State
     double m_lineBps{0};
+    double m_stepScale{1}; ///< line rate over StepReferenceRate (1 without one)
     double m_rateBps{0};
     double m_targetBps{0};
     mutable double m_alpha{1.0};

@@ -24,8 +24,9 @@ struct DcqcnConfig
     double rateIncreaseUs{300};            // T: rate-increase timer
     uint64_t byteCounterBytes{0};          // B: bytes per byte-counter stage; 0: none
     uint32_t fastRecoverySteps{2};         // F: stages below F are fast recovery
-    double rateAiMbps{20};
-    double rateHaiMbps{200};
+    double rateAiMbps{5};
+    double rateHaiMbps{50};
+    double rateStepReferenceGbps{25}; // AI/HAI are per this line rate, scaled; 0: as given
     double minRateMbps{1000};
     double rateOnFirstCnpMbps{0}; // 0: the first cut decreases like any other
     double initialAlpha{1.0};     // alpha at the first CNP

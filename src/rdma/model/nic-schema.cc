@@ -30,12 +30,15 @@ struct DcqcnPresetDecl
 const std::vector<DcqcnPresetDecl>&
 DcqcnPresets()
 {
+    // Each value's source is in docs/rdma-dcqcn.md#presets, row by row; the unit test
+    // `ns3-dcqcn-presets` (the cited values) holds the resolved values at 100 and 400 Gb/s.
     static const std::vector<DcqcnPresetDecl> presets{
-        // Zhu et al., SIGCOMM 2015, at 40 Gb/s; R_HAI and the floor from the paper author's
-        // public ns-3 DCQCN simulator (github.com/bobzhuyb/ns3-rdma).
+        // Zhu et al., SIGCOMM 2015, at 40 Gb/s; what the paper leaves open (N, F, R_HAI, the
+        // floor, alpha's start, clamping) from its authors' simulator, github.com/bobzhuyb/
+        // ns3-rdma at e8a27d0 (mix/config.txt and qbb-net-device.cc).
         {"paper",
-         "DCQCN as published (Zhu et al., SIGCOMM 2015); R_HAI and the floor from the paper "
-         "author's ns-3 simulator",
+         "DCQCN as published (Zhu et al., SIGCOMM 2015) at 40 Gb/s, with its authors' ns-3 "
+         "simulator for what the paper leaves open",
          {{"cnp_interval_us", 50.0},
           {"g", 1.0 / 256},
           {"alpha_update_us", 55.0},
@@ -46,34 +49,39 @@ DcqcnPresets()
           {"fast_recovery_steps", 5},
           {"rate_ai_mbps", 40.0},
           {"rate_hai_mbps", 200.0},
+          {"rate_step_reference_gbps", 0.0},
           {"min_rate_mbps", 100.0},
           {"rate_on_first_cnp_mbps", 0.0},
-          {"initial_alpha", 1.0},
+          {"initial_alpha", 0.5},
           {"clamp_target_rate", true}}},
-        // ConnectX-6 Lx firmware defaults as mlxconfig reports them (rpg_* / dce_tcp_* /
-        // min_time_between_cnps). g follows the firmware-modelled DCQCN of the HPCC study.
+        // NVIDIA's documented DCQCN firmware parameters of ConnectX-4 and later (the DOCA
+        // "DCQCN CC parameters" page, Mellanox DOC-2790), the rate-increase defaults as
+        // mlxconfig reports them, min_time_between_cnps as the mlx5 driver documents it.
         {"nvidia-cx6",
-         "ConnectX-6 Lx firmware defaults (mlxconfig rpg_*, dce_tcp_*, min_time_between_cnps)",
-         {{"cnp_interval_us", 4.0},
-          {"g", 1.0 / 256},
+         "NVIDIA ConnectX firmware (ConnectX-4 and later) as documented: dce_tcp_*, "
+         "rate_reduce_monitor_period, rpg_*, initial_alpha_value, min_time_between_cnps",
+         {{"cnp_interval_us", 0.0},
+          {"g", 5.0 / 1024},
           {"alpha_update_us", 1.0},
-          {"alpha_update", "per-cnp"},
-          {"rate_decrease_interval_us", 0.0},
+          {"alpha_update", "per-period"},
+          {"rate_decrease_interval_us", 4.0},
           {"rate_increase_us", 300.0},
           {"byte_counter_bytes", 32767},
-          {"fast_recovery_steps", 1},
+          {"fast_recovery_steps", 2},
           {"rate_ai_mbps", 5.0},
           {"rate_hai_mbps", 50.0},
+          {"rate_step_reference_gbps", 0.0},
           {"min_rate_mbps", 1.0},
           {"rate_on_first_cnp_mbps", 0.0},
           {"initial_alpha", 1023.0 / 1024},
           {"clamp_target_rate", false}}},
         // The DCQCN of HPCC's ns-3 simulator (github.com/alibaba-edu/
-        // High-Precision-Congestion-Control) as simulation/run.py configures it for
-        // `--cc dcqcn --bw 100`, with the algorithm of rdma-hw.cc (the "Mellanox version").
+        // High-Precision-Congestion-Control at 9f4be2a) as simulation/run.py configures it for
+        // `--cc dcqcn` (R_AI = 5 bw/25, R_HAI = 50 bw/25 Mb/s: scaled with the line rate),
+        // with the algorithm of rdma-hw.cc (the "Mellanox version").
         {"hpcc",
-         "HPCC's ns-3 simulator at 100 Gb/s (simulation/run.py --cc dcqcn --bw 100, "
-         "src/point-to-point/model/rdma-hw.cc)",
+         "HPCC's ns-3 simulator (simulation/run.py --cc dcqcn, "
+         "src/point-to-point/model/rdma-hw.cc), its increase steps scaled with the line rate",
          {{"cnp_interval_us", 0.0},
           {"g", 1.0 / 256},
           {"alpha_update_us", 1.0},
@@ -82,8 +90,9 @@ DcqcnPresets()
           {"rate_increase_us", 300.0},
           {"byte_counter_bytes", 0},
           {"fast_recovery_steps", 2},
-          {"rate_ai_mbps", 20.0},
-          {"rate_hai_mbps", 200.0},
+          {"rate_ai_mbps", 5.0},
+          {"rate_hai_mbps", 50.0},
+          {"rate_step_reference_gbps", 25.0},
           {"min_rate_mbps", 1000.0},
           {"rate_on_first_cnp_mbps", 0.0},
           {"initial_alpha", 1.0},
@@ -172,13 +181,21 @@ DeclareDcqcn(ConfigSchemaObject& d)
     d.Number("rate_ai_mbps", Bounds::AtLeast(0))
         .Default(def("rate_ai_mbps"))
         .Unit("Mb/s")
-        .Doc("additive-increase step of the target rate")
+        .Doc("additive-increase step of the target rate (at rate_step_reference_gbps)")
         .Bind(&DcqcnConfig::rateAiMbps);
     d.Number("rate_hai_mbps", Bounds::AtLeast(0))
         .Default(def("rate_hai_mbps"))
         .Unit("Mb/s")
-        .Doc("hyper-increase step of the target rate")
+        .Doc("hyper-increase step of the target rate (at rate_step_reference_gbps)")
         .Bind(&DcqcnConfig::rateHaiMbps);
+    d.Number("rate_step_reference_gbps", Bounds::AtLeast(0))
+        .Default(def("rate_step_reference_gbps"))
+        .Unit("Gb/s")
+        .Doc("the line rate rate_ai_mbps and rate_hai_mbps are given for: every NIC scales "
+             "them by its own line rate over this one, as HPCC's run.py scales them with the "
+             "link rate (`hpcc`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at 100 Gb/s, 80 and "
+             "800 at 400); 0: the steps are the same at every line rate")
+        .Bind(&DcqcnConfig::rateStepReferenceGbps);
     d.Number("min_rate_mbps", Bounds::Above(0))
         .Default(def("min_rate_mbps"))
         .Unit("Mb/s")

@@ -192,6 +192,9 @@ TopologyBuilder::Build()
     rdma.SetCongestionControlAttribute("FastRecoverySteps", UintegerValue(d.fastRecoverySteps));
     rdma.SetCongestionControlAttribute("RateAi", DataRateValue(DataRate(d.rateAiMbps * 1e6)));
     rdma.SetCongestionControlAttribute("RateHai", DataRateValue(DataRate(d.rateHaiMbps * 1e6)));
+    rdma.SetCongestionControlAttribute(
+        "StepReferenceRate",
+        DataRateValue(DataRate(static_cast<uint64_t>(d.rateStepReferenceGbps * 1e9))));
     rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate(d.minRateMbps * 1e6)));
     rdma.SetCongestionControlAttribute("RateOnFirstCnp",
                                        DataRateValue(DataRate(d.rateOnFirstCnpMbps * 1e6)));
