@@ -15,8 +15,9 @@
 # `hostname -s` as the node, free ports, a unique ClusterName, state, spool and logs in the temp
 # dir, proctrack/linuxproc, task/none, no accounting). The test waits for sinfo to show the
 # node idle, and on exit cancels its jobs and stops the daemons it started. It prints
-# `SKIP: cli-sweep-slurm because ...` and exits 0 only when the daemons cannot run: binaries
-# missing, not root, or the node not idle within 30 s (their log tails are shown). The runs go through a wrapper runner that logs its invocations
+# `SKIP: cli-sweep-slurm because ...` and exits 77, which ctest reports as a skip
+# (SKIP_RETURN_CODE), only when the daemons cannot run: binaries missing, not root, or the
+# node not idle within 30 s (their log tails are shown). The runs go through a wrapper runner that logs its invocations
 # to $CALLS (SLURM passes the environment on) and can be told to crash or to sleep first;
 # sbatch through a wrapper that logs its invocations.
 set -u
@@ -85,7 +86,7 @@ skip() {
             tail -n 15 "$f"
         fi
     done
-    exit 0  # the EXIT trap stops what was started
+    exit 77  # a skip (ctest's SKIP_RETURN_CODE); the EXIT trap stops what was started
 }
 
 # --- The cluster -----------------------------------------------------------------------------
