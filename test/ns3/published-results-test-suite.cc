@@ -5,8 +5,8 @@
  * - Ideal multicast on an idle fabric (issue 13): an 8 MiB broadcast by BIER and by the new
  *   protocol completes within 10% of S/B plus the path, the ring pipeline within 10% of
  *   S/B + (N-2)·chunk/B plus its path, and unicast copies take at least (N-1)·S/B.
- * - DeepEP's low-latency dispatch and combine at EP 64 (its README: 173 us and 314 us on H800
- *   with CX7 400 Gb/s) within 20%.
+ * - DeepEP's low-latency dispatch and combine at EP 64 (its README's pure-RDMA 186 us and
+ *   353 us on H800 with CX7 400 Gb/s) within 15% both ways; half-size tokens are rejected.
  * Every expected time is computed here from the scenario's parameters, never from a run.
  */
 #include "dcqcn-test-helpers.h"
@@ -227,21 +227,34 @@ private:
 };
 
 /**
- * DeepEP's low-latency kernels at EP 64 (README of github.com/deepseek-ai/DeepEP from 2025-06-05
- * on: dispatch 173 us, combine 314 us; before, with pure RDMA, 186 us and 353 us): 64 ranks
- * with one 400 Gb/s NIC each, 128 tokens per rank, top-8 of 256 experts, FP8 dispatch of
- * 7,408 bytes and BF16 combine of 14,336 bytes per selection, by RDMA WRITEs.
+ * DeepEP's low-latency kernels at EP 64 with pure RDMA (README of github.com/deepseek-ai/DeepEP
+ * before its commit de8cfca: dispatch 186 us, combine 353 us; since then a node's peers go over
+ * NVLink, 173 us and 314 us, which a model without NVLink does not match): 64 ranks with one
+ * 400 Gb/s NIC each, 128 tokens per rank, top-8 of 256 experts, FP8 dispatch of 7,408 bytes
+ * and BF16 combine of 14,336 bytes per selection, by RDMA WRITEs. The band is two-sided, and
+ * its lower edge lies above the closed-form bound, so a model that moves too few bytes fails:
+ * the test runs one (tokens of half the bytes) and asserts that both phases do.
  */
 class DeepEpLowLatencyTestCase : public TestCase
 {
 public:
     DeepEpLowLatencyTestCase()
-        : TestCase("MoE dispatch and combine at EP 64, 400 Gbps: within 20% of DeepEP's "
-                   "low-latency 173 us and 314 us")
+        : TestCase("MoE dispatch and combine at EP 64, 400 Gbps: within 15% of DeepEP's "
+                   "pure-RDMA 186 us and 353 us, and wrong models rejected")
     {
     }
 
 private:
+    /// DeepEP's pure-RDMA figures and the band around them.
+    static constexpr double DISPATCH_US = 186;
+    static constexpr double COMBINE_US = 353;
+    static constexpr double BAND = 0.15;
+
+    static bool Within(double us, double published)
+    {
+        return std::abs(us - published) <= BAND * published;
+    }
+
     void DoRun() override
     {
         ScenarioOutcome o = RunValidation("deepep-ll-64.json", nlohmann::json::object(), "deepep");
@@ -281,16 +294,53 @@ private:
                   << ", this run's " << meanDispatch << "); combine mean " << combine << " p50 "
                   << w["combine_us"]["p50"].get<double>() << " max "
                   << w["combine_us"]["max"].get<double>() << " us (bound " << combineBound
-                  << ", this run's " << meanCombine << "); dispatch " << Ratio(dispatch, 173)
-                  << ", pure RDMA " << Ratio(dispatch, 186) << "; combine " << Ratio(combine, 314)
-                  << ", pure RDMA " << Ratio(combine, 353) << "; token copies "
+                  << ", this run's " << meanCombine << "); dispatch "
+                  << Ratio(dispatch, DISPATCH_US) << ", with NVLink " << Ratio(dispatch, 173)
+                  << "; combine " << Ratio(combine, COMBINE_US) << ", with NVLink "
+                  << Ratio(combine, 314) << "; token copies "
                   << w["token_copies_per_layer"].get<double>() << std::endl;
 
         // Every layer moves at least its mean rank's bytes through that rank's link.
         NS_TEST_EXPECT_MSG_GT_OR_EQ(dispatch, meanDispatch, "dispatch bound");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(combine, meanCombine, "combine bound");
-        NS_TEST_EXPECT_MSG_EQ_TOL(dispatch, 173.0, 0.2 * 173, "DeepEP's dispatch, within 20%");
-        NS_TEST_EXPECT_MSG_EQ_TOL(combine, 314.0, 0.2 * 314, "DeepEP's combine, within 20%");
+        // The band's lower edge is above the bound, so it can reject a model that is too fast.
+        NS_TEST_ASSERT_MSG_GT((1 - BAND) * DISPATCH_US, dispatchBound, "the lower edge bites");
+        NS_TEST_ASSERT_MSG_GT((1 - BAND) * COMBINE_US, combineBound, "the lower edge bites");
+        NS_TEST_EXPECT_MSG_EQ(Within(dispatch, DISPATCH_US),
+                              true,
+                              "DeepEP's pure-RDMA dispatch within 15%: " << dispatch << " us");
+        NS_TEST_EXPECT_MSG_EQ(Within(combine, COMBINE_US),
+                              true,
+                              "DeepEP's pure-RDMA combine within 15%: " << combine << " us");
+
+        // A wrong model the check must reject: tokens of half DeepEP's bytes (a kernel format
+        // that is not DeepEP's) make both phases too fast. (A multicast dispatch is not
+        // rejected: every rank's downlink still receives each copy, docs/validation.md.)
+        ScenarioOutcome half = RunValidation("deepep-ll-64.json",
+                                             {{"workloads",
+                                               {{{"type", "moe-dispatch"},
+                                                 {"label", "moe"},
+                                                 {"experts", 256},
+                                                 {"top_k", 8},
+                                                 {"tokens_per_rank", 128},
+                                                 {"hidden", 7168},
+                                                 {"dispatch_token_bytes", 7408 / 2},
+                                                 {"combine_token_bytes", 14336 / 2},
+                                                 {"batching", "per-token"},
+                                                 {"iterations", 4}}}}},
+                                             "deepep-half-tokens");
+        NS_TEST_ASSERT_MSG_EQ(half.complete, true, "half-size tokens complete");
+        const nlohmann::json& hw = half.summary["workloads"][0];
+        const double halfDispatch = hw["dispatch_us"]["mean"].get<double>();
+        const double halfCombine = hw["combine_us"]["mean"].get<double>();
+        std::clog << "deepep, half-size tokens: dispatch " << halfDispatch << " us, combine "
+                  << halfCombine << " us" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(Within(halfDispatch, DISPATCH_US),
+                              false,
+                              "half-size dispatch tokens are rejected: " << halfDispatch << " us");
+        NS_TEST_EXPECT_MSG_EQ(Within(halfCombine, COMBINE_US),
+                              false,
+                              "half-size combine outputs are rejected: " << halfCombine << " us");
     }
 };
 
