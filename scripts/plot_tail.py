@@ -347,6 +347,14 @@ def fmt(v):
     return "-" if v is None else f"{v:.3f}"
 
 
+def fmt_percentile(v, p, n):
+    """A percentile cell: its value, or "max of n" when fewer than 1 / (1 - p) samples leave
+    it nothing but the largest (a p99 needs 100)."""
+    if v is not None and n < round(1 / (1 - p)):
+        return f"max of {n}"
+    return fmt(v)
+
+
 def print_table(what, rows):
     keys = ["count", "mean"] + [k for k, _, _ in PERCENTILES] + ["max"]
     heads = ["series", "runs", "count", "incomplete", "mean_us"] + \
@@ -355,8 +363,10 @@ def print_table(what, rows):
     print("| " + " | ".join(heads) + " |")
     print("|---|" + "---:|" * (len(heads) - 1))
     for r in rows:
-        cells = [r["series"], str(r["runs"]), str(r["count"]), str(r["incomplete"])]
-        cells += [fmt(r[k]) for k in keys[1:]]
+        cells = [r["series"], str(r["runs"]), str(r["count"]), str(r["incomplete"]),
+                 fmt(r["mean"])]
+        cells += [fmt_percentile(r[k], p, r["count"]) for k, _, p in PERCENTILES]
+        cells.append(fmt(r["max"]))
         print("| " + " | ".join(cells) + " |")
 
 
