@@ -316,19 +316,13 @@ private:
         // A wrong model the check must reject: tokens of half DeepEP's bytes (a kernel format
         // that is not DeepEP's) make both phases too fast. (A multicast dispatch is not
         // rejected: every rank's downlink still receives each copy, docs/validation.md.)
-        ScenarioOutcome half = RunValidation("deepep-ll-64.json",
-                                             {{"workloads",
-                                               {{{"type", "moe-dispatch"},
-                                                 {"label", "moe"},
-                                                 {"experts", 256},
-                                                 {"top_k", 8},
-                                                 {"tokens_per_rank", 128},
-                                                 {"hidden", 7168},
-                                                 {"dispatch_token_bytes", 7408 / 2},
-                                                 {"combine_token_bytes", 14336 / 2},
-                                                 {"batching", "per-token"},
-                                                 {"iterations", 4}}}}},
-                                             "deepep-half-tokens");
+        nlohmann::json workloads = ReadValidationScenario("deepep-ll-64.json")["workloads"];
+        for (const char* key : {"dispatch_token_bytes", "combine_token_bytes"})
+        {
+            workloads[0][key] = workloads[0][key].get<uint64_t>() / 2;
+        }
+        ScenarioOutcome half
+            = RunValidation("deepep-ll-64.json", {{"workloads", workloads}}, "deepep-half-tokens");
         NS_TEST_ASSERT_MSG_EQ(half.complete, true, "half-size tokens complete");
         const nlohmann::json& hw = half.summary["workloads"][0];
         const double halfDispatch = hw["dispatch_us"]["mean"].get<double>();

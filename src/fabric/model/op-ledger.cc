@@ -89,22 +89,7 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
         r.maxQueueLink = link;
     }
     // The path is the switches' egress links: a NIC's own port is the same for every packet.
-    // Most operations use one to a handful, and one that used more than the row names (a
-    // P2MP tree) needs no more looking.
-    if (r.pathLinks <= MAX_PATH_LINKS)
-    {
-        uint32_t known = r.pathLinks;
-        if (std::find(r.path.begin(), r.path.begin() + known, link) == r.path.begin() + known)
-        {
-            if (known < MAX_PATH_LINKS)
-            {
-                r.path[known] = link;
-            }
-            // Past the named links one more means "and others": a count there would count a
-            // link again each time, since only the named ones can be recognised.
-            ++r.pathLinks;
-        }
-    }
+    r.NoteLink(link);
     if (!m_hopTrace.IsEmpty())
     {
         m_hopTrace(fi, link, wait, pause, m_pendingMark);
@@ -168,6 +153,27 @@ OpLedger::SetP2mpOwner(uint8_t owner)
     m_p2mpOwner[owner] = true;
 }
 
+void
+OpLedger::Row::NoteLink(uint32_t link)
+{
+    // Most operations use one to a handful of links, and one that used more than the row
+    // names (a P2MP tree) needs no more looking.
+    if (pathLinks > MAX_PATH_LINKS)
+    {
+        return;
+    }
+    if (std::find(path.begin(), path.begin() + pathLinks, link) == path.begin() + pathLinks)
+    {
+        if (pathLinks < MAX_PATH_LINKS)
+        {
+            path[pathLinks] = link;
+        }
+        // Past the named links one more means "and others": a count there would count a
+        // link again each time, since only the named ones can be recognised.
+        ++pathLinks;
+    }
+}
+
 OpLedger::Row&
 OpLedger::Row::operator+=(const Row& other)
 {
@@ -188,18 +194,9 @@ OpLedger::Row::operator+=(const Row& other)
     retransmissions += other.retransmissions;
     lostBytes += other.lostBytes;
     failed = failed || other.failed;
-    const uint32_t theirs = std::min(other.pathLinks, MAX_PATH_LINKS);
-    for (uint32_t i = 0; i < theirs && pathLinks <= MAX_PATH_LINKS; ++i)
+    for (uint32_t i = 0; i < std::min(other.pathLinks, MAX_PATH_LINKS); ++i)
     {
-        const uint32_t known = std::min(pathLinks, MAX_PATH_LINKS);
-        if (std::find(path.begin(), path.begin() + known, other.path[i]) == path.begin() + known)
-        {
-            if (known < MAX_PATH_LINKS)
-            {
-                path[known] = other.path[i];
-            }
-            ++pathLinks;
-        }
+        NoteLink(other.path[i]);
     }
     // Links past the other's named ones: this row names more than it can tell apart too.
     if (other.pathLinks > MAX_PATH_LINKS)

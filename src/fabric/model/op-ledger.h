@@ -66,6 +66,8 @@ public:
         uint32_t pathLinks{0};
         std::array<uint32_t, MAX_PATH_LINKS> path{}; ///< the first of them, in first-use order
 
+        /// Name link in the path if it is new there (MAX_PATH_LINKS at most, then "more").
+        void NoteLink(uint32_t link);
         /// Add another row's counts (an operation's phases into the operation): sums, the
         /// longer of the longest waits, the other's links not named here yet.
         Row& operator+=(const Row& other);

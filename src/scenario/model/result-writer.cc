@@ -208,8 +208,8 @@ ResultWriter::WriteOpsCsv(const Metrics& metrics,
             part.bytes = ph.bytes;
             part.receivers = ph.receivers;
             part.dst = r.dst;
-            const uint32_t tag = Metrics::PhaseTag(p, h);
-            if (tag >= OpLedger::FIRST_PHASE_TAG)
+            const uint32_t tag = Metrics::PhaseTag(p);
+            if (tag)
             {
                 part.tags.push_back(tag); // else counted with its operation only
             }

@@ -822,8 +822,8 @@ ScenarioRunner::PhaseSummary(std::size_t k) const
             order.push_back(ph.name);
         }
         durations[ph.name].push_back((ph.end - ph.start).GetNanoSeconds() / 1e3);
-        const uint32_t tag = Metrics::PhaseTag(p, ph.handle);
-        if (ops && tag >= OpLedger::FIRST_PHASE_TAG)
+        const uint32_t tag = Metrics::PhaseTag(p);
+        if (ops && tag)
         {
             rows[ph.name] += ops->Get(tag);
         }

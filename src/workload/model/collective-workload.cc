@@ -482,8 +482,9 @@ uint32_t
 CollectiveWorkload::TagOf(const Iteration& it, uint32_t t) const
 {
     const uint8_t phase = it.plan->schedule.GetTransfer(t).phase;
-    return phase == CollectiveSchedule::NO_PHASE ? OpTag(it.handle)
-                                                 : Metrics::PhaseTag(it.phases[phase], it.handle);
+    const uint32_t tag
+        = phase == CollectiveSchedule::NO_PHASE ? 0 : Metrics::PhaseTag(it.phases[phase]);
+    return tag ? tag : OpTag(it.handle); // past the phase tags: counted with its operation
 }
 
 void

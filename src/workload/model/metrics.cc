@@ -52,7 +52,7 @@ Metrics::AddPhase(const PhaseRecord& record)
     }
     m_phases.push_back(record);
     NS_LOG_LOGIC("operation " << record.handle << " phase " << record.name << ": tag "
-                              << PhaseTag(m_phases.size() - 1, record.handle));
+                              << PhaseTag(m_phases.size() - 1));
     return m_phases.size() - 1;
 }
 
@@ -95,8 +95,7 @@ Metrics::TagsOf(uint64_t handle) const
     const OpRecord& op = m_ops.at(handle);
     for (uint64_t p = op.firstPhase; p < op.firstPhase + op.phases; ++p)
     {
-        uint32_t tag = PhaseTag(p, handle);
-        if (tag && (tags.empty() || tag != tags.front()))
+        if (uint32_t tag = PhaseTag(p))
         {
             tags.push_back(tag);
         }

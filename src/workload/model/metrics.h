@@ -99,12 +99,12 @@ public:
         return handle + 1 < OpLedger::FIRST_PHASE_TAG ? static_cast<uint32_t>(handle + 1) : 0;
     }
     /// The tag a phase's data frames carry instead of its operation's: FIRST_PHASE_TAG + its
-    /// index, or its operation's tag past the tags a frame can carry.
-    static uint32_t PhaseTag(uint64_t phase, uint64_t handle)
+    /// index, or 0 past the tags a frame can carry (its frames then carry the operation's).
+    static uint32_t PhaseTag(uint64_t phase)
     {
         return phase <= FrameInfo::MAX_OP_TAG - OpLedger::FIRST_PHASE_TAG
                    ? static_cast<uint32_t>(OpLedger::FIRST_PHASE_TAG + phase)
-                   : OpTag(handle);
+                   : 0;
     }
     /// The operation a frame's tag counts for (a phase's, its operation's), or -1 for none.
     int64_t HandleOfTag(uint32_t tag) const;
