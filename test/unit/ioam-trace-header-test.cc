@@ -11,6 +11,7 @@
 #include "wire/model/icrc-trailer.h"
 #include "wire/model/ioam-trace-header.h"
 #include "wire/model/probe-frame-builder.h"
+#include "wire/model/reth-header.h"
 
 #include <gtest/gtest.h>
 
@@ -410,4 +411,129 @@ TEST(ProbeFrameBuilder, AFrameThatIsNotAnIpv4ProbeIsLeftAlone)
     EXPECT_FALSE(IcrcTrailer::CanCompute(badIhl.data() + FrameInfo::ETH_BYTES, 136));
     EXPECT_TRUE(IcrcTrailer::CanCompute(b.data() + FrameInfo::ETH_BYTES, 136));
     EXPECT_FALSE(IcrcTrailer::CanCompute(b.data() + FrameInfo::ETH_BYTES, 39)); // IPv4+UDP+BTH-1
+}
+
+namespace
+{
+
+IoamTraceHeader::NodeData
+IntNode(uint32_t i)
+{
+    IoamTraceHeader::NodeData n;
+    n.nanoseconds = 1000 + i;
+    n.transitDelayNs = 300 + i;
+    n.queueDepthBytes = 4096 * i;
+    n.txBytes = 0xFFFFFF00u + i; // near the wrap: a counter modulo 2^32
+    n.linkRateMbps = 400000;
+    return n;
+}
+
+/// A WRITE FIRST of 256 payload bytes whose BTH announces a telemetry trace for three hops.
+Ptr<Packet>
+TelemetryWrite(bool icrc)
+{
+    Ptr<Packet> p = Create<Packet>(256);
+    RethHeader reth;
+    reth.SetDmaLength(65536);
+    p->AddHeader(reth);
+    IoamTraceHeader trace;
+    trace.SetNamespaceId(1);
+    trace.Allocate(3, IoamTraceHeader::INT_TRACE_TYPE);
+    p->AddHeader(trace);
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::RC_WRITE_FIRST);
+    bth.SetDestQp(0x21);
+    bth.SetPsn(5);
+    bth.SetTelemetry(true);
+    p->AddHeader(bth);
+    RocePacketBuilder::AddEnvelope(
+        p, Addressing(icrc), Mac48Address("02:00:00:00:00:01"), Mac48Address("02:00:00:00:00:09"));
+    return p;
+}
+
+} // namespace
+
+TEST(IoamTraceHeader, TheIntTraceTypeWritesItsFourFieldsInBitOrder)
+{
+    EXPECT_EQ(IoamTraceHeader::NodeWords(IoamTraceHeader::TRACE_TYPE), 7u);
+    EXPECT_EQ(IoamTraceHeader::NodeWords(IoamTraceHeader::INT_TRACE_TYPE), 5u);
+    EXPECT_EQ(IoamTraceHeader::NodeWords(0x001000), 0u) << "bit 11 is not one of ours";
+    IoamTraceHeader h;
+    h.Allocate(3, IoamTraceHeader::INT_TRACE_TYPE);
+    EXPECT_EQ(h.GetSerializedSize(), 12u + 3 * 20);
+    EXPECT_EQ(IoamTraceHeader::SizeFor(3, IoamTraceHeader::INT_TRACE_TYPE), 72u);
+    ASSERT_TRUE(h.AddNode(IntNode(1)));
+    Bytes b = HeaderBytes(h);
+    EXPECT_EQ(b[1], 72 / 4) << "HDR Len";
+    EXPECT_EQ((Word(b, 4) >> 11) & 0x1F, 5u) << "NodeLen";
+    EXPECT_EQ(Word(b, 4) & 0x7F, 10u) << "RemainingLen: two hops' room left";
+    EXPECT_EQ(Word(b, 8) >> 8, IoamTraceHeader::INT_TRACE_TYPE);
+    // The first hop's data ends the header: bits 3, 4, 6, then 10's two words.
+    EXPECT_EQ(Word(b, 52), 1001u) << "timestamp, nanoseconds";
+    EXPECT_EQ(Word(b, 56), 301u) << "transit delay";
+    EXPECT_EQ(Word(b, 60), 4096u) << "queue depth";
+    EXPECT_EQ(Word(b, 64), 0xFFFFFF01u) << "wide namespace data: bytes sent";
+    EXPECT_EQ(Word(b, 68), 400000u) << "wide namespace data: line rate in Mb/s";
+    ASSERT_TRUE(h.AddNode(IntNode(2)));
+    IoamTraceHeader back = RoundTrip(h);
+    ASSERT_TRUE(back.IsWellFormed());
+    ASSERT_EQ(back.GetNodes().size(), 2u);
+    EXPECT_EQ(back.GetNodes()[0], IntNode(1));
+    EXPECT_EQ(back.GetNodes()[1], IntNode(2));
+}
+
+TEST(ProbeFrameBuilder, ADataPacketWithTheTelemetryBitCarriesItsTraceBeforeTheReth)
+{
+    Ptr<Packet> p = TelemetryWrite(true);
+    FrameInfo fi;
+    ASSERT_TRUE(fi.Parse(p));
+    EXPECT_EQ(fi.traceWords, 18u);
+    EXPECT_EQ(fi.dmaLength, 65536u) << "the RETH is read behind the trace";
+    EXPECT_EQ(fi.PayloadBytes(), 256u);
+    Bytes b = CopyBytes(p);
+    EXPECT_EQ(b[FrameInfo::BTH_OFFSET + 8] & BthHeader::TELEMETRY_BIT, BthHeader::TELEMETRY_BIT);
+    IoamTraceHeader::NodeData n = IntNode(3);
+    Ptr<Packet> stamped;
+    ASSERT_EQ(ProbeFrameBuilder::Stamp(p, 1, n, stamped), ProbeFrameBuilder::STAMPED);
+    FrameInfo after;
+    ASSERT_TRUE(after.Parse(stamped));
+    EXPECT_TRUE(fi == after) << "the fields forwarding reads are unchanged";
+    IoamTraceHeader trace;
+    ASSERT_TRUE(ProbeFrameBuilder::ReadTrace(stamped, trace));
+    ASSERT_EQ(trace.GetNodes().size(), 1u);
+    EXPECT_EQ(trace.GetNodes()[0].txBytes, n.txBytes);
+    EXPECT_EQ(trace.GetNodes()[0].queueDepthBytes, n.queueDepthBytes);
+    Bytes s = CopyBytes(stamped);
+    EXPECT_EQ(StoredIcrc(s), IcrcOf(s));
+    // Without the bit the same frame is not stamped: a data packet's bytes are its own.
+    b[FrameInfo::BTH_OFFSET + 8] &= static_cast<uint8_t>(~BthHeader::TELEMETRY_BIT);
+    Ptr<Packet> plain = Create<Packet>(b.data(), b.size());
+    EXPECT_EQ(ProbeFrameBuilder::Stamp(plain, 1, n, stamped), ProbeFrameBuilder::UNTOUCHED);
+}
+
+TEST(ProbeFrameBuilder, AnAckEchoesADataPacketsTraceBeforeItsAeth)
+{
+    IoamTraceHeader trace;
+    trace.SetNamespaceId(1);
+    trace.Allocate(3, IoamTraceHeader::INT_TRACE_TYPE);
+    trace.AddNode(IntNode(1));
+    trace.AddNode(IntNode(2));
+    Ptr<Packet> ack = RocePacketBuilder::AckFrame(Addressing(false),
+                                                  Mac48Address("02:00:00:00:00:09"),
+                                                  Mac48Address("02:00:00:00:00:01"),
+                                                  0x21,
+                                                  5,
+                                                  false,
+                                                  7,
+                                                  &trace);
+    FrameInfo fi;
+    ASSERT_TRUE(fi.Parse(ack));
+    EXPECT_EQ(fi.opcode, BthHeader::RC_ACKNOWLEDGE);
+    EXPECT_EQ(fi.traceWords, 18u);
+    EXPECT_EQ(fi.msn, 7u) << "the AETH is read behind the trace";
+    EXPECT_EQ((fi.syndrome >> 5) & 0x3, 0u) << "an ACK";
+    EXPECT_EQ(ack->GetSize(), 14u + 20 + 8 + 12 + 72 + 4 + 4);
+    IoamTraceHeader back;
+    ASSERT_TRUE(ProbeFrameBuilder::ReadTrace(ack, back));
+    EXPECT_EQ(back.GetNodes(), trace.GetNodes());
 }

@@ -171,8 +171,10 @@ TEST(BthHeader, MasksQpAndPsnTo24Bits)
 
 TEST(BthHeader, IgnoresReservedBitsOnReceive)
 {
+    // Every reserved bit but byte 8's first, the module's telemetry bit (below).
     BthHeader got = FromBytes<BthHeader>(
-        {0x11, 0x00, 0xFF, 0xFF, 0x3F, 0x00, 0x00, 0x07, 0x7F, 0x00, 0x00, 0x09});
+        {0x11, 0x00, 0xFF, 0xFF, 0x3F, 0x00, 0x00, 0x07, 0x3F, 0x00, 0x00, 0x09});
+    EXPECT_FALSE(got.GetTelemetry());
     EXPECT_EQ(got.GetOpcode(), BthHeader::RC_ACKNOWLEDGE);
     EXPECT_FALSE(got.GetFecn());
     EXPECT_FALSE(got.GetBecn());
@@ -181,6 +183,20 @@ TEST(BthHeader, IgnoresReservedBitsOnReceive)
     EXPECT_EQ(got.GetPsn(), 9u);
     EXPECT_EQ(HeaderBytes(got),
               (Bytes{0x11, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x09}));
+}
+
+TEST(BthHeader, TheTelemetryBitIsByteEightsFirstReservedBit)
+{
+    BthHeader bth;
+    bth.SetTelemetry(true);
+    bth.SetAckRequest(true);
+    bth.SetPsn(0xFFFFFF);
+    Bytes b = HeaderBytes(bth);
+    EXPECT_EQ(b[8], 0x80 | BthHeader::TELEMETRY_BIT) << "AckReq, then the telemetry bit";
+    EXPECT_EQ(b[9], 0xFF);
+    BthHeader got = FromBytes<BthHeader>(b);
+    EXPECT_TRUE(got.GetTelemetry());
+    EXPECT_EQ(got.GetPsn(), 0xFFFFFFu) << "the bit is not part of the PSN";
 }
 
 TEST(BthHeader, OpcodeClassification)

@@ -55,10 +55,12 @@ TelemetryStage::GetTypeId()
                             TimeValue(MicroSeconds(100)),
                             MakeTimeAccessor(&TelemetryStage::m_claimWindow),
                             MakeTimeChecker(NanoSeconds(1)))
-              .AddTraceSource("Stamp",
-                              "A probe leaving got this node's data (egress port, data)",
-                              MakeTraceSourceAccessor(&TelemetryStage::m_stampTrace),
-                              "ns3::TelemetryStage::StampTracedCallback");
+              .AddTraceSource(
+                  "Stamp",
+                  "A probe, or a data packet with a trace, leaving got this node's data "
+                  "(egress port, data)",
+                  MakeTraceSourceAccessor(&TelemetryStage::m_stampTrace),
+                  "ns3::TelemetryStage::StampTracedCallback");
     return tid;
 }
 
@@ -78,7 +80,9 @@ TelemetryStage::Attach(FabricSwitch* sw)
 bool
 TelemetryStage::Receive(uint32_t /* inPort */, FabricFrame& frame)
 {
-    if (frame.info.roce && BthHeader::IsProbe(frame.info.opcode))
+    if (frame.info.roce
+        && (BthHeader::IsProbe(frame.info.opcode)
+            || (frame.info.traceWords && BthHeader::IsData(frame.info.opcode))))
     {
         // Its arrival, for the transit delay at egress (the switch queues a frame without an
         // operation without touching this field).
@@ -139,7 +143,9 @@ TelemetryStage::Departing(
     LinkLoad& load = m_links[outPort];
     Discount(load, now);
     const FrameInfo& fi = frame.info;
-    if (fi.roce && BthHeader::IsProbe(fi.opcode) && fi.p2mp == FrameInfo::P2MP_NONE)
+    const bool probe = fi.roce && BthHeader::IsProbe(fi.opcode);
+    if ((probe || (fi.traceWords && BthHeader::IsData(fi.opcode)))
+        && fi.p2mp == FrameInfo::P2MP_NONE)
     {
         Time transit = OpLedger::Duration(OpLedger::Units(now) - fi.queuedAt);
         Time arrived = now - transit;
@@ -160,6 +166,9 @@ TelemetryStage::Departing(
         Sharers(inPort, outPort, now, node.sharers, node.rank);
         uint64_t depth = m_switch->GetMmu()->GetEgressBytes(outPort, prio);
         node.queueDepthBytes = static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX));
+        // As HPCC's switch: the bytes sent before this frame, and the rate they left at.
+        node.txBytes = static_cast<uint32_t>(load.txBytes);
+        node.linkRateMbps = static_cast<uint32_t>(load.port->GetDataRate().GetBitRate() / 1000000);
         Ptr<Packet> stamped;
         ProbeFrameBuilder::StampResult result
             = ProbeFrameBuilder::Stamp(frame.GetPacket(), m_namespaceId, node, stamped);
@@ -172,6 +181,17 @@ TelemetryStage::Departing(
         if (result == ProbeFrameBuilder::STAMPED)
         {
             m_stampTrace(outPort, node);
+        }
+        if (!probe)
+        {
+            NS_LOG_LOGIC("node " << m_nodeId << " port " << inPort << ">" << outPort
+                                 << ": data trace "
+                                 << (result == ProbeFrameBuilder::STAMPED ? "stamped" : "not")
+                                 << ", queue " << depth << " B, sent " << load.txBytes << " B");
+            m_sharesUntil[std::size_t{outPort} * m_links.size() + inPort] = now + m_sharerWindow;
+            load.bytes += fi.size + load.framing;
+            load.txBytes += fi.size + load.framing;
+            return;
         }
         if (fi.opcode == BthHeader::RC_PROBE_CLAIM)
         {
@@ -194,6 +214,7 @@ TelemetryStage::Departing(
         m_sharesUntil[std::size_t{outPort} * m_links.size() + inPort] = now + m_sharerWindow;
     }
     load.bytes += fi.size + load.framing;
+    load.txBytes += fi.size + load.framing;
 }
 
 uint64_t

@@ -44,7 +44,10 @@ class FabricNetDevice;
  *
  * A probe is a RoCEv2 frame with BTH opcode RC_PROBE or RC_PROBE_CLAIM; its trace is stamped
  * only in this node's namespace (RFC 9197: a node acts on the namespaces it is configured
- * for).
+ * for). A unicast data packet with the BTH telemetry bit carries a trace in the same place,
+ * for a telemetry-driven congestion control (HPCC); it is stamped the same way, with the
+ * fields its trace type asks for: among them the egress port's transmitted bytes before the
+ * packet and its line rate, as HPCC's switch writes them at dequeue.
  */
 class TelemetryStage : public SwitchStage
 {
@@ -74,6 +77,7 @@ private:
         Time at;
         const FabricNetDevice* port{nullptr}; ///< its rate is read when stamped (it may change)
         uint32_t framing{0};                  ///< wire bytes of a frame beyond the packet
+        uint64_t txBytes{0};                  ///< wire bytes sent, for congestion control
     };
 
     /// Bring port's estimate to now (discount it).

@@ -34,6 +34,17 @@ struct DcqcnConfig
     bool rateTrace{false};        // write dcqcn-rates.csv into the result directory
 };
 
+/// HPCC's sender (Li et al., SIGCOMM 2019); defaults are its simulator's run.py `--cc hp`.
+struct HpccConfig
+{
+    double eta{0.95};                 // target utilisation of the most loaded hop
+    uint32_t maxStage{0};             // additive steps before a multiplicative update
+    double rateAiMbps{10};            // W_AI as a rate, at rateStepReferenceGbps
+    double rateStepReferenceGbps{25}; // the step scales with the line rate; 0: as given
+    double minRateMbps{1000};         // the rate's floor
+    double baseRttUs{0};              // T; 0: the fabric's longest unloaded round trip
+};
+
 struct NicConfig
 {
     uint32_t mtuBytes{1024};  // RDMA path MTU: payload bytes per packet
@@ -41,12 +52,14 @@ struct NicConfig
     double rtoUs{1000.0};     // retransmission timeout
     uint32_t dataPriority{3}; // PFC priority class of RDMA data
     uint32_t ctrlPriority{6}; // class of ACK/NAK/CNP, served before data
-    std::string reorder{"go-back-n"}; // receivers: go-back-n or tolerant
-    uint32_t reorderWindow{4096};     // tolerant: bitmap size in packets
-    double reorderTimeoutUs{100.0};   // tolerant: a hole this old is NAKed selectively
-    double receiveMpps{0};            // receive path packet rate; 0: unlimited
-    uint32_t receivePauseBytes{0};    // receive buffer XOFF; 0: never paused
+    std::string reorder{"go-back-n"};       // receivers: go-back-n or tolerant
+    uint32_t reorderWindow{4096};           // tolerant: bitmap size in packets
+    double reorderTimeoutUs{100.0};         // tolerant: a hole this old is NAKed selectively
+    double receiveMpps{0};                  // receive path packet rate; 0: unlimited
+    uint32_t receivePauseBytes{0};          // receive buffer XOFF; 0: never paused
+    std::string congestionControl{"dcqcn"}; // dcqcn, hpcc or none
     DcqcnConfig dcqcn;
+    HpccConfig hpcc;
 };
 
 } // namespace ns3

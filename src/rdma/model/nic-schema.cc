@@ -228,6 +228,49 @@ DeclareDcqcn(ConfigSchemaObject& d)
     }
 }
 
+void
+DeclareHpcc(ConfigSchemaObject& h)
+{
+    h.Section("HPCC",
+              "HPCC's sender (Li et al., SIGCOMM 2019), with nic.congestion_control 'hpcc': a "
+              "window and pacing rate from the in-band telemetry every switch writes into the "
+              "data packets and the ACKs bring back. Defaults are HPCC's simulator's "
+              "(simulation/run.py --cc hp at 9f4be2a); see docs/hpcc.md.");
+    h.Number("eta", Bounds::Between(0.01, 1))
+        .Default(0.95)
+        .Doc("η: the utilisation of the most loaded hop the sender aims at (run.py U_TARGET)")
+        .Bind(&HpccConfig::eta);
+    h.Integer("max_stage", 0, 1000)
+        .Default(0)
+        .Doc("maxStage: additive-increase steps before a multiplicative update (run.py "
+             "MI_THRESH; the paper's 5 was a typo for its simulations)")
+        .Bind(&HpccConfig::maxStage);
+    h.Number("rate_ai_mbps", Bounds::AtLeast(0))
+        .Default(10.0)
+        .Unit("Mb/s")
+        .Doc("W_AI as a rate: the additive step per update, at rate_step_reference_gbps "
+             "(run.py RATE_AI = 10 bw/25: 40 Mb/s at 100 Gb/s)")
+        .Bind(&HpccConfig::rateAiMbps);
+    h.Number("rate_step_reference_gbps", Bounds::AtLeast(0))
+        .Default(25.0)
+        .Unit("Gb/s")
+        .Doc("the line rate rate_ai_mbps is given for: every NIC scales it by its own line "
+             "rate over this one; 0: the same step at every line rate")
+        .Bind(&HpccConfig::rateStepReferenceGbps);
+    h.Number("min_rate_mbps", Bounds::Above(0))
+        .Default(1000.0)
+        .Unit("Mb/s")
+        .Doc("the rate never drops below this (run.py MIN_RATE)")
+        .Bind(&HpccConfig::minRateMbps);
+    h.Number("base_rtt_us", Bounds::Above(0))
+        .Auto("the fabric's longest unloaded round trip")
+        .Unit("µs")
+        .Doc("T: the window is rate x T and the EWMA spans T; HPCC's simulator takes the "
+             "longest round trip between two hosts (GLOBAL_T): twice the cable and switch "
+             "delays of the longest path plus one MTU's serialisation on each of its links")
+        .Bind(&HpccConfig::baseRttUs, 0.0);
+}
+
 } // namespace
 
 void
@@ -326,8 +369,16 @@ NicSchema::Declare(ConfigSchemaObject& nic)
                    + " above 0";
         },
         "`receive_pause_bytes` only with `receive_mpps` above 0");
+    nic.Enum("congestion_control", {"dcqcn", "hpcc", "none"})
+        .Default("dcqcn")
+        .Doc("the rate control of every sending queue pair: dcqcn (CNPs on ECN marks, "
+             "configured by nic.dcqcn; nic.dcqcn.enabled false is none), hpcc (in-band "
+             "telemetry on every data packet, configured by nic.hpcc; data is sent without "
+             "ECN capability, so no CNPs) or none (line rate); see docs/hpcc.md")
+        .Bind(&NicConfig::congestionControl);
     DeclareDcqcn(
         nic.Object("dcqcn").Doc("DCQCN congestion control").Bind(&NicConfig::dcqcn).Fields());
+    DeclareHpcc(nic.Object("hpcc").Doc("HPCC congestion control").Bind(&NicConfig::hpcc).Fields());
     // ACKs and CNPs sharing the data class would be paused by the very congestion they report.
     nic.Different("ctrl_priority", "data_priority", "control packets need their own PFC class");
 }

@@ -207,6 +207,8 @@ void
 QueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
 {
     m_cc = cc;
+    m_telemetry = cc && cc->UsesTelemetry();
+    m_windowed = cc && cc->GetWindowBytes() > 0;
 }
 
 Ptr<RdmaCongestionControl>
@@ -279,7 +281,16 @@ QueuePair::SetMulticastResponder(uint32_t ackEvery, bool ackFree)
 bool
 QueuePair::HasPacketToSend() const
 {
-    return !m_resend.empty() || (m_sndNxt < m_psnEnd && !(m_steering && WaitsToRepath()));
+    return !m_resend.empty()
+           || (m_sndNxt < m_psnEnd && !(m_steering && WaitsToRepath())
+               && !(m_windowed && WindowFull()));
+}
+
+bool
+QueuePair::WindowFull() const
+{
+    // Ack-free data is acknowledged by nobody: no window applies (P2mpChannel, ack-free).
+    return !m_ackFree && (m_sndNxt - m_sndUna) * m_mtu >= m_cc->GetWindowBytes();
 }
 
 bool
@@ -482,6 +493,15 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         p->AddHeader(reth);
     }
     BthHeader bth;
+    if (m_telemetry && !m_p2mp)
+    {
+        // Room for every switch on the path to write its record; the ACK brings it back.
+        IoamTraceHeader trace;
+        trace.SetNamespaceId(m_nic->GetTelemetryNamespace());
+        trace.Allocate(m_nic->GetTelemetryHops(), IoamTraceHeader::INT_TRACE_TYPE);
+        p->AddHeader(trace);
+        bth.SetTelemetry(true);
+    }
     bth.SetOpcode(opcode);
     bth.SetPadCount(pad);
     bth.SetDestQp(m_p2mp ? m_groupQpn : m_remoteQpn);
@@ -558,6 +578,10 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         {
             Nak(a.psn);
         }
+        if (m_windowed && HasPacketToSend())
+        {
+            m_nic->NotifyReady(this); // the window may have opened
+        }
         return;
     }
     uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_sndUna);
@@ -579,6 +603,24 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         Nak(psn);
     }
     // RNR NAKs are not generated: receive queues are modelled as never empty.
+    if (m_windowed && HasPacketToSend())
+    {
+        m_nic->NotifyReady(this); // the window may have opened
+    }
+}
+
+void
+QueuePair::ReceiveTelemetry(const IoamTraceHeader& trace, const FrameInfo& fi)
+{
+    if (!m_cc || m_localAgg)
+    {
+        return;
+    }
+    uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_sndUna);
+    const bool nak = ((fi.syndrome >> 5) & 0x3) == 3;
+    // A NAK expecting psn acknowledges up to psn - 1, as an ACK of psn - 1 would.
+    uint64_t acked = nak ? (psn > 0 ? psn - 1 : 0) : psn;
+    m_cc->ReceiveTelemetry(trace, acked, m_sndNxt);
 }
 
 void

@@ -160,7 +160,7 @@ public:
         return m_builtPort;
     }
 
-    /// DCQCN reaction point of this QP's sends; null means unpaced, line-rate sending.
+    /// Reaction point of this QP's sends (DCQCN, HPCC); null means unpaced, line-rate sending.
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
     Ptr<RdmaCongestionControl> GetCongestionControl() const;
 
@@ -175,6 +175,8 @@ public:
     /// BTH (+RETH) + payload of the next PSN; advances the send pointer.
     Ptr<Packet> BuildNextPacket(uint32_t& payloadBytes);
     void ReceiveAck(const FrameInfo& fi);
+    /// An ACK or NAK fi echoed the in-band telemetry of a data packet (before ReceiveAck(fi)).
+    void ReceiveTelemetry(const IoamTraceHeader& trace, const FrameInfo& fi);
 
     // Responder, driven by the NIC.
     void ReceiveData(const FrameInfo& fi);
@@ -268,6 +270,8 @@ private:
     /// Steering: the next new packet starts a message that will go on another port, and
     /// packets sent on the current one are unacknowledged: it waits for them.
     bool WaitsToRepath() const;
+    /// A windowed congestion control (HPCC) has as many bytes unacknowledged as it allows.
+    bool WindowFull() const;
 
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn{0};
@@ -315,6 +319,8 @@ private:
     uint32_t m_ackSource{0}; ///< IPv4 its ACKs must come from; 0: any
     bool m_ackFree{false};
     bool m_aggregateCnps{false};
+    bool m_telemetry{false};  // unicast data carries a trace for the congestion control
+    bool m_windowed{false};   // the congestion control bounds the bytes in flight
     uint32_t m_cnps{0};       // CNPs received (path steering's congestion signal)
     bool m_recovering{false}; // tolerant NIC after a timeout: resend at every partial ACK
     std::size_t m_lastBuilt{0};

@@ -23,4 +23,23 @@ RdmaCongestionControl::Registry()
     return registry;
 }
 
+bool
+RdmaCongestionControl::UsesTelemetry() const
+{
+    return false;
+}
+
+void
+RdmaCongestionControl::ReceiveTelemetry(const IoamTraceHeader& /* trace */,
+                                        uint64_t /* ackedPsn */,
+                                        uint64_t /* nextPsn */)
+{
+}
+
+uint64_t
+RdmaCongestionControl::GetWindowBytes() const
+{
+    return 0;
+}
+
 } // namespace ns3

@@ -1,8 +1,9 @@
 /*
  * The rate control of one sending queue pair, as the NIC drives it: it learns the line rate,
  * hears of every CNP, is told of every frame sent, and answers how long to wait before the
- * next one. DCQCN is the first model; a NIC chooses its model by TypeId name, as ns-3's TCP
- * chooses a TcpCongestionOps.
+ * next one; a telemetry-driven model also reads the in-band telemetry its ACKs echo and may
+ * bound the bytes in flight. DCQCN and HPCC are the models; a NIC chooses its model by TypeId
+ * name, as ns-3's TCP chooses a TcpCongestionOps.
  */
 #ifndef MCAST4AI_RDMA_CONGESTION_CONTROL_H
 #define MCAST4AI_RDMA_CONGESTION_CONTROL_H
@@ -11,6 +12,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "wire/model/ioam-trace-header.h"
 
 #include <cstdint>
 
@@ -37,6 +39,24 @@ public:
     virtual Time PacingDelay(uint32_t wireBytes) const = 0;
     /// The current sending rate.
     virtual DataRate GetRate() const = 0;
+
+    /**
+     * Whether the model reads in-band telemetry. Its queue pair's unicast data packets then
+     * carry an IOAM trace of IoamTraceHeader::INT_TRACE_TYPE that the switches stamp and the
+     * responder echoes in its ACK (ReceiveTelemetry). Rate models (DCQCN) do not.
+     */
+    virtual bool UsesTelemetry() const;
+    /**
+     * An ACK echoed the trace of a data packet.
+     * \param trace the hops' records, in path order
+     * \param ackedPsn the last PSN the ACK acknowledges
+     * \param nextPsn the PSN the queue pair sends next (HPCC's snd_nxt)
+     */
+    virtual void ReceiveTelemetry(const IoamTraceHeader& trace,
+                                  uint64_t ackedPsn,
+                                  uint64_t nextPsn);
+    /// The most bytes the queue pair may have unacknowledged; 0 for no window (rate alone).
+    virtual uint64_t GetWindowBytes() const;
 };
 
 } // namespace ns3

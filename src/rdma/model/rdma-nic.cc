@@ -653,6 +653,26 @@ RdmaNic::Encapsulate(
 void
 RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn)
 {
+    if (m_echoing)
+    {
+        // The data packet carried in-band telemetry: its ACK takes the trace back, so it has
+        // bytes from the start.
+        m_echoing = false;
+        Ptr<Packet> p = RocePacketBuilder::AckFrame(
+            MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false),
+            m_mac,
+            HostMac(to.host),
+            to.qpn,
+            psn24,
+            nak,
+            msn,
+            &m_echo);
+        FabricFrame ack = FabricFrame::From(p);
+        ack.info.owner = to.owner;
+        m_naksSent += nak;
+        QueueControl(std::move(ack));
+        return;
+    }
     // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read.
     FabricFrame ack = m_ackFrames.Make(
         MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false),
@@ -669,6 +689,18 @@ uint64_t
 RdmaNic::GetNaksSent() const
 {
     return m_naksSent;
+}
+
+uint16_t
+RdmaNic::GetTelemetryNamespace() const
+{
+    return m_telemetryNamespace;
+}
+
+uint32_t
+RdmaNic::GetTelemetryHops() const
+{
+    return m_telemetryHops;
 }
 
 uint32_t
@@ -857,11 +889,21 @@ RdmaNic::Demultiplex(uint32_t port, FabricFrame& frame)
         {
             ++m_ledger->Row(fi.owner).acksAtSenders;
         }
+        if (fi.traceWords)
+        {
+            IoamTraceHeader trace;
+            if (ProbeFrameBuilder::ReadTrace(frame.GetPacket(), trace) && trace.IsWellFormed())
+            {
+                qp->ReceiveTelemetry(trace, fi);
+            }
+        }
         qp->ReceiveAck(fi);
     }
     else if (BthHeader::IsRequest(fi.opcode))
     {
+        m_echoing = fi.traceWords && ProbeFrameBuilder::ReadTrace(frame.GetPacket(), m_echo);
         qp->ReceiveData(fi);
+        m_echoing = false;
     }
     else if (fi.opcode == BthHeader::CNP)
     {

@@ -152,6 +152,10 @@ public:
 
     uint32_t GetMtu() const;
     uint32_t GetAckEvery() const;
+    /// The IOAM namespace and hop count of the traces its queue pairs send (probes, and data
+    /// under a telemetry-driven congestion control).
+    uint16_t GetTelemetryNamespace() const;
+    uint32_t GetTelemetryHops() const;
     Time GetRto() const;
 
     /// Receivers: go-back-N (the classic RoCE NIC) or reorder-tolerant (RcResponder).
@@ -339,6 +343,9 @@ private:
     uint64_t m_mcastCopies{0};
     uint64_t m_cnpsReceived{0};
     uint16_t m_telemetryNamespace{1};
+    /// The trace of the data frame being received, while it is: an ACK it causes echoes it.
+    IoamTraceHeader m_echo;
+    bool m_echoing{false};
     uint32_t m_telemetryHops{3};
     uint64_t m_probesSent{0};
     uint64_t m_probeAcksSent{0};

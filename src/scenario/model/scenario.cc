@@ -103,6 +103,19 @@ Scenario::Warnings(const ScenarioConfig& config)
            << "acknowledged and is resent, and a run may never finish";
         out.push_back(os.str());
     }
+    // The other congestion control's keys, changed from their defaults, change nothing.
+    const std::string& cc = config.nic.congestionControl;
+    const nlohmann::json nic = ToJson(config).at("nic");
+    const nlohmann::json plain = ScenarioSchema::Build().Write(ScenarioConfig{}).at("nic");
+    for (const char* model : {"dcqcn", "hpcc"})
+    {
+        if (cc != model
+            && nic.value(model, nlohmann::json()) != plain.value(model, nlohmann::json()))
+        {
+            out.push_back(std::string("nic.") + model + ": has no effect under "
+                          + "nic.congestion_control '" + cc + "'");
+        }
+    }
     const double watchdogUs = config.WatchdogUs();
     if (watchdogUs > 0 && watchdogUs <= config.nic.rtoUs)
     {

@@ -15,6 +15,7 @@
 #include "rdma/helper/rdma-helper.h"
 #include "rdma/model/dcqcn.h"
 #include "rdma/model/path-steering.h"
+#include "rdma/model/rdma-congestion-control.h"
 #include "scenario/model/fabric-memory-estimate.h"
 #include "scenario/model/scenario-error.h"
 #include "wire/model/ioam-trace-header.h"
@@ -67,9 +68,17 @@ TopologyBuilder::Build()
     // payload, ICRC, plus framing. PFC headroom and hysteresis are counted in such frames.
     const P2mpHelper p2mp = MakeP2mpHelper();
     m_delivery = p2mp.Create();
+    const bool hpcc = nic.congestionControl == "hpcc";
+    // Under HPCC every data packet has room for each switch on the longest path to write in.
+    const uint32_t intHops
+        = std::min<uint32_t>(m_graph->MaxSwitchesOnPath(),
+                             IoamTraceHeader::MAX_DATA_WORDS
+                                 / IoamTraceHeader::NodeWords(IoamTraceHeader::INT_TRACE_TYPE));
+    const uint32_t intBytes
+        = hpcc ? IoamTraceHeader::SizeFor(intHops, IoamTraceHeader::INT_TRACE_TYPE) : 0;
     uint32_t maxFrame = nic.mtuBytes + m_delivery->MaxHeaderBytes(m_graph->HostCount())
-                        + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES + FrameInfo::RETH_BYTES
-                        + FrameInfo::ICRC_BYTES + 24;
+                        + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES + intBytes
+                        + FrameInfo::RETH_BYTES + FrameInfo::ICRC_BYTES + 24;
     fabric.SetMaxFrameBytes(maxFrame);
     // Every class RDMA data rides is lossless: the NIC's, and those workloads chose.
     uint8_t lossless = static_cast<uint8_t>((1u << nic.dataPriority) | (1u << nic.ctrlPriority));
@@ -121,7 +130,8 @@ TopologyBuilder::Build()
     }
     fabric.SetSeed(m_config.seed);
     fabric.SetSourceValidation(sw.sourceValidation);
-    fabric.SetTelemetry(lb.telemetry, Time::FromDouble(lb.telemetryWindowUs, Time::US));
+    // Switches stamp telemetry for path steering's probes, and for HPCC's data packets.
+    fabric.SetTelemetry(lb.telemetry || hpcc, Time::FromDouble(lb.telemetryWindowUs, Time::US));
     FabricHelper::Fabric built;
     try
     {
@@ -179,10 +189,65 @@ TopologyBuilder::Build()
         // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
         rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
     }
-    const DcqcnConfig& d = nic.dcqcn;
-    rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(d.enabled));
+    if (hpcc)
+    {
+        SetUpHpcc(rdma, intHops);
+    }
+    else
+    {
+        SetUpDcqcn(rdma);
+    }
+    m_nics = rdma.Install(m_nodes, built.hostPorts);
+
+    p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
+    InstallFaults();
+}
+
+double
+TopologyBuilder::LongestRttUs() const
+{
+    // As HPCC's simulator computes its GLOBAL_T (scratch/third.cc): twice the propagation of
+    // the longest host-to-host path, here with the switches' latency, plus one MTU's
+    // serialisation on each of its links.
+    const TopologyConfig& t = m_config.topology;
+    const uint32_t switches = std::max<uint32_t>(1, m_graph->MaxSwitchesOnPath());
+    const double oneWayUs = 2 * t.hostLink.delayUs + (switches - 1) * t.fabricLink.delayUs
+                            + switches * m_config.sw.latencyNs / 1000.0;
+    const double bits = m_config.nic.mtuBytes * 8.0;
+    const double serialisationUs
+        = bits * (2 / (t.hostLink.rateGbps * 1e3) + (switches - 1) / (t.fabricLink.rateGbps * 1e3));
+    return 2 * oneWayUs + serialisationUs;
+}
+
+void
+TopologyBuilder::SetUpHpcc(RdmaHelper& rdma, uint32_t hops) const
+{
+    const HpccConfig& h = m_config.nic.hpcc;
+    const double baseRttUs = h.baseRttUs > 0 ? h.baseRttUs : LongestRttUs();
+    NS_LOG_INFO("HPCC: T " << baseRttUs << " us, " << hops << " hops of telemetry");
+    rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(true));
+    // HPCC reads telemetry, not ECN: its data is not ECN-capable, so no CNPs are sent.
+    rdma.SetNicAttribute("EcnCapable", BooleanValue(false));
+    rdma.SetNicAttribute("TelemetryHops", UintegerValue(hops));
+    rdma.SetCongestionControl(RdmaCongestionControl::Registry().Get("hpcc").GetName());
+    rdma.SetCongestionControlAttribute("TargetUtilisation", DoubleValue(h.eta));
+    rdma.SetCongestionControlAttribute("MaxStage", UintegerValue(h.maxStage));
+    rdma.SetCongestionControlAttribute("RateAi", DataRateValue(DataRate(h.rateAiMbps * 1e6)));
+    rdma.SetCongestionControlAttribute(
+        "StepReferenceRate",
+        DataRateValue(DataRate(static_cast<uint64_t>(h.rateStepReferenceGbps * 1e9))));
+    rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate(h.minRateMbps * 1e6)));
+    rdma.SetCongestionControlAttribute("BaseRtt", TimeValue(Time::FromDouble(baseRttUs, Time::US)));
+}
+
+void
+TopologyBuilder::SetUpDcqcn(RdmaHelper& rdma) const
+{
+    const DcqcnConfig& d = m_config.nic.dcqcn;
+    rdma.SetNicAttribute("CongestionControlEnabled",
+                         BooleanValue(d.enabled && m_config.nic.congestionControl == "dcqcn"));
     rdma.SetNicAttribute("CnpInterval", TimeValue(Time::FromDouble(d.cnpIntervalUs, Time::US)));
-    rdma.SetCongestionControl(Dcqcn::GetTypeId().GetName());
+    rdma.SetCongestionControl(RdmaCongestionControl::Registry().Get("dcqcn").GetName());
     rdma.SetCongestionControlAttribute("G", DoubleValue(d.g));
     rdma.SetCongestionControlAttribute("AlphaUpdatePeriod",
                                        TimeValue(Time::FromDouble(d.alphaUpdateUs, Time::US)));
@@ -205,10 +270,6 @@ TopologyBuilder::Build()
     rdma.SetCongestionControlAttribute(
         "AlphaUpdate",
         EnumValue(d.alphaUpdate == "per-period" ? Dcqcn::ALPHA_PER_PERIOD : Dcqcn::ALPHA_PER_CNP));
-    m_nics = rdma.Install(m_nodes, built.hostPorts);
-
-    p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
-    InstallFaults();
 }
 
 std::pair<uint32_t, uint32_t>

@@ -27,6 +27,8 @@ namespace ns3
 /**
  * \brief Builds and owns the simulated fabric of one scenario.
  */
+class RdmaHelper;
+
 class TopologyBuilder
 {
 public:
@@ -70,6 +72,12 @@ private:
     P2mpHelper MakeP2mpHelper() const;
     /// Resolve and schedule the scenario's faults (ScenarioError on a link that is not one).
     void InstallFaults();
+    /// nic.congestion_control's model and its keys, as the NICs' congestion control.
+    void SetUpDcqcn(RdmaHelper& rdma) const;
+    /// hops: the switches on the longest path, each writing its record into the telemetry.
+    void SetUpHpcc(RdmaHelper& rdma, uint32_t hops) const;
+    /// HPCC's base round trip T by default: the longest unloaded round trip between hosts, µs.
+    double LongestRttUs() const;
     /// The port of `node` at its end of the link faults[i] names.
     std::pair<uint32_t, uint32_t> ResolveFault(uint32_t i) const;
     /// The device on port of node (a host's NIC port or a switch port).

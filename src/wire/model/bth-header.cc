@@ -28,6 +28,7 @@ BthHeader::BthHeader()
       m_becn(false),
       m_destQp(0),
       m_ackRequest(false),
+      m_telemetry(false),
       m_psn(0)
 {
 }
@@ -64,7 +65,8 @@ BthHeader::Serialize(Buffer::Iterator start) const
     i.WriteHtonU16(m_pkey);
     // FECN and BECN share a 32-bit word with the QP; the six bits between them are reserved.
     i.WriteHtonU32((m_fecn ? 0x80000000U : 0) | (m_becn ? 0x40000000U : 0) | (m_destQp & MASK_24));
-    i.WriteHtonU32((m_ackRequest ? 0x80000000U : 0) | (m_psn & MASK_24));
+    i.WriteHtonU32((m_ackRequest ? 0x80000000U : 0)
+                   | (m_telemetry ? uint32_t{TELEMETRY_BIT} << 24 : 0) | (m_psn & MASK_24));
 }
 
 uint32_t
@@ -84,6 +86,7 @@ BthHeader::Deserialize(Buffer::Iterator start)
     m_destQp = word & MASK_24;
     word = i.ReadNtohU32();
     m_ackRequest = (word & 0x80000000U) != 0;
+    m_telemetry = (word & (uint32_t{TELEMETRY_BIT} << 24)) != 0;
     m_psn = word & MASK_24;
     return i.GetDistanceFrom(start);
 }
@@ -94,7 +97,8 @@ BthHeader::Print(std::ostream& os) const
     os << "opcode=" << OpcodeName(m_opcode) << "(0x" << std::hex << +m_opcode << std::dec << ")"
        << " se=" << m_solicitedEvent << " m=" << m_migReq << " pad=" << +m_padCount
        << " tver=" << +m_tver << " pkey=0x" << std::hex << m_pkey << std::dec << " fecn=" << m_fecn
-       << " becn=" << m_becn << " dqp=" << m_destQp << " a=" << m_ackRequest << " psn=" << m_psn;
+       << " becn=" << m_becn << " dqp=" << m_destQp << " a=" << m_ackRequest
+       << (m_telemetry ? " telemetry" : "") << " psn=" << m_psn;
 }
 
 void
@@ -215,6 +219,18 @@ bool
 BthHeader::GetAckRequest() const
 {
     return m_ackRequest;
+}
+
+void
+BthHeader::SetTelemetry(bool telemetry)
+{
+    m_telemetry = telemetry;
+}
+
+bool
+BthHeader::GetTelemetry() const
+{
+    return m_telemetry;
 }
 
 void

@@ -16,7 +16,10 @@ namespace ns3
  * \brief The 12-byte BTH.
  *
  * Kept bit-exact so that pcaps open in Wireshark as RoCE and sizes on the wire are real.
- * Reserved bits are sent as zero and ignored on receive.
+ * Reserved bits are sent as zero and ignored on receive, but one: the module sets the first
+ * reserved bit after AckReq (byte 8 bit 6) on a data packet or ACK that carries an IOAM trace
+ * right after the BTH, for a telemetry-driven congestion control (RoCEv2 defines no place
+ * for in-band telemetry; HPCC's own implementation adds a header of its own).
  */
 class BthHeader : public Header
 {
@@ -158,6 +161,13 @@ public:
                || op == RC_WRITE_ONLY;
     }
 
+    /// Mark the packet as carrying an IoamTraceHeader right after the BTH (the module's use
+    /// of a reserved bit, see above).
+    void SetTelemetry(bool telemetry);
+    bool GetTelemetry() const;
+    /// The bit in byte 8 that SetTelemetry sets.
+    static constexpr uint8_t TELEMETRY_BIT = 0x40;
+
     /// \return the enum name of a known opcode, "UNKNOWN" otherwise (never null)
     static const char* OpcodeName(uint8_t op);
 
@@ -172,6 +182,7 @@ private:
     bool m_becn;           //!< byte 4 bit 6
     uint32_t m_destQp;     //!< bytes 5-7
     bool m_ackRequest;     //!< byte 8 bit 7
+    bool m_telemetry;      //!< byte 8 bit 6 (reserved in IBA): an IOAM trace follows
     uint32_t m_psn;        //!< bytes 9-11
 };
 

@@ -1,7 +1,9 @@
 #include "wire/model/frame-info.h"
 
 #include "wire/model/bth-header.h"
+#include "wire/model/ioam-trace-header.h"
 
+#include <algorithm>
 #include <tuple>
 #include <vector>
 
@@ -45,6 +47,7 @@ FrameInfo::Parse(Ptr<const Packet> p)
     roce = false;
     p2mp = P2MP_NONE;
     p2mpBytes = 0;
+    traceWords = 0;
     if (n < ETH_BYTES)
     {
         etherType = 0;
@@ -129,15 +132,36 @@ FrameInfo::Parse(Ptr<const Packet> p)
     ackRequest = (bth[8] & 0x80) != 0;
     psn = Read24(bth + 9);
     uint32_t rest = n - IPV4_BYTES - UDP_BYTES - BTH_BYTES;
+    const uint8_t* after = bth + BTH_BYTES;
+    if ((bth[8] & BthHeader::TELEMETRY_BIT) && rest >= 4)
+    {
+        // An IOAM trace between the BTH and the AETH or RETH: skip it, reading again if the
+        // headers behind it lie past what was read.
+        uint32_t trace = IoamTraceHeader::AnnouncedBytes(after);
+        uint32_t offset = static_cast<uint32_t>(after - b);
+        if (trace > 0 && offset + trace <= size)
+        {
+            traceWords = trace / 4;
+            if (rest < trace + RETH_BYTES && offset + rest < size)
+            {
+                big.resize(std::min(size, offset + trace + RETH_BYTES));
+                p->CopyData(big.data(), big.size());
+                after = big.data() + offset;
+                rest = static_cast<uint32_t>(big.size()) - offset;
+            }
+            rest -= std::min(rest, trace);
+            after += trace;
+        }
+    }
     if ((BthHeader::CarriesAeth(opcode) || opcode == BthHeader::RC_SKIP) && rest >= AETH_BYTES)
     {
         // An AETH (syndrome, MSN), or a SkipHeader (skipped opcode, skipped bytes): same shape.
-        syndrome = bth[12];
-        msn = Read24(bth + 13);
+        syndrome = after[0];
+        msn = Read24(after + 1);
     }
     else if (BthHeader::CarriesReth(opcode) && rest >= RETH_BYTES)
     {
-        dmaLength = Read32(bth + 12 + 12);
+        dmaLength = Read32(after + 12);
     }
     return true;
 }
@@ -152,7 +176,8 @@ FrameInfo::operator==(const FrameInfo& o) const
                                f.etherType,
                                f.p2mp,
                                uint8_t(f.dscp),
-                               f.p2mpBytes,
+                               uint32_t(f.p2mpBytes),
+                               uint32_t(f.traceWords),
                                f.groupId,
                                f.entropy,
                                f.srcIp,
@@ -183,7 +208,7 @@ FrameInfo::IsFirstPacket() const
 uint32_t
 FrameInfo::PayloadBytes() const
 {
-    uint32_t headers = BTH_OFFSET + p2mpBytes + BTH_BYTES + ICRC_BYTES;
+    uint32_t headers = BTH_OFFSET + p2mpBytes + BTH_BYTES + 4 * traceWords + ICRC_BYTES;
     if (BthHeader::CarriesReth(opcode))
     {
         headers += RETH_BYTES;

@@ -58,6 +58,8 @@ public:
         : size(0),
           dscp(0),
           ecn(0),
+          p2mpBytes(0),
+          traceWords(0),
           destQp(0),
           opcode(0),
           psn(0),
@@ -80,10 +82,12 @@ public:
     uint16_t etherType{0};
     // P2MP header between Ethernet and IPv4
     P2mpKind p2mp{P2MP_NONE};
-    uint8_t protocol{0};   ///< IPv4
-    uint32_t p2mpBytes{0}; ///< length of that header
-    uint32_t groupId{0};   ///< shim only
-    uint32_t entropy{0};   ///< BIER / shim entropy field
+    uint8_t protocol{0};     ///< IPv4
+    uint32_t p2mpBytes : 22; ///< length of that header
+    /// RoCEv2: 4-octet words of the IOAM trace after the BTH (BTH telemetry bit), else 0
+    uint32_t traceWords : 10;
+    uint32_t groupId{0}; ///< shim only
+    uint32_t entropy{0}; ///< BIER / shim entropy field
     uint32_t srcIp{0};
     uint32_t dstIp{0};
     // UDP
@@ -125,7 +129,7 @@ public:
         return srcIp - HOST_ADDRESS_BASE;
     }
 
-    /// RDMA payload bytes of a SEND/WRITE packet (frame minus headers, RETH and ICRC).
+    /// RDMA payload bytes of a SEND/WRITE packet (frame minus headers, trace, RETH and ICRC).
     uint32_t PayloadBytes() const;
 
     /// A message's first packet (SEND/WRITE FIRST or ONLY).

@@ -27,7 +27,8 @@ IoamTraceHeader::NodeData::operator==(const NodeData& o) const
     return hopLimit == o.hopLimit && nodeId == o.nodeId && ingressIf == o.ingressIf
            && egressIf == o.egressIf && seconds == o.seconds && nanoseconds == o.nanoseconds
            && transitDelayNs == o.transitDelayNs && utilisation == o.utilisation
-           && sharers == o.sharers && rank == o.rank && queueDepthBytes == o.queueDepthBytes;
+           && sharers == o.sharers && rank == o.rank && queueDepthBytes == o.queueDepthBytes
+           && txBytes == o.txBytes && linkRateMbps == o.linkRateMbps;
 }
 
 IoamTraceHeader::IoamTraceHeader() = default;
@@ -49,18 +50,40 @@ IoamTraceHeader::GetInstanceTypeId() const
 }
 
 uint32_t
-IoamTraceHeader::SizeFor(uint32_t hops)
+IoamTraceHeader::NodeWords(uint32_t traceType)
 {
-    return FIXED_BYTES + 4 * std::min(hops * NODE_WORDS, MAX_DATA_WORDS);
+    if (traceType & ~SUPPORTED_BITS)
+    {
+        return 0;
+    }
+    uint32_t words = 0;
+    for (uint32_t bit : {BIT_NODE_ID,
+                         BIT_INTERFACES,
+                         BIT_SECONDS,
+                         BIT_NANOSECONDS,
+                         BIT_TRANSIT,
+                         BIT_NAMESPACE_DATA,
+                         BIT_QUEUE_DEPTH})
+    {
+        words += (traceType & bit) != 0;
+    }
+    return words + ((traceType & BIT_WIDE_NAMESPACE_DATA) ? 2 : 0);
+}
+
+uint32_t
+IoamTraceHeader::SizeFor(uint32_t hops, uint32_t traceType)
+{
+    return FIXED_BYTES + 4 * std::min(hops * NodeWords(traceType), MAX_DATA_WORDS);
 }
 
 void
-IoamTraceHeader::Allocate(uint32_t hops)
+IoamTraceHeader::Allocate(uint32_t hops, uint32_t traceType)
 {
-    m_dataWords = std::min(hops * NODE_WORDS, MAX_DATA_WORDS);
+    NS_ASSERT_MSG(NodeWords(traceType) > 0, "a trace type of this header's fields");
+    m_traceType = traceType;
+    m_nodeLen = NodeWords(traceType);
+    m_dataWords = (SizeFor(hops, traceType) - FIXED_BYTES) / 4;
     m_remainingWords = m_dataWords;
-    m_traceType = TRACE_TYPE;
-    m_nodeLen = NODE_WORDS;
     m_wellFormed = true;
     m_nodes.clear();
     m_opaque.clear();
@@ -109,15 +132,43 @@ IoamTraceHeader::Serialize(Buffer::Iterator start) const
     // The latest hop's data sits lowest in the packet, just above the free space.
     for (auto it = m_nodes.rbegin(); it != m_nodes.rend(); ++it)
     {
-        start.WriteHtonU32((static_cast<uint32_t>(it->hopLimit) << 24) | (it->nodeId & MASK_24));
-        start.WriteHtonU16(it->ingressIf);
-        start.WriteHtonU16(it->egressIf);
-        start.WriteHtonU32(it->seconds);
-        start.WriteHtonU32(it->nanoseconds);
-        start.WriteHtonU32(it->transitDelayNs);
-        start.WriteHtonU32((uint32_t{it->utilisation} << 16) | (uint32_t{it->sharers} << 8)
-                           | it->rank);
-        start.WriteHtonU32(it->queueDepthBytes);
+        // The fields of the bits set, in bit order (RFC 9197 §4.4.1).
+        if (m_traceType & BIT_NODE_ID)
+        {
+            start.WriteHtonU32((static_cast<uint32_t>(it->hopLimit) << 24)
+                               | (it->nodeId & MASK_24));
+        }
+        if (m_traceType & BIT_INTERFACES)
+        {
+            start.WriteHtonU16(it->ingressIf);
+            start.WriteHtonU16(it->egressIf);
+        }
+        if (m_traceType & BIT_SECONDS)
+        {
+            start.WriteHtonU32(it->seconds);
+        }
+        if (m_traceType & BIT_NANOSECONDS)
+        {
+            start.WriteHtonU32(it->nanoseconds);
+        }
+        if (m_traceType & BIT_TRANSIT)
+        {
+            start.WriteHtonU32(it->transitDelayNs);
+        }
+        if (m_traceType & BIT_NAMESPACE_DATA)
+        {
+            start.WriteHtonU32((uint32_t{it->utilisation} << 16) | (uint32_t{it->sharers} << 8)
+                               | it->rank);
+        }
+        if (m_traceType & BIT_QUEUE_DEPTH)
+        {
+            start.WriteHtonU32(it->queueDepthBytes);
+        }
+        if (m_traceType & BIT_WIDE_NAMESPACE_DATA)
+        {
+            start.WriteHtonU32(it->txBytes);
+            start.WriteHtonU32(it->linkRateMbps);
+        }
     }
 }
 
@@ -138,9 +189,9 @@ IoamTraceHeader::Deserialize(Buffer::Iterator start)
     m_nodes.clear();
     m_opaque.clear();
     uint32_t filled = m_dataWords >= m_remainingWords ? m_dataWords - m_remainingWords : 0;
-    m_wellFormed = type == IOAM_PREALLOCATED_TRACE && m_traceType == TRACE_TYPE
-                   && m_nodeLen == NODE_WORDS && m_remainingWords <= m_dataWords
-                   && filled % NODE_WORDS == 0;
+    m_wellFormed = type == IOAM_PREALLOCATED_TRACE && m_nodeLen > 0
+                   && m_nodeLen == NodeWords(m_traceType) && m_remainingWords <= m_dataWords
+                   && filled % m_nodeLen == 0;
     if (!m_wellFormed)
     {
         for (uint32_t i = 0; i < m_dataWords; ++i)
@@ -150,22 +201,48 @@ IoamTraceHeader::Deserialize(Buffer::Iterator start)
         return GetSerializedSize();
     }
     start.Next(4 * m_remainingWords);
-    m_nodes.resize(filled / NODE_WORDS);
+    m_nodes.resize(filled / m_nodeLen);
     for (auto it = m_nodes.rbegin(); it != m_nodes.rend(); ++it)
     {
-        uint32_t id = start.ReadNtohU32();
-        it->hopLimit = static_cast<uint8_t>(id >> 24);
-        it->nodeId = id & MASK_24;
-        it->ingressIf = start.ReadNtohU16();
-        it->egressIf = start.ReadNtohU16();
-        it->seconds = start.ReadNtohU32();
-        it->nanoseconds = start.ReadNtohU32();
-        it->transitDelayNs = start.ReadNtohU32();
-        uint32_t data = start.ReadNtohU32();
-        it->utilisation = static_cast<uint16_t>(data >> 16);
-        it->sharers = static_cast<uint8_t>(data >> 8);
-        it->rank = static_cast<uint8_t>(data);
-        it->queueDepthBytes = start.ReadNtohU32();
+        if (m_traceType & BIT_NODE_ID)
+        {
+            uint32_t id = start.ReadNtohU32();
+            it->hopLimit = static_cast<uint8_t>(id >> 24);
+            it->nodeId = id & MASK_24;
+        }
+        if (m_traceType & BIT_INTERFACES)
+        {
+            it->ingressIf = start.ReadNtohU16();
+            it->egressIf = start.ReadNtohU16();
+        }
+        if (m_traceType & BIT_SECONDS)
+        {
+            it->seconds = start.ReadNtohU32();
+        }
+        if (m_traceType & BIT_NANOSECONDS)
+        {
+            it->nanoseconds = start.ReadNtohU32();
+        }
+        if (m_traceType & BIT_TRANSIT)
+        {
+            it->transitDelayNs = start.ReadNtohU32();
+        }
+        if (m_traceType & BIT_NAMESPACE_DATA)
+        {
+            uint32_t data = start.ReadNtohU32();
+            it->utilisation = static_cast<uint16_t>(data >> 16);
+            it->sharers = static_cast<uint8_t>(data >> 8);
+            it->rank = static_cast<uint8_t>(data);
+        }
+        if (m_traceType & BIT_QUEUE_DEPTH)
+        {
+            it->queueDepthBytes = start.ReadNtohU32();
+        }
+        if (m_traceType & BIT_WIDE_NAMESPACE_DATA)
+        {
+            it->txBytes = start.ReadNtohU32();
+            it->linkRateMbps = start.ReadNtohU32();
+        }
     }
     return GetSerializedSize();
 }
@@ -180,7 +257,8 @@ IoamTraceHeader::Print(std::ostream& os) const
         os << " [node " << n.nodeId << " if " << n.ingressIf << ">" << n.egressIf << " delay "
            << n.transitDelayNs << " ns util " << double(n.utilisation) / UTILISATION_ONE
            << " sharers " << int(n.sharers) << " rank " << int(n.rank) << " queue "
-           << n.queueDepthBytes << " B]";
+           << n.queueDepthBytes << " B tx " << n.txBytes << " B rate " << n.linkRateMbps
+           << " Mb/s]";
     }
 }
 
@@ -227,13 +305,13 @@ IoamTraceHeader::AddNode(const NodeData& node)
     {
         return false; // not a trace this node can write into: left as it came
     }
-    if (m_remainingWords < NODE_WORDS)
+    if (m_remainingWords < m_nodeLen)
     {
         m_flags |= FLAG_OVERFLOW;
         return false;
     }
     m_nodes.push_back(node);
-    m_remainingWords -= NODE_WORDS;
+    m_remainingWords -= m_nodeLen;
     return true;
 }
 

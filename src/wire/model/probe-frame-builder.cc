@@ -114,7 +114,8 @@ ProbeFrameBuilder::Stamp(Ptr<const Packet> frame,
 {
     FrameInfo fi;
     IoamTraceHeader trace;
-    if (!fi.Parse(frame) || !fi.roce || !BthHeader::IsProbe(fi.opcode)
+    if (!fi.Parse(frame) || !fi.roce
+        || !(BthHeader::IsProbe(fi.opcode) || (fi.traceWords && BthHeader::IsData(fi.opcode)))
         || fi.p2mp != FrameInfo::P2MP_NONE || !ReadTrace(frame, trace)
         || trace.GetNamespaceId() != namespaceId || !trace.IsWellFormed())
     {

@@ -70,8 +70,9 @@ public:
     /**
      * Add node's data to a probe's trace, its Hop_Lim the IPv4 TTL, with the ICRC recomputed
      * if the frame had one (a node that rewrites a packet keeps its checksums right, as a
-     * router does the IPv4 checksum). Only a unicast RoCEv2 probe's trace of namespaceId, the
-     * namespace the node is configured for, is written into (RFC 9197).
+     * router does the IPv4 checksum). Only a unicast RoCEv2 probe's trace, or a unicast data
+     * packet's with the BTH telemetry bit (same place, right after the BTH), of namespaceId,
+     * the namespace the node is configured for, is written into (RFC 9197).
      * \param stamped the rewritten frame, unless UNTOUCHED
      */
     static StampResult Stamp(Ptr<const Packet> frame,

@@ -124,16 +124,25 @@ RocePacketBuilder::AckFrame(const Addressing& a,
                             uint32_t destQp,
                             uint32_t psn24,
                             bool nak,
-                            uint32_t msn)
+                            uint32_t msn,
+                            const Header* echo)
 {
     BthHeader bth;
     bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
     bth.SetDestQp(destQp);
     bth.SetPsn(psn24);
+    bth.SetTelemetry(echo != nullptr);
     AethHeader aeth = AckAeth(nak, msn);
     EthernetHeader eth = MakeEthernet(src, dst, FrameInfo::ETHERTYPE_IPV4);
     Ptr<Packet> p = Create<Packet>();
-    Wrap(p, a, &eth, {&bth, &aeth});
+    if (echo)
+    {
+        Wrap(p, a, &eth, {&bth, echo, &aeth});
+    }
+    else
+    {
+        Wrap(p, a, &eth, {&bth, &aeth});
+    }
     return p;
 }
 

@@ -35,7 +35,9 @@ public:
 
     /**
      * A whole unicast ACK, or NAK (PSN sequence error) expecting psn24: Ethernet, IPv4, UDP,
-     * BTH (opcode ACKNOWLEDGE), AETH and ICRC, written into the packet in one step.
+     * BTH (opcode ACKNOWLEDGE), AETH and ICRC, written into the packet in one step. With
+     * echo, the ACK carries that IOAM trace between the BTH (telemetry bit set) and the AETH:
+     * a telemetry-driven congestion control's data packet's, returned to its sender.
      */
     static Ptr<Packet> AckFrame(const Addressing& a,
                                 Mac48Address src,
@@ -43,7 +45,8 @@ public:
                                 uint32_t destQp,
                                 uint32_t psn24,
                                 bool nak,
-                                uint32_t msn);
+                                uint32_t msn,
+                                const Header* echo = nullptr);
     /// The AETH of AckFrame: an ACK, or a NAK with code PSN sequence error.
     static AethHeader AckAeth(bool nak, uint32_t msn);
     /// BTH (opcode CNP, BECN set) + the 16 reserved bytes.
