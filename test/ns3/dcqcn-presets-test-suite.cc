@@ -5,7 +5,7 @@
  * run is held to bounds derived on paper (no flow beats the bottleneck); the default preset is
  * held to its distance from DCQCN off (how fast it is, not that it is the fastest: which
  * preset is the default is a choice, docs/rdma-dcqcn.md); every preset's values are held to
- * their cited sources; and the 64-to-1 incast with the `hpcc` preset
+ * their cited sources; and the 64-to-1 incast with the `hpcc-simulator` preset
  * is compared with the HPCC simulator's published figures, framing accounted for
  * (docs/validation.md).
  */
@@ -35,8 +35,8 @@ using namespace ns3::test;
 namespace
 {
 
-const std::vector<std::string> PRESETS{"paper", "nvidia-cx6", "hpcc"};
-const std::string DEFAULT_PRESET = "hpcc";
+const std::vector<std::string> PRESETS{"paper", "nvidia-cx6", "hpcc-simulator"};
+const std::string DEFAULT_PRESET = "hpcc-simulator";
 
 /// One run of a validation scenario.
 struct Outcome
@@ -181,7 +181,7 @@ private:
         const Outcome& def = runs[DEFAULT_PRESET];
         NS_TEST_ASSERT_MSG_LT_OR_EQ(def.maxUs, 1.5 * off.maxUs, "default within 50% of off");
         // The rate-decrease interval: never two cuts of one queue pair within 4 us.
-        NS_TEST_ASSERT_MSG_GT(def.cuts, 1, "the hpcc preset cut more than once");
+        NS_TEST_ASSERT_MSG_GT(def.cuts, 1, "the hpcc-simulator preset cut more than once");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(def.minCutGapUs, 4.0 - 1e-6, "at most one cut per 4 us");
     }
 };
@@ -310,7 +310,7 @@ class HpccIncastTestCase : public TestCase
 {
 public:
     HpccIncastTestCase()
-        : TestCase("64-to-1 incast with the hpcc preset: median and max FCT, and the local "
+        : TestCase("64-to-1 incast with the hpcc-simulator preset: median and max FCT, and the local "
                    "senders' median, within 5% of the HPCC simulator's; DCQCN off rejected")
     {
     }
@@ -323,7 +323,7 @@ private:
         NS_TEST_ASSERT_MSG_EQ_TOL(k, 1.0424871, 1e-7, "our wire bytes per HPCC wire byte");
         const double median = HpccIncast::MEDIAN_US * k;
         const double max = HpccIncast::MAX_US * k;
-        Outcome o = RunValidation("hpcc-incast-64.json", "hpcc");
+        Outcome o = RunValidation("hpcc-incast-64.json", "hpcc-simulator");
         std::clog << std::fixed << std::setprecision(1) << "hpcc-incast-64: ours p50 " << o.p50Us
                   << " max " << o.maxUs << " us; HPCC 1304 / 1397 us x " << std::setprecision(6)
                   << k << std::setprecision(1) << " = " << median << " / " << max << " us ("
@@ -376,7 +376,7 @@ private:
 
 /**
  * Every preset's values as a NIC resolves them at 100 and 400 Gb/s, against the table of cited
- * values (docs/rdma-dcqcn.md#presets has each source, row by row). It also resolves `hpcc`
+ * values (docs/rdma-dcqcn.md#presets has each source, row by row). It also resolves `hpcc-simulator`
  * with its line-rate scaling removed and asserts that the table rejects that: at 400 Gb/s its
  * steps would stay at 5 and 50 Mb/s instead of run.py's 80 and 800.
  */
@@ -536,7 +536,7 @@ private:
                                                                          {
                                                                              return nvidia;
                                                                          }},
-                                                                        {"hpcc", hpcc}};
+                                                                        {"hpcc-simulator", hpcc}};
         for (const auto& [preset, cited] : table)
         {
             for (double rate : {100.0, 400.0})
@@ -548,7 +548,7 @@ private:
             }
         }
         // The check rejects hpcc without its scaling: at 400 Gb/s the steps differ from run.py.
-        auto [unscaled, ok] = Resolve("hpcc", 400, {{"rate_step_reference_gbps", 0}});
+        auto [unscaled, ok] = Resolve("hpcc-simulator", 400, {{"rate_step_reference_gbps", 0}});
         NS_TEST_ASSERT_MSG_EQ(ok, true, "hpcc unscaled");
         NS_TEST_EXPECT_MSG_NE(Differences(unscaled, hpcc(400)),
                               "",

@@ -254,7 +254,7 @@ private:
         NS_TEST_ASSERT_MSG_EQ(off.complete, true, "every flow completes without DCQCN");
         NS_TEST_ASSERT_MSG_GT(off.pauses, 0, "without DCQCN the incast needs PFC");
         // The paper's parameters and the default preset.
-        for (const std::string preset : {"paper", "hpcc"})
+        for (const std::string preset : {"paper", "hpcc-simulator"})
         {
             Outcome on = Run(preset);
             std::clog << "incast 16x4MiB: DCQCN " << preset << ": avg queue " << on.avgQueue / 1024
@@ -262,7 +262,7 @@ private:
                       << on.cnps << " CNPs, done at " << on.end * 1e3 << " ms" << std::endl;
             NS_TEST_ASSERT_MSG_EQ(on.complete, true, "every flow completes with DCQCN");
             NS_TEST_ASSERT_MSG_LT_OR_EQ(on.pauses * 5, off.pauses, "at least 5x fewer pauses");
-            if (preset == "hpcc")
+            if (preset == "hpcc-simulator")
             {
                 // kmax defaults to 16 KB per Gbps: 1600 KB at 100 Gbps. The paper's DCQCN,
                 // alpha starting at 0.5 and one CNP per 50 us, does not hold this incast's
@@ -295,7 +295,7 @@ private:
         runner.Build();
         Ptr<QueuePair> qp = runner.GetFabric().GetNic(1)->GetQpByIndex(0);
         Ptr<Dcqcn> cc = DynamicCast<Dcqcn>(qp->GetCongestionControl());
-        NS_TEST_ASSERT_MSG_NE(cc, nullptr, "DCQCN is on by default (the hpcc preset)");
+        NS_TEST_ASSERT_MSG_NE(cc, nullptr, "DCQCN is on by default (the hpcc-simulator preset)");
         uint64_t changes = 0;
         cc->TraceConnectWithoutContext("Rate", MakeBoundCallback(&RateChanged, &changes));
         NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
@@ -324,7 +324,7 @@ public:
     {
         AddTestCase(new UncongestedTestCase());
         AddTestCase(new FairShareTestCase("paper"));
-        AddTestCase(new FairShareTestCase("hpcc"));
+        AddTestCase(new FairShareTestCase("hpcc-simulator"));
         AddTestCase(new IncastDcqcnTestCase());
     }
 };

@@ -284,10 +284,10 @@ class HpccTestSuite : public TestSuite
 {
 public:
     HpccTestSuite()
-        : TestSuite("mcast4ai-hpcc", UNIT)
+        : TestSuite("mcast4ai-hpcc", TestSuite::Type::UNIT)
     {
-        AddTestCase(new HpccEquilibriumTestCase(), TestCase::QUICK);
-        AddTestCase(new HpccIncastQueueTestCase(), TestCase::QUICK);
+        AddTestCase(new HpccEquilibriumTestCase());
+        AddTestCase(new HpccIncastQueueTestCase());
     }
 };
 

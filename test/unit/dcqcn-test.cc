@@ -2,7 +2,7 @@
  * DCQCN reaction-point arithmetic against sequences worked out by hand (rates in Gb/s on a
  * 100 Gb/s line; g = 1/256, F = 5, R_AI = 40 Mb/s, R_HAI = 200 Mb/s, floor 100 Mb/s), then the
  * rate-decrease interval, the per-period alpha update and the timer-only increase of the
- * `hpcc` preset.
+ * `hpcc-simulator` preset.
  */
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -208,7 +208,7 @@ TEST_F(DcqcnTest, PacingDelayIsWireTimeAtTheCurrentRate)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rate-decrease interval, per-period alpha, timer-only increase (the `hpcc` preset's rules)
+// Rate-decrease interval, per-period alpha, timer-only increase (the `hpcc-simulator` preset's rules)
 
 constexpr double G = 1.0 / 256;
 

@@ -1327,9 +1327,9 @@ TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
     EXPECT_EQ(c.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
     EXPECT_EQ(c.nic.dcqcn.alphaUpdate, "per-period");
 
-    // The default preset is hpcc (docs/rdma-dcqcn.md#presets).
+    // The default preset is hpcc-simulator (docs/rdma-dcqcn.md#presets).
     const ScenarioConfig hpcc = ParseJson(Minimal());
-    EXPECT_EQ(hpcc.nic.dcqcn.preset, "hpcc");
+    EXPECT_EQ(hpcc.nic.dcqcn.preset, "hpcc-simulator");
     EXPECT_EQ(hpcc.nic.dcqcn.cnpIntervalUs, 0.0);
     EXPECT_EQ(hpcc.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
     EXPECT_EQ(hpcc.nic.dcqcn.byteCounterBytes, 0u);

@@ -11,11 +11,11 @@
 namespace ns3
 {
 
-/// DCQCN's parameters; the initialisers are the default preset's (`hpcc`, nic-schema.cc).
+/// DCQCN's parameters; the initialisers are the default preset's (`hpcc-simulator`, nic-schema.cc).
 struct DcqcnConfig
 {
     bool enabled{true};
-    std::string preset{"hpcc"}; // where the defaults below come from: paper, nvidia-cx6, hpcc
+    std::string preset{"hpcc-simulator"}; // defaults below from: paper, nvidia-cx6, hpcc-simulator
     double cnpIntervalUs{0};    // notification point: at most one CNP per QP per interval
     double g{1.0 / 256};        // alpha gain
     double alphaUpdateUs{1};    // K: the alpha update period

@@ -17,7 +17,7 @@ using json = nlohmann::json;
 using Bounds = ConfigSchemaBounds;
 
 /// The preset a scenario gets when it names none; DcqcnConfig's initialisers are its values.
-const char* const DEFAULT_PRESET = "hpcc";
+const char* const DEFAULT_PRESET = "hpcc-simulator";
 
 /// Every preset sets every parameter, so that none inherits another preset's value.
 struct DcqcnPresetDecl
@@ -79,7 +79,7 @@ DcqcnPresets()
         // High-Precision-Congestion-Control at 9f4be2a) as simulation/run.py configures it for
         // `--cc dcqcn` (R_AI = 5 bw/25, R_HAI = 50 bw/25 Mb/s: scaled with the line rate),
         // with the algorithm of rdma-hw.cc (the "Mellanox version").
-        {"hpcc",
+        {"hpcc-simulator",
          "HPCC's ns-3 simulator (simulation/run.py --cc dcqcn, "
          "src/point-to-point/model/rdma-hw.cc), its increase steps scaled with the line rate",
          {{"cnp_interval_us", 0.0},
@@ -193,7 +193,7 @@ DeclareDcqcn(ConfigSchemaObject& d)
         .Unit("Gb/s")
         .Doc("the line rate rate_ai_mbps and rate_hai_mbps are given for: every NIC scales "
              "them by its own line rate over this one, as HPCC's run.py scales them with the "
-             "link rate (`hpcc`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at 100 Gb/s, 80 and "
+             "link rate (`hpcc-simulator`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at 100 Gb/s, 80 and "
              "800 at 400); 0: the steps are the same at every line rate")
         .Bind(&DcqcnConfig::rateStepReferenceGbps);
     d.Number("min_rate_mbps", Bounds::Above(0))
