@@ -180,6 +180,11 @@ P2mpSwitchStage::Replicate(uint32_t inPort, FabricFrame& frame)
                              << packets << " packets");
         m_aggregator->ExpectMessageOnWire(flow, m_children, fi.psn, packets);
     }
+    if (m_aggregator && m_aggregator->WatchesResends() && fi.roce)
+    {
+        // A NAK this switch sent on waits for its resend (one NAK per loss).
+        m_aggregator->DataPassed(AckAggregator::FlowKey(fi.SrcHost(), fi.destQp), fi.psn);
+    }
     if (m_aggregator && m_aggregator->TimesOutReceivers())
     {
         CheckSilent(inPort, fi);

@@ -28,6 +28,15 @@ AckAggregator::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&AckAggregator::m_selectiveNaks),
                             MakeBooleanChecker())
+              .AddAttribute("OneNakPerLoss",
+                            "Send one NAK upstream per loss: a child's NAK is not sent on when "
+                            "it asks for nothing the root is not resending already (a NAK "
+                            "for the same loss went up and its resend has not passed here "
+                            "yet, or the child acknowledged past it since); false: every "
+                            "child's NAK goes upstream",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&AckAggregator::m_oneNakPerLoss),
+                            MakeBooleanChecker())
               .AddAttribute("Validate",
                             "Refuse ACKs that cannot be a real receiver's: for PSNs beyond "
                             "every message announced on the flow (counted and dropped)",
@@ -200,9 +209,17 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, 
         Refuse(flow, child, psn24, REFUSED_OUTSIDE_WINDOW);
         return a;
     }
+    // Before the child's state moves: a NAK the root is answering already goes no further.
+    const bool redundant = nak && m_oneNakPerLoss && NakIsRedundant(f, c, psn);
+    if (nak)
+    {
+        c.lastNak = psn;
+    }
     // An ACK of p means everything through p arrived; a NAK of p means p is the next needed.
+    // Not a selective NAK from a downstream aggregation point: that is one receiver's hole
+    // behind it, and says nothing of the others there, which may be further behind.
     uint64_t expected = nak ? psn : psn + 1;
-    if (expected > c.expected)
+    if (expected > c.expected && (!nak || !m_selectiveNaks || fromReceiver))
     {
         Owe(f, c, -1);
         c.expected = expected;
@@ -224,14 +241,113 @@ AckAggregator::Receive(uint64_t flow, uint32_t child, uint32_t psn24, bool nak, 
     }
     if (nak)
     {
+        if (redundant)
+        {
+            NS_LOG_LOGIC("flow " << flow << ": NAK of PSN " << psn << " from child " << child
+                                 << " is being repaired already: not sent on");
+            ++m_naksSuppressed;
+            return a;
+        }
         // Go-back-N: back to where the furthest-behind child is, not just to this child's
         // gap. Selective: this child's hole, which is all a selective NAK asks for.
         a.kind = Action::NAK;
         a.psn = m_selectiveNaks ? psn : Aggregate(f);
         ++m_acksOut;
+        if (m_oneNakPerLoss && !m_selectiveNaks)
+        {
+            // The root goes back to a.psn: until its resend passes here, it answers every
+            // loss at or after it too.
+            const bool was = IsWatching(f);
+            f.nakOpen = true;
+            f.nakPsn = a.psn;
+            f.resendSeen = false;
+            f.resendFront = 0;
+            Watch(f, was);
+        }
+        NS_LOG_LOGIC("flow " << flow << ": NAK of PSN " << psn << " from child " << child
+                             << ", NAK " << a.psn << " upstream");
         return a;
     }
     return Advance(flow, f, now);
+}
+
+bool
+AckAggregator::NakIsRedundant(Flow& f, const Child& c, uint64_t psn)
+{
+    if (psn < c.expected)
+    {
+        return true; // the child acknowledged past it since: a late NAK
+    }
+    if (!m_selectiveNaks)
+    {
+        // Go-back-N: the root resends everything from nakPsn on, so a loss at or after it is
+        // repaired unless that resend has passed here already (then the child lost the
+        // resent copy, or a packet sent after it: a new loss).
+        return f.nakOpen && psn >= f.nakPsn && (!f.resendSeen || psn >= f.resendFront);
+    }
+    // Selective: one resend per PSN. Another child's NAK of a PSN whose resend is on its way
+    // adds nothing; the same child NAKing it again (its reorder timeout passed without the
+    // resend) does: the resend, or the NAK, was lost.
+    auto it = std::find(f.pendingNaks.begin(), f.pendingNaks.end(), psn);
+    if (it != f.pendingNaks.end())
+    {
+        return c.lastNak != psn;
+    }
+    const bool was = IsWatching(f);
+    f.pendingNaks.push_back(psn);
+    Watch(f, was);
+    return false;
+}
+
+void
+AckAggregator::Watch(Flow& f, bool wasWatching)
+{
+    const bool watching = IsWatching(f);
+    if (watching && !wasWatching)
+    {
+        ++m_watching;
+    }
+    else if (!watching && wasWatching)
+    {
+        --m_watching;
+    }
+}
+
+void
+AckAggregator::DataPassed(uint64_t flow, uint32_t psn24)
+{
+    auto fit = m_flows.find(flow);
+    if (fit == m_flows.end() || !IsWatching(fit->second))
+    {
+        return;
+    }
+    Flow& f = fit->second;
+    const uint64_t psn = BthHeader::UnwrapPsn(psn24, f.emitted);
+    if (f.nakOpen)
+    {
+        if (f.resendSeen)
+        {
+            f.resendFront = std::max(f.resendFront, psn + 1);
+        }
+        else if (psn <= f.nakPsn)
+        {
+            // Every packet sent before the NAK reached the root is past nakPsn (it was lost
+            // below it): one at or below it is the root going back.
+            NS_LOG_LOGIC("flow " << flow << ": resend from PSN " << psn << " passes");
+            f.resendSeen = true;
+            f.resendFront = psn + 1;
+        }
+    }
+    if (!f.pendingNaks.empty())
+    {
+        auto it = std::find(f.pendingNaks.begin(), f.pendingNaks.end(), psn);
+        if (it != f.pendingNaks.end())
+        {
+            NS_LOG_LOGIC("flow " << flow << ": resend of PSN " << psn << " passes");
+            f.pendingNaks.erase(it);
+            Watch(f, true);
+        }
+    }
 }
 
 AckAggregator::Action
@@ -239,6 +355,19 @@ AckAggregator::Advance(uint64_t flow, Flow& f, Time now)
 {
     Action a;
     uint64_t agg = Aggregate(f);
+    if (agg > f.emitted && IsWatching(f))
+    {
+        // Every child has what a NAK asked for: nothing to wait for below the aggregate.
+        f.nakOpen = f.nakOpen && agg <= f.nakPsn;
+        f.pendingNaks.erase(std::remove_if(f.pendingNaks.begin(),
+                                           f.pendingNaks.end(),
+                                           [agg](uint64_t p)
+                                           {
+                                               return p < agg;
+                                           }),
+                            f.pendingNaks.end());
+        Watch(f, true);
+    }
     if (agg > f.emitted)
     {
         f.emitted = agg;
@@ -355,6 +484,10 @@ AckAggregator::Forget(uint64_t flow)
     if (it != m_flows.end())
     {
         m_entries -= it->second.children.size();
+        const bool was = IsWatching(it->second);
+        it->second.nakOpen = false;
+        it->second.pendingNaks.clear();
+        Watch(it->second, was);
         m_flows.erase(it);
     }
 }

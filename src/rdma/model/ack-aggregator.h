@@ -123,11 +123,32 @@ public:
      * Check the flow's silent receivers without an ACK: for an aggregation point no other
      * receiver's ACK reaches (the only receiver behind it, or the only one of a message). The
      * root's retransmissions passing through a switch, and its RTO at its NIC, call it.
-     * eturn an ACK to send upstream if a drop moved the aggregate
+     *
+eturn an ACK to send upstream if a drop moved the aggregate
      */
     Action CheckSilent(uint64_t flow);
     /// Receivers dropped by the timeout (ReceiverTimeout), over every flow.
     uint64_t GetReceiversDropped() const;
+    /**
+     * One NAK per loss (the OneNakPerLoss attribute): whether a NAK this aggregator sent
+     * upstream waits for its resend, so that DataPassed is due for every data packet of the
+     * flows it aggregates. False almost always (nothing was lost), which keeps the data path
+     * free of lookups.
+     */
+    bool WatchesResends() const
+    {
+        return m_watching > 0;
+    }
+
+    /// A data packet of the flow (psn24 as on the wire) passed this aggregation point on its
+    /// way to the receivers: the resend a NAK asked for, perhaps.
+    void DataPassed(uint64_t flow, uint32_t psn24);
+    /// NAKs from children that were not sent upstream: the loss was being repaired already.
+    uint64_t GetNaksSuppressed() const
+    {
+        return m_naksSuppressed;
+    }
+
     /// A CNP for the flow: forwarded at most once per interval.
     Action ReceiveCnp(uint64_t flow, Time interval);
     /// Drop a flow's state (the requester finished with it).
@@ -148,9 +169,10 @@ public:
 private:
     struct Child
     {
-        uint64_t expected{0}; ///< next PSN this child still needs
-        uint64_t needed{0};   ///< one past the last PSN asked of it
-        Time progress;        ///< when it last moved, or began to owe (ReceiverTimeout)
+        uint64_t expected{0};         ///< next PSN this child still needs
+        uint64_t needed{0};           ///< one past the last PSN asked of it
+        Time progress;                ///< when it last moved, or began to owe (ReceiverTimeout)
+        uint64_t lastNak{UINT64_MAX}; ///< selective: the PSN it last NAKed
     };
 
     struct Flow
@@ -165,6 +187,15 @@ private:
         bool cnpSent{false};
         Time advanced; ///< when the aggregate last moved, or a message was announced
         std::vector<uint32_t> dropped; ///< children the receiver timeout dropped
+        // OneNakPerLoss. Go-back-N: the root was sent back to nakPsn and the aggregate has not
+        // passed it; once a PSN at or below it passes here the resend is on its way, and
+        // resendFront is one past the furthest PSN it has brought.
+        uint64_t nakPsn{0};
+        uint64_t resendFront{0};
+        bool nakOpen{false};
+        bool resendSeen{false};
+        /// Selective: PSNs NAKed upstream whose resend has not passed here yet.
+        std::vector<uint64_t> pendingNaks;
     };
 
     /// Minimum "expected" over children that still owe something; maxNeeded if none.
@@ -172,6 +203,15 @@ private:
     static void Owe(Flow& f, const Child& c, int delta);
     /// An ACK upstream if the aggregate moved past what was last sent.
     Action Advance(uint64_t flow, Flow& f, Time now);
+    /// OneNakPerLoss: whether child c's NAK of psn (c's state before it) asks for nothing the
+    /// root is not resending already; updates the flow's NAK state if it goes upstream.
+    bool NakIsRedundant(Flow& f, const Child& c, uint64_t psn);
+    /// The flow stops or starts waiting for a resend (m_watching counts such flows).
+    void Watch(Flow& f, bool wasWatching);
+    static bool IsWatching(const Flow& f)
+    {
+        return f.nakOpen || !f.pendingNaks.empty();
+    }
     /// DropSilent if the aggregate has not moved for ReceiverTimeout; whether any was dropped.
     bool MaybeDropSilent(uint64_t flow, Flow& f, Time now);
     /// Drop the flow's children that owe packets and have been silent for ReceiverTimeout.
@@ -185,6 +225,9 @@ private:
     uint64_t m_acksIn{0};
     uint64_t m_acksOut{0};
     bool m_selectiveNaks{false};
+    bool m_oneNakPerLoss{true};
+    uint64_t m_watching{0}; ///< flows waiting for a resend to pass (WatchesResends)
+    uint64_t m_naksSuppressed{0};
     bool m_validate{false};
     uint64_t m_refused[REFUSAL_KINDS]{};
     Time m_receiverTimeout; ///< zero: never

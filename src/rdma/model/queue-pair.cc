@@ -511,6 +511,12 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
 
     m_lastBuilt = messageIndex;
     m_lastBuiltFirst = first;
+    if (m_localAgg && m_localAgg->WatchesResends())
+    {
+        // The receivers' NAKs are reduced here: one waits for this resend (one NAK per loss).
+        m_localAgg->DataPassed(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),
+                               static_cast<uint32_t>(psn & BthHeader::PSN_MASK));
+    }
     if (first && m_localAgg)
     {
         m_localAgg->ExpectMessage(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),

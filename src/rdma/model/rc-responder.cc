@@ -103,11 +103,21 @@ RcResponder::Early(
 Time
 RcResponder::NextHoleCheck(const RdmaNic* nic) const
 {
+    Time timeout = nic->GetReorderTimeout();
     if (!m_reorder || m_reorder->GetHeld() == 0)
     {
-        return Time::Max();
+        if (!m_watchTail || !m_inMessage || timeout.IsZero())
+        {
+            return Time::Max();
+        }
+        // A tail: nothing new for a timeout, and a timeout after its last NAK.
+        Time due = m_lastArrival + timeout;
+        if (m_nakSent && m_reorder)
+        {
+            due = std::max(due, m_reorder->lastNak + timeout);
+        }
+        return due;
     }
-    Time timeout = nic->GetReorderTimeout();
     Time due = m_reorder->GetHoleSince() + timeout;
     if (m_nakSent && !timeout.IsZero())
     {
@@ -222,6 +232,33 @@ RcResponder::CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
     m_nakSent = true;
     SendAck(nic, peer, m_expected, true);
     return false;
+}
+
+void
+RcResponder::CheckTail(RdmaNic* nic, const Peer& peer, uint32_t localQpn)
+{
+    // With a zero timeout nothing tells a lost tail from the next packet on its way.
+    Time now = Simulator::Now();
+    Time timeout = nic->GetReorderTimeout();
+    if (!m_inMessage || timeout.IsZero() || now - m_lastArrival < timeout)
+    {
+        return;
+    }
+    if (!m_reorder)
+    {
+        m_reorder = std::make_unique<ReorderBuffer>(); // for lastNak; only ever after a loss
+    }
+    if (m_nakSent && now - m_reorder->lastNak < timeout)
+    {
+        return; // the answer to the last NAK has a timeout to arrive
+    }
+    m_reorder->lastNak = now;
+    m_holeNaks += m_holeNaks < 0xFF ? 1 : 0;
+    NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": message stalled at PSN "
+                       << m_expected << ", nothing new since " << m_lastArrival.As(Time::US)
+                       << ", selective NAK of its tail");
+    m_nakSent = true;
+    SendAck(nic, peer, m_expected, true);
 }
 
 void

@@ -66,19 +66,40 @@ public:
 
     /**
      * Tolerant NIC: when the hole at the expected PSN is next due a look (a NAK, or giving it
-     * up), whether or not anything else arrives; Time::Max() when no hole is open. Without
-     * this a hole with nothing arriving behind it (the tail of a transfer) would wait for the
-     * requester's retransmission timeout.
+     * up), whether or not anything else arrives; for a responder that watches its tails
+     * (WatchTails), also when a message it is inside of has had nothing new for the reorder
+     * timeout; Time::Max() when nothing is owed. Without this a hole with nothing arriving
+     * behind it, or a lost tail, would wait for the requester's retransmission timeout.
      */
     Time NextHoleCheck(const RdmaNic* nic) const;
-    /// The hole check is due (NextHoleCheck): NAK the hole, or give it up.
+    /// The hole check is due (NextHoleCheck): NAK the hole, or give it up; or NAK the tail.
     template<typename Complete>
     void CheckHoleNow(RdmaNic* nic, const Peer& peer, uint32_t localQpn, Complete&& complete)
     {
-        if (m_reorder && m_reorder->GetHeld() > 0 && CheckHole(nic, peer, localQpn))
+        if (m_reorder && m_reorder->GetHeld() > 0)
         {
-            GiveUpHoles(nic, peer, localQpn, complete);
+            if (CheckHole(nic, peer, localQpn))
+            {
+                GiveUpHoles(nic, peer, localQpn, complete);
+            }
         }
+        else if (m_watchTail)
+        {
+            CheckTail(nic, peer, localQpn);
+        }
+    }
+
+    /**
+     * P2MP receiver on a tolerant NIC: a message whose first packet arrived and whose rest
+     * stops arriving (its tail was lost, with nothing behind it to reveal a hole) is NAKed at
+     * its next expected PSN once no packet past all it has seen has arrived for the reorder
+     * timeout, and again every timeout while it stays missing. The message's first packet
+     * says it is unfinished; resends that fill holes (for it or for other receivers of the
+     * group) are not the message coming on.
+     */
+    void WatchTails(bool watch)
+    {
+        m_watchTail = watch;
     }
 
     /// Packets received in order so far (the next expected PSN).
@@ -114,6 +135,8 @@ private:
     /// Tolerant NIC: NAK the hole at the expected PSN if it has been open long enough; returns
     /// true instead if it is loss-tolerant data whose budget is spent (GiveUpHoles is due).
     bool CheckHole(RdmaNic* nic, const Peer& peer, uint32_t localQpn);
+    /// WatchTails: NAK the expected PSN if the message has stalled for the reorder timeout.
+    void CheckTail(RdmaNic* nic, const Peer& peer, uint32_t localQpn);
     /// Whether a later hole, at psn, is in the current message (budget 0 only).
     bool MayGiveUpLater(const RdmaNic* nic, uint64_t psn) const;
     /// Whether the (timed-out) hole at the expected PSN may be given up on here.
@@ -146,6 +169,7 @@ private:
     bool Take(const ReorderBuffer::Slot& packet, Complete& complete);
 
     Time m_lastCnp;
+    Time m_lastArrival; // WatchTails: when a packet past all it had seen last arrived
     std::unique_ptr<ReorderBuffer> m_reorder; // tolerant NIC, once a packet came early
     uint64_t m_expected{0};
     uint64_t m_msn{0};
@@ -160,6 +184,7 @@ private:
     bool m_silent{false};
     uint8_t m_maxRetx{0xFF}; // QueuePair::RELIABLE
     uint8_t m_holeNaks{0};   // selective NAKs of the hole at the expected PSN
+    bool m_watchTail{false};
 };
 
 template<typename Complete>
@@ -172,6 +197,13 @@ RcResponder::Receive(
         CongestionExperienced(nic, peer, localQpn);
     }
     uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_expected);
+    if (m_watchTail && psn >= m_expected + (m_reorder ? m_reorder->GetSpan() : 0)
+        && !(psn == m_expected && m_nakSent))
+    {
+        // Past all it has seen: the message is still coming. (A resend that fills a hole, or
+        // answers its NAK, is no sign of that.)
+        m_lastArrival = Simulator::Now();
+    }
     // A PSN skip stands in for a packet its requester gave up on: it takes that packet's
     // place in its message, with no bytes.
     const bool skip = fi.opcode == BthHeader::RC_SKIP;

@@ -118,6 +118,15 @@ RdmaNic::GetTypeId()
                             TimeValue(MicroSeconds(100)),
                             MakeTimeAccessor(&RdmaNic::m_reorderTimeout),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("GroupReorderTimer",
+                            "Tolerant: a P2MP receiver looks at an open hole, or at a message "
+                            "whose rest stopped arriving, when the reorder timeout says, not "
+                            "only when packets arrive (false: holes are NAKed only as packets "
+                            "arrive, and a lost tail waits for the root's retransmission "
+                            "timeout)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&RdmaNic::m_groupReorderTimer),
+                            MakeBooleanChecker())
               .AddAttribute("TelemetryNamespace",
                             "IOAM namespace of the telemetry probes its queue pairs' steering "
                             "sends",
@@ -250,6 +259,8 @@ RdmaNic::DoDispose()
     m_probes.clear();
     m_groups.clear();
     m_groupRx.clear();
+    m_groupChecks = decltype(m_groupChecks)();
+    m_groupCheckEvent.Cancel();
     m_wakeup.Cancel();
     if (m_rxPipeline)
     {
@@ -376,6 +387,7 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
     g.rx.SetAckEvery(m_ackEvery);
     g.rx.SetMulticast(ackEvery, ackFree);
     g.rx.SetMaxRetransmissions(m_ownerMaxRetx[owner]);
+    g.rx.WatchTails(IsReorderTolerant());
     g.peer.host = senderHost;
     g.peer.qpn = senderQpn;
     g.peer.srcPort = srcPort;
@@ -877,7 +889,7 @@ RdmaNic::Demultiplex(uint32_t port, FabricFrame& frame)
         }
         if (!(it->second & REQUESTER))
         {
-            ReceiveGroupFrame(m_groupRx[it->second], fi);
+            ReceiveGroupFrame(it->second, fi);
             return;
         }
         qp = m_qps[it->second & ~REQUESTER];
@@ -1001,8 +1013,9 @@ RdmaNic::GetProbeBytes() const
 }
 
 void
-RdmaNic::ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi)
+RdmaNic::ReceiveGroupFrame(uint32_t index, const FrameInfo& fi)
 {
+    GroupResponder& g = m_groupRx[index];
     if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
     {
         // A responder has nothing outstanding: an ACK or NAK for it changes nothing.
@@ -1025,6 +1038,10 @@ RdmaNic::ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi)
                              g.receive(m_host, msn, bytes, lastPsn);
                          }
                      });
+        if (m_groupReorderTimer && m_reorder == TOLERANT)
+        {
+            ArmGroupCheck(index);
+        }
     }
     else if (fi.opcode == BthHeader::CNP)
     {
@@ -1032,6 +1049,71 @@ RdmaNic::ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi)
         ++m_cnpsReceived;
         m_cnpReceivedTrace(fi.destQp);
     }
+}
+
+void
+RdmaNic::ArmGroupCheck(uint32_t index)
+{
+    GroupResponder& g = m_groupRx[index];
+    Time due = g.rx.NextHoleCheck(this);
+    if (due >= g.checkDue)
+    {
+        return; // owes nothing, or its queued look comes first and will queue the next
+    }
+    g.checkDue = due;
+    m_groupChecks.push(GroupCheck{due, index});
+    ScheduleGroupChecks();
+}
+
+void
+RdmaNic::ScheduleGroupChecks()
+{
+    if (m_groupChecks.empty())
+    {
+        return;
+    }
+    Time due = m_groupChecks.top().due;
+    if (IsPending(m_groupCheckEvent) && m_groupCheckAt <= due)
+    {
+        return;
+    }
+    m_groupCheckEvent.Cancel();
+    Time now = Simulator::Now();
+    m_groupCheckAt = std::max(due, now);
+    QuadHeapScheduler::SetNextLane(m_timerLane);
+    m_groupCheckEvent = Simulator::Schedule(m_groupCheckAt - now, &RdmaNic::GroupChecksDue, this);
+}
+
+void
+RdmaNic::GroupChecksDue()
+{
+    Time now = Simulator::Now();
+    while (!m_groupChecks.empty() && m_groupChecks.top().due <= now)
+    {
+        const GroupCheck c = m_groupChecks.top();
+        m_groupChecks.pop();
+        GroupResponder& g = m_groupRx[c.index];
+        if (c.due != g.checkDue)
+        {
+            continue; // superseded by an earlier look
+        }
+        g.checkDue = Time::Max();
+        NS_LOG_LOGIC("host " << m_host << " QP " << g.qpn << ": group hole/tail check");
+        g.rx.CheckHoleNow(this,
+                          g.peer,
+                          g.qpn,
+                          [this, &g](uint64_t msn, uint64_t bytes, uint64_t lastPsn)
+                          {
+                              if (!g.receive.IsNull())
+                              {
+                                  g.receive(m_host, msn, bytes, lastPsn);
+                              }
+                          });
+        // Progress since it was queued moves its next look later (a lazy re-arm, as the
+        // requesters' retransmission timers do).
+        ArmGroupCheck(c.index);
+    }
+    ScheduleGroupChecks();
 }
 
 uint32_t

@@ -21,6 +21,8 @@
 
 #include <array>
 #include <deque>
+#include <functional>
+#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -290,13 +292,22 @@ private:
         RcResponder::Peer peer; ///< the sender's P2MP QP
         uint32_t qpn{0};        ///< the QPN it took (logs)
         GroupReceiveCallback receive;
+        Time checkDue{Time::Max()}; ///< its queued look (GroupReorderTimer); Max: none
     };
 
     /// A probe for one of its queue pairs (answered) or a probe's acknowledgement (to the
     /// queue pair's steering).
     void ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame);
-    /// Dispatch a frame for group responder g.
-    void ReceiveGroupFrame(GroupResponder& g, const FrameInfo& fi);
+    /// Dispatch a frame for group responder index (in m_groupRx).
+    void ReceiveGroupFrame(uint32_t index, const FrameInfo& fi);
+    /// A group responder may owe something (an open hole, an unfinished message): queue its
+    /// next look (RcResponder::NextHoleCheck) if it is due before the one queued. A look
+    /// queued earlier that progress made premature runs and queues the next (a lazy re-arm).
+    void ArmGroupCheck(uint32_t index);
+    /// The NIC's one group-check event goes off at the earliest look due.
+    void ScheduleGroupChecks();
+    /// Looks that are due: NAK holes and stalled tails (RcResponder::CheckHoleNow).
+    void GroupChecksDue();
 
     // index = qpn - FIRST_QPN; null where the QPN went to a group responder
     std::vector<Ptr<QueuePair>> m_qps;
@@ -312,6 +323,25 @@ private:
     // in m_groupRx). A deque: responders keep their address while more are created.
     std::unordered_map<uint32_t, uint32_t> m_groups;
     std::deque<GroupResponder> m_groupRx;
+    /// A group responder's next look (GroupReorderTimer): one event per NIC, not per
+    /// responder, at the earliest due; an entry whose due is not its responder's checkDue
+    /// was superseded by an earlier one and is skipped.
+    struct GroupCheck
+    {
+        Time due;
+        uint32_t index{0};
+
+        bool operator>(const GroupCheck& o) const
+        {
+            return due != o.due ? due > o.due : index > o.index;
+        }
+    };
+
+    std::priority_queue<GroupCheck, std::vector<GroupCheck>, std::greater<GroupCheck>>
+        m_groupChecks;
+    EventId m_groupCheckEvent;
+    Time m_groupCheckAt;
+    bool m_groupReorderTimer{true};
     std::vector<Ptr<Packet>> m_frames; // scratch: frames of one P2MP packet
 
     uint32_t m_mtu;

@@ -76,6 +76,12 @@ public:
         return m_held;
     }
 
+    /// PSNs past the expected one the bitmap spans: one past the furthest packet held.
+    std::size_t GetSpan() const
+    {
+        return m_slots.size();
+    }
+
     /// When the first packet held behind the current hole arrived (valid while GetHeld() > 0).
     Time GetHoleSince() const
     {
