@@ -2,13 +2,15 @@
  * The checkpoint workload against its closed forms (docs/workloads.md#checkpoint), 4 MiB from
  * host 0 to 15 others on one leaf: through bier or new-protocol one copy leaves the source,
  * S·w/B plus one hop's latency; as unicast copies (or multicast under the unicast mechanism)
- * N-1 copies share the source's link, (N-1)·S·w/B.
+ * N-1 copies share the source's link, (N-1)·S·w/B. Each form rejects the runs of the other.
  */
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
 #include "test-fabric.h"
 
+#include <cmath>
+#include <iostream>
 #include <sstream>
 
 using namespace ns3;
@@ -81,11 +83,22 @@ private:
     {
         const double one = OneCopyUs() + HopUs();
         const double copies = TARGETS * OneCopyUs() + HopUs();
+        // Each form is shown to fail: the other form's runs (the wrong model for it) are
+        // outside its 10%.
+        auto within = [](double t, double form)
+        {
+            return std::abs(t - form) <= 0.1 * form;
+        };
         for (const char* mechanism : {"bier", "new-protocol"})
         {
             Metrics::OpRecord row;
             double t = RunCheckpoint(mechanism, "multicast", &row);
+            std::clog << "checkpoint by " << mechanism << ": " << t << " us against " << one
+                      << " (one copy), " << copies << " (copies)" << std::endl;
             NS_TEST_ASSERT_MSG_EQ_TOL(t, one, 0.1 * one, mechanism << ": S·w/B + a hop");
+            NS_TEST_EXPECT_MSG_EQ(within(t, copies),
+                                  false,
+                                  mechanism << ": the copies' form rejects one copy, " << t);
             // The row names the source (the first rank, host 0) and counts the targets.
             NS_TEST_EXPECT_MSG_EQ(row.rank, 0, "rank: the source");
             NS_TEST_EXPECT_MSG_EQ(row.src, 0, "src: the source");
@@ -93,11 +106,19 @@ private:
         }
         double unicast = RunCheckpoint("bier", "unicast");
         NS_TEST_ASSERT_MSG_EQ_TOL(unicast, copies, 0.1 * copies, "(N-1)·S·w/B by copies");
+        NS_TEST_EXPECT_MSG_EQ(
+            within(unicast, one), false, "the one-copy form rejects the copies, " << unicast);
         double degenerate = RunCheckpoint("unicast", "multicast");
+        std::clog << "checkpoint by unicast copies: " << unicast
+                  << " us; multicast under the unicast mechanism: " << degenerate << " us"
+                  << std::endl;
         NS_TEST_ASSERT_MSG_EQ_TOL(degenerate,
                                   copies,
                                   0.1 * copies,
                                   "multicast under the unicast mechanism is N-1 copies");
+        NS_TEST_EXPECT_MSG_EQ(within(degenerate, one),
+                              false,
+                              "the one-copy form rejects multicast under unicast, " << degenerate);
     }
 };
 

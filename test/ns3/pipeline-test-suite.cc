@@ -3,7 +3,8 @@
  * docs/workloads.md): the shape of NCCL's double binary tree; tree AllReduce at 16 and 64
  * ranks; tree against ring AllReduce where the closed forms of both say which is faster; ring
  * (chain) and tree broadcasts. Every expected time is computed here from the fabric's
- * parameters, never taken from a run.
+ * parameters, never taken from a run. Each pipelined form is shown to fail: the same
+ * algorithm without pipelining (one chunk per tree or message) is run and rejected by it.
  */
 #include "ns3/test.h"
 #include "rdma/model/rdma-nic.h"
@@ -14,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <iostream>
 #include <sstream>
 
 using namespace ns3;
@@ -226,7 +229,7 @@ public:
         : TestCase("tree AllReduce of " + std::to_string(bytes >> 10) + " KiB over "
                    + std::to_string(HOSTS_PER_LEAF * leaves) + " ranks in chunks of "
                    + (chunk ? std::to_string(chunk >> 10) + " KiB" : "bytes over ranks")
-                   + ": within 15% of T1 + (C-1)·4t"),
+                   + ": within 15% of T1 + (C-1)·4t, unpipelined rejected"),
           m_leaves(leaves),
           m_bytes(bytes),
           m_chunk(chunk)
@@ -249,6 +252,24 @@ private:
         NS_TEST_ASSERT_MSG_EQ(o.maxDataBytesSent, 2 * m_bytes, "2S from the busiest rank");
         double expected = TreeAllreduceSeconds(n, m_bytes, chunk) * 1e6;
         NS_TEST_ASSERT_MSG_EQ_TOL(o.durationUs, expected, 0.15 * expected, "closed form");
+
+        // The form can fail: the same AllReduce without pipelining (each tree's half of the
+        // bytes as one chunk) is outside its 15%.
+        Outcome whole = RunEntry(m_leaves,
+                                 R"({"type": "allreduce", "algorithm": "tree", "bytes": )"
+                                     + std::to_string(m_bytes) + R"(, "chunk_bytes": )"
+                                     + std::to_string(m_bytes / 2) + "}");
+        NS_TEST_ASSERT_MSG_EQ(whole.complete, true, "the unpipelined AllReduce completes");
+        std::clog << std::fixed << std::setprecision(1) << "tree AllReduce, " << n
+                  << " ranks: " << o.durationUs << " us against " << expected << " ("
+                  << std::showpos << (o.durationUs / expected - 1) * 100 << "%)" << std::noshowpos
+                  << "; without pipelining " << whole.durationUs << " us (" << std::showpos
+                  << (whole.durationUs / expected - 1) * 100 << "%)" << std::noshowpos << std::endl;
+        const bool accepted = std::abs(whole.durationUs - expected) <= 0.15 * expected;
+        NS_TEST_EXPECT_MSG_EQ(accepted,
+                              false,
+                              "without pipelining rejected: " << whole.durationUs << " us against "
+                                                              << expected);
     }
 
     uint32_t m_leaves;
@@ -314,7 +335,8 @@ public:
         : TestCase(algorithm + " broadcast of " + std::to_string(bytes >> 10) + " KiB to "
                    + std::to_string(HOSTS_PER_LEAF * leaves - 1) + " ranks in chunks of "
                    + std::to_string(chunk >> 10) + " KiB: within "
-                   + (algorithm == "ring" ? "10" : "15") + "% of its closed form"),
+                   + (algorithm == "ring" ? "10" : "15")
+                   + "% of its closed form, unpipelined rejected"),
           m_algorithm(std::move(algorithm)),
           m_leaves(leaves),
           m_bytes(bytes),
@@ -350,8 +372,26 @@ private:
             double t = DataSeconds(m_chunk) + AckSeconds(m_chunk);
             expected = ((chunks + n - 2) * t + PathSeconds(tree)) * 1e6;
         }
-        NS_TEST_ASSERT_MSG_EQ_TOL(
-            o.durationUs, expected, (ring ? 0.10 : 0.15) * expected, "closed form");
+        const double tolerance = ring ? 0.10 : 0.15;
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.durationUs, expected, tolerance * expected, "closed form");
+
+        // The form can fail: the same broadcast without pipelining (the message as one chunk)
+        // is outside its tolerance.
+        Outcome whole = RunEntry(m_leaves,
+                                 R"({"type": "broadcast", "algorithm": ")" + m_algorithm
+                                     + R"(", "bytes": )" + std::to_string(m_bytes)
+                                     + R"(, "chunk_bytes": )" + std::to_string(m_bytes) + "}");
+        NS_TEST_ASSERT_MSG_EQ(whole.complete, true, "the unpipelined broadcast completes");
+        std::clog << std::fixed << std::setprecision(1) << m_algorithm << " broadcast, " << n
+                  << " ranks: " << o.durationUs << " us against " << expected << " ("
+                  << std::showpos << (o.durationUs / expected - 1) * 100 << "%)" << std::noshowpos
+                  << "; without pipelining " << whole.durationUs << " us (" << std::showpos
+                  << (whole.durationUs / expected - 1) * 100 << "%)" << std::noshowpos << std::endl;
+        const bool accepted = std::abs(whole.durationUs - expected) <= tolerance * expected;
+        NS_TEST_EXPECT_MSG_EQ(accepted,
+                              false,
+                              "without pipelining rejected: " << whole.durationUs << " us against "
+                                                              << expected);
     }
 
     std::string m_algorithm;

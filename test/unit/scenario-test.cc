@@ -1500,7 +1500,7 @@ TEST(ScenarioReference, HasATableRowPerKey)
     EXPECT_NE(md.find("| `workloads[].flows[].dst` |"), std::string::npos);
     EXPECT_NE(md.find("`switch.ecn.kmin_kb`, `switch.ecn.kmax_kb`"), std::string::npos);
     EXPECT_NE(md.find("| `load_balancing.mode` | enum | `\"ecmp\"`, `\"spray-random\"`, "
-                      "`\"spray-adaptive\"`, `\"steering\"` |"),
+                      "`\"spray-adaptive\"`, `\"steering\"`, `\"hpcc-ecmp\"` |"),
               std::string::npos);
 }
 

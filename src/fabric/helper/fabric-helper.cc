@@ -234,6 +234,12 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
         // Distinct per-switch seeds keep tiers from making correlated choices.
         ObjectFactory choice = m_pathChoiceFactory;
         choice.Set("Seed", UintegerValue(static_cast<uint32_t>(m_seed * 0x9E3779B1u + n)));
+        // A mode that hashes as another simulator does seeds with the switch's node number.
+        TypeId::AttributeInformation node;
+        if (choice.GetTypeId().LookupAttributeByName("Node", &node))
+        {
+            choice.Set("Node", UintegerValue(n));
+        }
         s->SetPathChoice(choice.Create<PathChoice>());
         s->SetAttribute("EgressScheduler",
                         PointerValue(m_schedulerFactory.Create<EgressScheduler>()));

@@ -27,7 +27,10 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
              "packet picks a path uniformly; spray-adaptive: every packet (or flowlet) takes the "
              "equal-cost port with the fewest bytes queued; steering: switches hash as ecmp and "
              "senders change a queue pair's UDP source port between messages, toward the port "
-             "their messages were delivered fastest on")
+             "their messages were delivered fastest on; hpcc-ecmp: one path per flow, the one "
+             "HPCC's simulator hashes it onto (its switch's MurmurHash3 of the flow's addresses "
+             "and ports in HPCC's numbering, seeded with the switch's node number), to compare "
+             "runs with that simulator's flow by flow (docs/fabric.md)")
         .Bind(&LoadBalancingConfig::mode);
     // Optional, without defaults: given, they must go with the mode they configure.
     lb.Enum("tie_break", {"random", "first"})
