@@ -310,8 +310,9 @@ class HpccIncastTestCase : public TestCase
 {
 public:
     HpccIncastTestCase()
-        : TestCase("64-to-1 incast with the hpcc-simulator preset: median and max FCT, and the local "
-                   "senders' median, within 5% of the HPCC simulator's; DCQCN off rejected")
+        : TestCase("64-to-1 incast with the hpcc-simulator preset: median and max FCT, and "
+                   "the local senders' median, within 5% of the HPCC simulator's; DCQCN off "
+                   "rejected")
     {
     }
 
@@ -376,9 +377,9 @@ private:
 
 /**
  * Every preset's values as a NIC resolves them at 100 and 400 Gb/s, against the table of cited
- * values (docs/rdma-dcqcn.md#presets has each source, row by row). It also resolves `hpcc-simulator`
- * with its line-rate scaling removed and asserts that the table rejects that: at 400 Gb/s its
- * steps would stay at 5 and 50 Mb/s instead of run.py's 80 and 800.
+ * values (docs/rdma-dcqcn.md#presets has each source, row by row). It also resolves
+ * `hpcc-simulator` with its line-rate scaling removed and asserts that the table rejects that: at
+ * 400 Gb/s its steps would stay at 5 and 50 Mb/s instead of run.py's 80 and 800.
  */
 class CitedValuesTestCase : public TestCase
 {

@@ -28,6 +28,12 @@ namespace
 class QueueWatch
 {
 public:
+    /// fromUs: the start of the averaging window
+    explicit QueueWatch(double fromUs)
+        : m_from(fromUs)
+    {
+    }
+
     void Attach(ScenarioRunner& runner)
     {
         TopologyBuilder& fabric = runner.GetFabric();
@@ -89,10 +95,7 @@ private:
         q.at = nowUs;
     }
 
-public:
-    double m_from{0}; ///< start of the averaging window, µs (set before the run)
-
-private:
+    double m_from; ///< start of the averaging window, µs
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, Queue> m_queues;
 };
 
@@ -122,8 +125,7 @@ RunWith(nlohmann::json j, const std::string& cc, double fromUs, double toUs)
     ScenarioRunner::UsePicoseconds();
     ScenarioRunner runner(c);
     runner.Build();
-    QueueWatch watch;
-    watch.m_from = fromUs;
+    QueueWatch watch(fromUs);
     watch.Attach(runner);
     CcRun r;
     Ptr<Hpcc> hpcc

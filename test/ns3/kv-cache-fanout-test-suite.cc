@@ -220,8 +220,8 @@ private:
         // Six hosts send 8 MB each to host 8, the first decode rank, from t = 0: its ToR
         // downlink stays backed up for about 6 x 8 MB / 12.5 GB/s = 3.8 ms. Forty requests
         // of 256 KiB arrive over the first 4 ms. DCQCN runs the `paper` preset, whose senders
-        // back off slowly enough for that queue to last: the default `hpcc-simulator` preset keeps it
-        // short, and without DCQCN PFC spreads it to every path, neither of them the one
+        // back off slowly enough for that queue to last: the default `hpcc-simulator` preset
+        // keeps it short, and without DCQCN PFC spreads it to every path, neither of them the one
         // congested path this test is about.
         auto run = [](const char* placement)
         {

@@ -208,7 +208,7 @@ TEST_F(DcqcnTest, PacingDelayIsWireTimeAtTheCurrentRate)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rate-decrease interval, per-period alpha, timer-only increase (the `hpcc-simulator` preset's rules)
+// Rate-decrease interval, per-period alpha, timer-only increase (`hpcc-simulator`'s rules)
 
 constexpr double G = 1.0 / 256;
 

@@ -182,17 +182,6 @@ TelemetryStage::Departing(
         {
             m_stampTrace(outPort, node);
         }
-        if (!probe)
-        {
-            NS_LOG_LOGIC("node " << m_nodeId << " port " << inPort << ">" << outPort
-                                 << ": data trace "
-                                 << (result == ProbeFrameBuilder::STAMPED ? "stamped" : "not")
-                                 << ", queue " << depth << " B, sent " << load.txBytes << " B");
-            m_sharesUntil[std::size_t{outPort} * m_links.size() + inPort] = now + m_sharerWindow;
-            load.bytes += fi.size + load.framing;
-            load.txBytes += fi.size + load.framing;
-            return;
-        }
         if (fi.opcode == BthHeader::RC_PROBE_CLAIM)
         {
             // After its stamp, which counts its ingress anyway: a claim that follows this one
@@ -201,15 +190,17 @@ TelemetryStage::Departing(
             until = std::max(until, now + m_claimWindow);
         }
         NS_LOG_LOGIC("node " << m_nodeId << " port " << inPort << ">" << outPort << ": "
-                             << (fi.opcode == BthHeader::RC_PROBE_CLAIM ? "claim " : "probe ")
+                             << (fi.opcode == BthHeader::RC_PROBE_CLAIM ? "claim "
+                                 : probe                                ? "probe "
+                                                                        : "data trace ")
                              << (result == ProbeFrameBuilder::STAMPED    ? "stamped"
                                  : result == ProbeFrameBuilder::OVERFLOW ? "full"
                                                                          : "not in its namespace")
                              << ", transit " << transitNs << " ns, queue " << depth
                              << " B, utilisation " << util << ", sharers " << int(node.sharers)
-                             << ", rank " << int(node.rank));
+                             << ", rank " << int(node.rank) << ", sent " << load.txBytes << " B");
     }
-    else if (fi.roce && BthHeader::IsData(fi.opcode))
+    if (fi.roce && BthHeader::IsData(fi.opcode))
     {
         m_sharesUntil[std::size_t{outPort} * m_links.size() + inPort] = now + m_sharerWindow;
     }

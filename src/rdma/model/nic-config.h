@@ -15,10 +15,11 @@ namespace ns3
 struct DcqcnConfig
 {
     bool enabled{true};
-    std::string preset{"hpcc-simulator"}; // defaults below from: paper, nvidia-cx6, hpcc-simulator
-    double cnpIntervalUs{0};    // notification point: at most one CNP per QP per interval
-    double g{1.0 / 256};        // alpha gain
-    double alphaUpdateUs{1};    // K: the alpha update period
+    // Where the defaults below come from: paper, nvidia-cx6 or hpcc-simulator.
+    std::string preset{"hpcc-simulator"};
+    double cnpIntervalUs{0}; // notification point: at most one CNP per QP per interval
+    double g{1.0 / 256};     // alpha gain
+    double alphaUpdateUs{1}; // K: the alpha update period
     std::string alphaUpdate{"per-period"}; // "per-cnp" (the paper) or "per-period" (firmware)
     double rateDecreaseIntervalUs{4};      // at most one cut per interval; 0: every CNP cuts
     double rateIncreaseUs{300};            // T: rate-increase timer

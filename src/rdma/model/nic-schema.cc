@@ -193,8 +193,8 @@ DeclareDcqcn(ConfigSchemaObject& d)
         .Unit("Gb/s")
         .Doc("the line rate rate_ai_mbps and rate_hai_mbps are given for: every NIC scales "
              "them by its own line rate over this one, as HPCC's run.py scales them with the "
-             "link rate (`hpcc-simulator`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at 100 Gb/s, 80 and "
-             "800 at 400); 0: the steps are the same at every line rate")
+             "link rate (`hpcc-simulator`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at "
+             "100 Gb/s, 80 and 800 at 400); 0: the steps are the same at every line rate")
         .Bind(&DcqcnConfig::rateStepReferenceGbps);
     d.Number("min_rate_mbps", Bounds::Above(0))
         .Default(def("min_rate_mbps"))

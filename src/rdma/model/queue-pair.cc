@@ -557,7 +557,7 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
 }
 
 void
-QueuePair::ReceiveAck(const FrameInfo& fi)
+QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
 {
     uint8_t kind = (fi.syndrome >> 5) & 0x3;
     if (m_ackSource != 0 && fi.srcIp != m_ackSource)
@@ -591,6 +591,12 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
         return;
     }
     uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_sndUna);
+    if (trace && m_cc)
+    {
+        // Before the ACK moves anything. A NAK expecting psn acknowledges up to psn - 1.
+        const uint64_t acked = kind == 3 ? (psn > 0 ? psn - 1 : 0) : psn;
+        m_cc->ReceiveTelemetry(*trace, acked, m_sndNxt);
+    }
     if (kind == 0) // ACK: everything up to and including psn arrived
     {
         if (psn >= m_sndUna && psn < m_maxSent)
@@ -613,20 +619,6 @@ QueuePair::ReceiveAck(const FrameInfo& fi)
     {
         m_nic->NotifyReady(this); // the window may have opened
     }
-}
-
-void
-QueuePair::ReceiveTelemetry(const IoamTraceHeader& trace, const FrameInfo& fi)
-{
-    if (!m_cc || m_localAgg)
-    {
-        return;
-    }
-    uint64_t psn = BthHeader::UnwrapPsn(fi.psn, m_sndUna);
-    const bool nak = ((fi.syndrome >> 5) & 0x3) == 3;
-    // A NAK expecting psn acknowledges up to psn - 1, as an ACK of psn - 1 would.
-    uint64_t acked = nak ? (psn > 0 ? psn - 1 : 0) : psn;
-    m_cc->ReceiveTelemetry(trace, acked, m_sndNxt);
 }
 
 void

@@ -174,9 +174,9 @@ public:
     void ReceiveCnp();
     /// BTH (+RETH) + payload of the next PSN; advances the send pointer.
     Ptr<Packet> BuildNextPacket(uint32_t& payloadBytes);
-    void ReceiveAck(const FrameInfo& fi);
-    /// An ACK or NAK fi echoed the in-band telemetry of a data packet (before ReceiveAck(fi)).
-    void ReceiveTelemetry(const IoamTraceHeader& trace, const FrameInfo& fi);
+    /// An ACK or NAK; trace: the in-band telemetry of a data packet it echoes, if any (for a
+    /// telemetry-driven congestion control).
+    void ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace = nullptr);
 
     // Responder, driven by the NIC.
     void ReceiveData(const FrameInfo& fi);

@@ -665,33 +665,14 @@ RdmaNic::Encapsulate(
 void
 RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn)
 {
-    if (m_echoing)
-    {
-        // The data packet carried in-band telemetry: its ACK takes the trace back, so it has
-        // bytes from the start.
-        m_echoing = false;
-        Ptr<Packet> p = RocePacketBuilder::AckFrame(
-            MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false),
-            m_mac,
-            HostMac(to.host),
-            to.qpn,
-            psn24,
-            nak,
-            msn,
-            &m_echo);
-        FabricFrame ack = FabricFrame::From(p);
-        ack.info.owner = to.owner;
-        m_naksSent += nak;
-        QueueControl(std::move(ack));
-        return;
-    }
-    // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read.
-    FabricFrame ack = m_ackFrames.Make(
-        MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false),
-        to.qpn,
-        psn24,
-        nak,
-        msn);
+    const RocePacketBuilder::Addressing a
+        = MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false);
+    // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read. One
+    // that takes a data packet's in-band telemetry back has bytes from the start.
+    FabricFrame ack = m_echoing ? FabricFrame::From(RocePacketBuilder::AckFrame(
+                          a, m_mac, HostMac(to.host), to.qpn, psn24, nak, msn, &m_echo))
+                                : m_ackFrames.Make(a, to.qpn, psn24, nak, msn);
+    m_echoing = false;
     ack.info.owner = to.owner;
     m_naksSent += nak;
     QueueControl(std::move(ack));
@@ -903,13 +884,16 @@ RdmaNic::Demultiplex(uint32_t port, FabricFrame& frame)
         }
         if (fi.traceWords)
         {
+            // Telemetry only when there is some: ACKs are the most frequent frames.
             IoamTraceHeader trace;
-            if (ProbeFrameBuilder::ReadTrace(frame.GetPacket(), trace) && trace.IsWellFormed())
-            {
-                qp->ReceiveTelemetry(trace, fi);
-            }
+            const bool echoed
+                = ProbeFrameBuilder::ReadTrace(frame.GetPacket(), trace) && trace.IsWellFormed();
+            qp->ReceiveAck(fi, echoed ? &trace : nullptr);
         }
-        qp->ReceiveAck(fi);
+        else
+        {
+            qp->ReceiveAck(fi);
+        }
     }
     else if (BthHeader::IsRequest(fi.opcode))
     {

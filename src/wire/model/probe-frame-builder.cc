@@ -8,6 +8,7 @@
 #include "wire/model/composite-header.h"
 #include "wire/model/icrc-trailer.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ns3
@@ -84,6 +85,30 @@ ProbeFrameBuilder::Ack(const RocePacketBuilder::Addressing& a,
     return Build(a, src, dst, BthHeader::RC_PROBE_ACK, destQp, probeId, trace);
 }
 
+namespace
+{
+
+/// The trace in a frame's bytes (size of them), whose first bytes a caller has read up to
+/// at least the IOAM header's first word; false if the frame is too short for what the header
+/// announces, or not one. bytes must hold the frame as far as the trace goes.
+bool
+TraceOf(const uint8_t* bytes, uint32_t size, IoamTraceHeader& trace)
+{
+    constexpr uint32_t AT = ProbeFrameBuilder::TRACE_OFFSET;
+    uint32_t announced = IoamTraceHeader::AnnouncedBytes(bytes + AT);
+    if (announced == 0 || AT + announced + FrameInfo::ICRC_BYTES > size)
+    {
+        return false;
+    }
+    Buffer buffer;
+    buffer.AddAtStart(announced);
+    buffer.Begin().Write(bytes + AT, announced);
+    trace.Deserialize(buffer.Begin());
+    return true;
+}
+
+} // namespace
+
 bool
 ProbeFrameBuilder::ReadTrace(Ptr<const Packet> frame, IoamTraceHeader& trace)
 {
@@ -92,18 +117,17 @@ ProbeFrameBuilder::ReadTrace(Ptr<const Packet> frame, IoamTraceHeader& trace)
     {
         return false;
     }
-    std::vector<uint8_t> bytes(size);
-    frame->CopyData(bytes.data(), size);
-    uint32_t announced = IoamTraceHeader::AnnouncedBytes(bytes.data() + TRACE_OFFSET);
-    if (announced == 0 || TRACE_OFFSET + announced + FrameInfo::ICRC_BYTES > size)
+    // The headers and the trace only: a data packet's payload behind them is not read.
+    uint8_t first[TRACE_OFFSET + 4];
+    frame->CopyData(first, sizeof(first));
+    uint32_t announced = IoamTraceHeader::AnnouncedBytes(first + TRACE_OFFSET);
+    if (announced == 0)
     {
         return false;
     }
-    Buffer buffer;
-    buffer.AddAtStart(announced);
-    buffer.Begin().Write(bytes.data() + TRACE_OFFSET, announced);
-    trace.Deserialize(buffer.Begin());
-    return true;
+    std::vector<uint8_t> bytes(std::min(size, TRACE_OFFSET + announced));
+    frame->CopyData(bytes.data(), bytes.size());
+    return TraceOf(bytes.data(), size, trace);
 }
 
 ProbeFrameBuilder::StampResult
@@ -116,15 +140,22 @@ ProbeFrameBuilder::Stamp(Ptr<const Packet> frame,
     IoamTraceHeader trace;
     if (!fi.Parse(frame) || !fi.roce
         || !(BthHeader::IsProbe(fi.opcode) || (fi.traceWords && BthHeader::IsData(fi.opcode)))
-        || fi.p2mp != FrameInfo::P2MP_NONE || !ReadTrace(frame, trace)
-        || trace.GetNamespaceId() != namespaceId || !trace.IsWellFormed())
+        || fi.p2mp != FrameInfo::P2MP_NONE
+        || frame->GetSize() < TRACE_OFFSET + IoamTraceHeader::FIXED_BYTES + FrameInfo::ICRC_BYTES)
     {
         NS_LOG_LOGIC("no trace of namespace " << namespaceId << " to write into");
         return UNTOUCHED;
     }
+    // One copy of the frame: the trace is read from it and the stamped frame written from it.
     uint32_t size = frame->GetSize();
     std::vector<uint8_t> bytes(size);
     frame->CopyData(bytes.data(), size);
+    if (!TraceOf(bytes.data(), size, trace) || trace.GetNamespaceId() != namespaceId
+        || !trace.IsWellFormed())
+    {
+        NS_LOG_LOGIC("no trace of namespace " << namespaceId << " to write into");
+        return UNTOUCHED;
+    }
     if (!IcrcTrailer::CanCompute(bytes.data() + FrameInfo::ETH_BYTES,
                                  size - FrameInfo::ETH_BYTES - FrameInfo::ICRC_BYTES))
     {
