@@ -213,6 +213,23 @@ TEST(TopologyGraphLeafSpine, EcmpWidthIsSpineCount)
     }
 }
 
+// The switches on the longest host-to-host path (HPCC's T and its telemetry room): ToR, spine,
+// ToR on a leaf-spine; ToR, aggregation, core, aggregation, ToR on a fat-tree; one ToR when the
+// fabric has one leaf, whatever its spines (they carry no host's path).
+TEST(TopologyGraphLeafSpine, MaxSwitchesOnPath)
+{
+    auto most = [](const TopologyConfig& t)
+    {
+        TopologyGraph g = TopologyGraph::Build(t);
+        g.ComputeRoutes();
+        return g.MaxSwitchesOnPath();
+    };
+    EXPECT_EQ(most(LeafSpine(4, 2, 16)), 3u);
+    EXPECT_EQ(most(LeafSpine(1, 1, 17)), 1u);
+    EXPECT_EQ(most(LeafSpine(1, 4, 8)), 1u);
+    EXPECT_EQ(most(FatTree(4)), 5u);
+}
+
 TEST(TopologyGraphFatTree, CountsK4)
 {
     // k=4: 4 pods x (2 edge + 2 agg), (k/2)^2 = 4 cores -> 20 switches; k^3/4 = 16 hosts.

@@ -432,11 +432,16 @@ uint32_t
 TopologyGraph::MaxSwitchesOnPath() const
 {
     // Host to ToR, the ToRs' distance in links, ToR to host: the switches are one more than
-    // that distance. A ToR cut off by a failure does not count.
+    // that distance. Only ToR-to-ToR distances count (a spine's distance to the only ToR of a
+    // one-leaf fabric is no host's path); a ToR cut off by a failure does not count.
     uint32_t most = 0;
-    for (uint16_t d : m_torDistance)
+    for (uint32_t a = 0; a < m_leaves; ++a)
     {
-        most = d == std::numeric_limits<uint16_t>::max() ? most : std::max<uint32_t>(most, d);
+        for (uint32_t b = 0; b < m_leaves; ++b)
+        {
+            const uint16_t d = m_torDistance[std::size_t{a} * m_leaves + b];
+            most = d == std::numeric_limits<uint16_t>::max() ? most : std::max<uint32_t>(most, d);
+        }
     }
     return most + 1;
 }
