@@ -5,6 +5,8 @@
  */
 #include "dcqcn-test-helpers.h"
 #include "fabric/model/fabric-switch.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "rdma/model/hpcc.h"
@@ -13,6 +15,8 @@
 #include "wire/model/ioam-trace-header.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -166,6 +170,72 @@ LongestRttUs(double hostGbps, double fabricGbps, double cableUs, double switchUs
     return 2 * (4 * cableUs + 3 * switchUs) + 1024 * 8 * (2 / hostGbps + 2 / fabricGbps) / 1e3;
 }
 
+/// The deepest egress queue of one switch, sampled at a fixed interval over a window.
+class QueueSampler
+{
+public:
+    QueueSampler(Ptr<FabricSwitch> sw, Time every, Time until)
+        : m_every(every),
+          m_until(until)
+    {
+        sw->TraceConnectWithoutContext("QueueDepth",
+                                       MakeBoundCallback(&QueueSampler::Changed, this));
+        Simulator::Schedule(every, &QueueSampler::Sample, this);
+    }
+
+    /// The p-th percentile of the samples, bytes (p in (0, 1]).
+    double Percentile(double p) const
+    {
+        std::vector<double> v = m_samples;
+        std::sort(v.begin(), v.end());
+        const std::size_t k = static_cast<std::size_t>(std::ceil(p * v.size()));
+        return v.at(std::max<std::size_t>(k, 1) - 1);
+    }
+
+    /// Microseconds from the start to the first sample after the highest one below `bytes`.
+    double FirstBelowAfterPeak(double bytes) const
+    {
+        auto peak = std::max_element(m_samples.begin(), m_samples.end());
+        auto below = std::find_if(peak,
+                                  m_samples.end(),
+                                  [bytes](double b)
+                                  {
+                                      return b < bytes;
+                                  });
+        return (below - m_samples.begin() + 1) * m_every.GetSeconds() * 1e6;
+    }
+
+    std::size_t Count() const
+    {
+        return m_samples.size();
+    }
+
+private:
+    static void Changed(QueueSampler* s, uint32_t port, uint8_t prio, uint64_t bytes)
+    {
+        s->m_depth[port * 8 + prio] = static_cast<double>(bytes);
+    }
+
+    void Sample()
+    {
+        double deepest = 0;
+        for (const auto& [key, bytes] : m_depth)
+        {
+            deepest = std::max(deepest, bytes);
+        }
+        m_samples.push_back(deepest);
+        if (Simulator::Now() + m_every <= m_until)
+        {
+            Simulator::Schedule(m_every, &QueueSampler::Sample, this);
+        }
+    }
+
+    Time m_every;
+    Time m_until;
+    std::map<uint32_t, double> m_depth;
+    std::vector<double> m_samples;
+};
+
 } // namespace
 
 /**
@@ -282,6 +352,125 @@ private:
     }
 };
 
+/**
+ * The 16-to-1 incast of the paper's §5.4 (Li et al., SIGCOMM 2019): 16 long flows into one
+ * host through a single switch, 100 Gb/s links of 1 us (base RTT 4 us), the egress queue
+ * sampled every 1 us over the first 10 ms.
+ *
+ * Reproduced: Figure 13b's HPCC curve (read from the plot; the text gives no number). Each
+ * flow starts at line rate with a window of B T, so the queue peaks at 16 windows less what the
+ * port drains meanwhile, about 850 KB, and fast reaction drains it within about 100 us. The
+ * paper's own contrast, reacting once per round trip (FastReact off), holds the queue for
+ * longer and must fail the drain check; DCQCN, without a window, fails both.
+ *
+ * Reported, not asserted: Figure 14b's steady queue against W_AI ("all W_AI within 150 bytes
+ * achieve a queue length within 4 KB at 95-th percentile, while W_AI = 300 bytes has a queue
+ * length of 13 KB"). Ours is 3 to 5 times higher (docs/hpcc.md#limitations); only the trend,
+ * a longer queue for a larger step, is asserted.
+ */
+class HpccSixteenToOneTestCase : public TestCase
+{
+public:
+    HpccSixteenToOneTestCase()
+        : TestCase("16-to-1 through one switch (paper, Figures 13b and 14b)")
+    {
+    }
+
+private:
+    struct Queue
+    {
+        double peak{0};      ///< bytes
+        double drainedUs{0}; ///< first sample after the peak below 20 KB
+        double p50{0};       ///< over 0-10 ms, bytes
+        double p95{0};
+    };
+
+    /// wai: W_AI in bytes (as a rate, W_AI / T); a negative value runs DCQCN.
+    Queue Run(double wai, bool fastReact)
+    {
+        // T as HPCC's GLOBAL_T: four cables and a 1,024-byte payload on each of two links.
+        const double t = 4 * 1 + 2 * 1024 * 8 / 100e3;
+        nlohmann::json j
+            = {{"name", "hpcc-16-to-1"},
+               {"seed", 1},
+               {"stop_time_ms", 40},
+               {"topology",
+                {{"kind", "leaf-spine"},
+                 {"leaves", 1},
+                 {"spines", 1},
+                 {"hosts_per_leaf", 17},
+                 {"host_link", {{"rate_gbps", 100}, {"delay_us", 1}}},
+                 {"fabric_link", {{"rate_gbps", 100}, {"delay_us", 1}}}}},
+               {"nic", {{"mtu_bytes", 1024}, {"ack_every", 1}}},
+               // HPCC's switches add no pipeline latency: the base RTT is the paper's 4 us.
+               {"switch", {{"buffer_mb", 32}, {"latency_ns", 0}, {"pfc", {{"enabled", true}}}}},
+               {"workloads",
+                {{{"type", "flows"},
+                  {"label", "incast"},
+                  {"pattern", "incast"},
+                  {"senders", 16},
+                  {"receiver", 0},
+                  {"bytes", 10000000}}}},
+               {"output", {{"dir", "/tmp/mcast4ai-test-hpcc-16-to-1"}}}};
+        if (wai >= 0)
+        {
+            j["nic"]["congestion_control"] = "hpcc";
+            // Bytes per T as Mb/s (bits per microsecond), at every line rate.
+            j["nic"]["hpcc"] = {{"rate_ai_mbps", wai * 8 / t}, {"rate_step_reference_gbps", 100}};
+        }
+        Config::SetDefault("ns3::Hpcc::FastReact", BooleanValue(fastReact));
+        ScenarioConfig c = Scenario::Parse(j.dump(), "hpcc-16-to-1.json", {});
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        QueueSampler sampler(runner.GetFabric().GetSwitch(0), MicroSeconds(1), MilliSeconds(10));
+        Ptr<Hpcc> hpcc = DynamicCast<Hpcc>(
+            runner.GetFabric().GetNic(1)->GetQpByIndex(0)->GetCongestionControl());
+        if (hpcc)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(
+                hpcc->GetBaseRtt().GetSeconds() * 1e6, t, 1e-6, "T is the one-switch round trip");
+        }
+        const bool complete = runner.Run();
+        Config::SetDefault("ns3::Hpcc::FastReact", BooleanValue(true));
+        NS_TEST_EXPECT_MSG_EQ(complete, true, "the incast completes");
+        NS_TEST_EXPECT_MSG_EQ(sampler.Count(), 10000u, "one sample per microsecond");
+        Queue q;
+        q.peak = sampler.Percentile(1);
+        q.drainedUs = sampler.FirstBelowAfterPeak(20000);
+        q.p50 = sampler.Percentile(0.5);
+        q.p95 = sampler.Percentile(0.95);
+        std::clog << std::fixed << std::setprecision(1)
+                  << (wai < 0 ? std::string("DCQCN")
+                              : "W_AI " + std::to_string(int(wai)) + " B"
+                                    + (fastReact ? "" : ", per-RTT"))
+                  << ": peak " << q.peak << " B, below 20 KB at " << q.drainedUs
+                  << " us; over 10 ms p50 " << q.p50 << " B, p95 " << q.p95 << " B" << std::endl;
+        return q;
+    }
+
+    void DoRun() override
+    {
+        // Figure 13b, read from the plot: HPCC peaks near 850 KB and is drained by about
+        // 100 us. Checks: the peak within 10% of 850 KB, below 20 KB between 80 and 120 us.
+        auto fig13 = [](const Queue& q)
+        {
+            return std::abs(q.peak / 850e3 - 1) <= 0.1 && q.drainedUs >= 80 && q.drainedUs <= 120;
+        };
+        std::map<int, Queue> hpcc;
+        for (int wai : {5, 25, 150, 300})
+        {
+            hpcc[wai] = Run(wai, true);
+        }
+        NS_TEST_EXPECT_MSG_EQ(fig13(hpcc[25]), true, "Figure 13b: the burst and its drain");
+        NS_TEST_EXPECT_MSG_EQ(fig13(Run(25, false)), false, "per-RTT reaction drains later");
+        NS_TEST_EXPECT_MSG_EQ(fig13(Run(-1, true)), false, "DCQCN keeps its queue");
+        // Figure 14b's trend: a larger step, a longer steady queue.
+        NS_TEST_EXPECT_MSG_GT(hpcc[300].p95, hpcc[5].p95, "a larger W_AI, a longer queue");
+        NS_TEST_EXPECT_MSG_GT(hpcc[300].p50, hpcc[5].p50, "a larger W_AI, a longer queue");
+    }
+};
+
 class HpccTestSuite : public TestSuite
 {
 public:
@@ -290,6 +479,7 @@ public:
     {
         AddTestCase(new HpccEquilibriumTestCase());
         AddTestCase(new HpccIncastQueueTestCase());
+        AddTestCase(new HpccSixteenToOneTestCase());
     }
 };
 
