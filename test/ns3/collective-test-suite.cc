@@ -5,7 +5,8 @@
  * checked in pipeline-test-suite.cc); AllGather at 64 ranks by ring and by multicast, where each
  * rank's uplink carries (N-1)x fewer bytes under bier and new-protocol and the operation ends
  * sooner, while under unicast the multicast algorithm degenerates to N-1 copies. The ring's
- * form rejects the tree AllReduce at 16 ranks.
+ * form rejects the tree AllReduce at 16 ranks; each algorithm's depth rejects the others' runs
+ * of the same collective; the one-copy count rejects the ring and multicast under unicast.
  */
 #include "ns3/test.h"
 #include "rdma/model/rdma-nic.h"
@@ -18,6 +19,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::test;
@@ -157,11 +159,30 @@ private:
              n - 1},
             {R"({"type": "broadcast", "algorithm": "tree", "bytes": 65536})", 4},
         };
+        std::vector<double> depths;
         for (const Case& c : cases)
         {
             Outcome o = RunCollective(1, "new-protocol", c.entry);
             NS_TEST_ASSERT_MSG_EQ(o.complete, true, c.entry);
             NS_TEST_ASSERT_MSG_EQ(o.depth, c.depth, c.entry);
+            depths.push_back(o.depth);
+        }
+        // The algorithms of one collective are each other's wrong models: each count rejects
+        // the others' runs. AllReduce: multicast N, ring 2(N-1), tree 8; AllGather: ring N-1,
+        // multicast 1; broadcast: ring N-1, tree 4.
+        const std::vector<std::vector<std::size_t>> sameCollective = {{0, 4, 7}, {1, 2}, {9, 10}};
+        for (const auto& rows : sameCollective)
+        {
+            for (std::size_t a : rows)
+            {
+                for (std::size_t b : rows)
+                {
+                    if (a != b)
+                    {
+                        NS_TEST_ASSERT_MSG_NE(depths[b], cases[a].depth, cases[b].entry);
+                    }
+                }
+            }
         }
     }
 };
@@ -193,11 +214,14 @@ private:
         NS_TEST_ASSERT_MSG_EQ(ring.complete && mc.complete, true, "both complete");
         // Ring: N-1 shards leave every rank; multicast: one P2MP message of one shard.
         NS_TEST_ASSERT_MSG_EQ(ring.maxDataBytesSent, (n - 1) * shard, "ring: (N-1) shards");
+        // The one-copy count rejects the ring (and, below, multicast under unicast).
+        NS_TEST_ASSERT_MSG_NE(ring.maxDataBytesSent, shard, "the ring is not one copy");
         if (m_mechanism == "unicast")
         {
             NS_TEST_ASSERT_MSG_EQ(mc.maxDataBytesSent,
                                   (n - 1) * shard,
                                   "unicast: the multicast algorithm sends N-1 copies");
+            NS_TEST_ASSERT_MSG_NE(mc.maxDataBytesSent, shard, "rejected by the one-copy count");
             // ... and every rank's uplink then carries N-1 shards at once, where BIER's
             // carries one.
             Outcome bier = RunCollective(

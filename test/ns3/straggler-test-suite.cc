@@ -10,7 +10,9 @@
  *   spread of its ranks' start times, E[max - min] of N draws = m·H(N-1);
  * - congested-receiver: an incast toward one rank slows the collective, more senders more,
  *   and its traffic is reported apart;
- * and the choices are fixed by the seed.
+ * and the choices are fixed by the seed. Each check also runs a model it must reject: jitter of
+ * slow-node's mean delay (spread thin, no tail), each slow-link form against the other's run,
+ * uniform jitter of the same mean (a narrower range), an incast over before the collective.
  */
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -165,6 +168,27 @@ private:
         NS_TEST_ASSERT_MSG_GT(Percentile(slow.durationsUs, 0.99),
                               Percentile(base.durationsUs, 0.99) + 0.9 * (factor - 1) * compute,
                               "p99 moves by about (factor - 1) x compute");
+        // The tail check: p50 within 2%, p99 moved by at least 90% of (factor - 1) x compute.
+        auto tail = [&](const Outcome& o)
+        {
+            return std::abs(Percentile(o.durationsUs, 0.5) / p50 - 1) <= 0.02
+                   && Percentile(o.durationsUs, 0.99)
+                          > Percentile(base.durationsUs, 0.99) + 0.9 * (factor - 1) * compute;
+        };
+        NS_TEST_ASSERT_MSG_EQ(tail(slow), true, "the check holds");
+        // The same mean delay, 1% x 900 us = 9 us per rank and iteration, as jitter on every
+        // rank: the operations stretch by about 9·H(15) = 30 us each and none by 900.
+        Outcome spread = RunScenario(Scenario(
+            262144,
+            200,
+            compute,
+            R"({"type": "jitter", "distribution": {"type": "exponential", "mean_us": 9}})"));
+        std::clog << "slow-node p50 " << Percentile(slow.durationsUs, 0.5) << " p99 "
+                  << Percentile(slow.durationsUs, 0.99) << "; jitter of its mean p50 "
+                  << Percentile(spread.durationsUs, 0.5) << " p99 "
+                  << Percentile(spread.durationsUs, 0.99) << "; base p50 " << p50 << " p99 "
+                  << Percentile(base.durationsUs, 0.99) << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(tail(spread), false, "jitter of the same mean is rejected");
         NS_TEST_ASSERT_MSG_EQ(slow.summary["stragglers"][0]["events"].get<uint64_t>(),
                               slow.events.size(),
                               "summary.json counts the events");
@@ -207,6 +231,9 @@ private:
         NS_TEST_ASSERT_MSG_EQ_TOL(base.durationsUs[0], idle, 0.1 * idle, "idle closed form");
         NS_TEST_ASSERT_MSG_EQ_TOL(
             slow.durationsUs[0], slowed, 0.1 * slowed, "2(N-1) steps at half rate");
+        // Each form rejects the other's run.
+        NS_TEST_ASSERT_MSG_GT(std::abs(base.durationsUs[0] / slowed - 1), 0.1, "idle rejected");
+        NS_TEST_ASSERT_MSG_GT(std::abs(slow.durationsUs[0] / idle - 1), 0.1, "slowed rejected");
         NS_TEST_ASSERT_MSG_EQ(slow.events.size(), 1u, "the link was slowed once");
         NS_TEST_ASSERT_MSG_EQ(slow.events[0].event, "link-slowed", "and never restored");
         NS_TEST_ASSERT_MSG_EQ(slow.events[0].host, 3, "host 3's link");
@@ -280,6 +307,20 @@ private:
         // The range of 16 exponentials has standard deviation 1.26 m: over 199 operations the
         // mean is known to 0.09 m, 2.7% of m·H(15).
         NS_TEST_ASSERT_MSG_EQ_TOL(extra, m * harmonic, 0.12 * m * harmonic, "m·H(N-1)");
+        // Uniform delays of the same mean, 0 to 2m: the spread of N of them has mean
+        // 2m (N-1) / (N+1) = 88 us, and m·H(N-1) rejects it.
+        Outcome uni = RunScenario(Scenario(
+            65536,
+            200,
+            20,
+            R"({"type": "jitter", "distribution": {"type": "uniform", "min_us": 0, "max_us": 100}})"));
+        double uniExtra = mean(uni.durationsUs, 1) - mean(base.durationsUs, 1);
+        std::clog << "exponential: " << extra << " us longer against m·H(N-1) = " << m * harmonic
+                  << "; uniform of the same mean: " << uniExtra << " us against "
+                  << 2 * m * (RANKS - 1) / (RANKS + 1) << std::endl;
+        NS_TEST_ASSERT_MSG_GT(std::abs(uniExtra / (m * harmonic) - 1), 0.12, "uniform rejected");
+        const double uniForm = 2 * m * (RANKS - 1) / (RANKS + 1);
+        NS_TEST_ASSERT_MSG_EQ_TOL(uniExtra, uniForm, 0.12 * uniForm, "its own form holds");
     }
 };
 
@@ -342,6 +383,9 @@ private:
                                   base.durationsUs[0],
                                   0.02 * base.durationsUs[0],
                                   "as on the idle fabric");
+        // The slow-down check (more than 10% over idle) rejects it.
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(
+            early.durationsUs[0], base.durationsUs[0] * 1.1, "an incast that ended: rejected");
     }
 };
 
