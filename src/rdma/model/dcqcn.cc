@@ -166,6 +166,7 @@ Dcqcn::SetRate(double bps)
         double old = m_rateBps;
         m_rateBps = bps;
         m_rateTrace(old, bps);
+        NotifyPacingChanged();
     }
 }
 

@@ -168,6 +168,7 @@ Hpcc::SetRate(double bps)
         double old = m_rateBps;
         m_rateBps = bps;
         m_rateTrace(old, bps);
+        NotifyPacingChanged();
     }
 }
 

@@ -207,6 +207,10 @@ void
 QueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
 {
     m_cc = cc;
+    if (cc)
+    {
+        cc->SetPacingChangedCallback(MakeCallback(&QueuePair::PacingChanged, this));
+    }
     m_telemetry = cc && cc->UsesTelemetry();
     m_windowed = cc && cc->GetWindowBytes() > 0;
 }
@@ -316,12 +320,34 @@ QueuePair::GetNextSendTime() const
 }
 
 void
+QueuePair::PacingChanged()
+{
+    if (m_lastWire == 0)
+    {
+        return; // nothing sent yet: the first frame goes at once whatever the rate
+    }
+    // As a NIC's rate limiter (and HPCC's simulator, rdma-hw.cc ChangeRate): the next frame
+    // goes one frame time at the new rate after the last one started, so a cut holds it back
+    // and a raise lets it go sooner.
+    const Time next = m_lastSent + m_cc->PacingDelay(m_lastWire);
+    const bool sooner = next < m_nextSend;
+    m_nextSend = next;
+    if (sooner && HasPacketToSend())
+    {
+        // Not NotifyReady: this may run inside the ACK that changed the rate.
+        m_nic->WakeAt(std::max(next, Simulator::Now()));
+    }
+}
+
+void
 QueuePair::PacketSent(uint32_t wireBytes)
 {
     if (m_cc)
     {
         m_cc->BytesSent(wireBytes);
         m_nextSend = Simulator::Now() + m_cc->PacingDelay(wireBytes);
+        m_lastSent = Simulator::Now();
+        m_lastWire = wireBytes;
     }
 }
 

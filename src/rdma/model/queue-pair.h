@@ -272,6 +272,8 @@ private:
     bool WaitsToRepath() const;
     /// A windowed congestion control (HPCC) has as many bytes unacknowledged as it allows.
     bool WindowFull() const;
+    /// The congestion control's rate changed: re-time the gap after the last frame.
+    void PacingChanged();
 
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn{0};
@@ -313,6 +315,8 @@ private:
     Ptr<PathSteering> m_steering;
     uint16_t m_builtPort{0};
     Time m_nextSend;
+    Time m_lastSent;        ///< when the last frame started (PacingChanged)
+    uint32_t m_lastWire{0}; ///< its wire bytes; 0: none yet
     Ptr<P2mpEncapsulator> m_p2mp;
     uint32_t m_groupQpn{0};
     Ptr<AckAggregator> m_localAgg;

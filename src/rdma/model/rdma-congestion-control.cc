@@ -1,5 +1,6 @@
 #include "rdma/model/rdma-congestion-control.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -12,7 +13,17 @@ TypeId
 RdmaCongestionControl::GetTypeId()
 {
     static TypeId tid
-        = TypeId("ns3::RdmaCongestionControl").SetParent<Object>().SetGroupName("Mcast4ai");
+        = TypeId("ns3::RdmaCongestionControl")
+              .SetParent<Object>()
+              .SetGroupName("Mcast4ai")
+              .AddAttribute("RetimePacing",
+                            "A rate change re-times the gap after the last frame: the next "
+                            "frame goes one frame time at the new rate after the last one "
+                            "started (HPCC's simulator, rdma-hw.cc ChangeRate). False keeps the "
+                            "gap timed at the rate the frame was sent at",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&RdmaCongestionControl::m_retimePacing),
+                            MakeBooleanChecker());
     return tid;
 }
 
@@ -40,6 +51,21 @@ uint64_t
 RdmaCongestionControl::GetWindowBytes() const
 {
     return 0;
+}
+
+void
+RdmaCongestionControl::SetPacingChangedCallback(Callback<void> cb)
+{
+    m_pacingChanged = cb;
+}
+
+void
+RdmaCongestionControl::NotifyPacingChanged()
+{
+    if (m_retimePacing && !m_pacingChanged.IsNull())
+    {
+        m_pacingChanged();
+    }
 }
 
 } // namespace ns3

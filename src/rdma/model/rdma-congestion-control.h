@@ -9,6 +9,7 @@
 #define MCAST4AI_RDMA_CONGESTION_CONTROL_H
 
 #include "core/model/named-type-registry.h"
+#include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -57,6 +58,18 @@ public:
                                   uint64_t nextPsn);
     /// The most bytes the queue pair may have unacknowledged; 0 for no window (rate alone).
     virtual uint64_t GetWindowBytes() const;
+
+    /// Called when the rate changes, so that the queue pair re-times the gap after its last
+    /// frame (unless RetimePacing is false).
+    void SetPacingChangedCallback(Callback<void> cb);
+
+protected:
+    /// The models call this whenever their rate changes.
+    void NotifyPacingChanged();
+
+private:
+    bool m_retimePacing{true};
+    Callback<void> m_pacingChanged;
 };
 
 } // namespace ns3

@@ -97,6 +97,8 @@ public:
 
     /// A QP has packets to send (new message or go-back-N).
     void NotifyReady(Ptr<QueuePair> qp);
+    /// Make sure the port retries no later than t (a paced QP becomes eligible then).
+    void WakeAt(Time t);
     /// Queue an ACK (or NAK) for a responder's peer, ahead of all data.
     void SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn);
     /// Queue a CNP (BTH opcode 0x81) for a responder's peer, ahead of all data.
@@ -268,8 +270,6 @@ private:
     /// UDP/IPv4 to the group address, then the mechanism's header(s); returns the first frame
     /// and queues the other copies.
     Ptr<Packet> EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload);
-    /// Make sure the port retries no later than t (a paced QP becomes eligible then).
-    void WakeAt(Time t);
     void Wake();
 
     Ptr<Node> m_node;
