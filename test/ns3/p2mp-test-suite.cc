@@ -5,6 +5,8 @@
  * the minimum with it; a lost packet is repaired through the aggregator; random small
  * receiver sets favour the XPU-ID list and churn the new protocol's group tables; a
  * multicast AllGather leaves one group responder per (receiver, sender) and no queue pair.
+ * The broadcast forms, the ACK implosion count and the aggregation check each reject the
+ * other design's run.
  */
 #include "ns3/ethernet-header.h"
 #include "ns3/simulator.h"
@@ -17,7 +19,9 @@
 #include "test-fabric.h"
 #include "wire/model/bier-header.h"
 
+#include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 
 using namespace ns3;
@@ -61,6 +65,73 @@ WithRanks(WorkloadConfig w, uint32_t hosts)
     return w;
 }
 
+/// What the broadcast forms read from an 8 MiB broadcast to 63 receivers.
+struct BroadcastOutcome
+{
+    bool complete{false};
+    uint64_t receivers{0};
+    double root{0};         ///< s, the root's completion
+    double lastReceiver{0}; ///< s
+    uint64_t rootFrames{0};
+    double copies{0};
+};
+
+/// Each mechanism's broadcast, run once and shared by the cases that judge it.
+const BroadcastOutcome&
+RunBroadcast(const std::string& mechanism)
+{
+    static std::map<std::string, BroadcastOutcome> runs;
+    auto it = runs.find(mechanism);
+    if (it != runs.end())
+    {
+        return it->second;
+    }
+    ScenarioConfig c = Fabric64(mechanism, "p2mp-broadcast-" + mechanism);
+    c.workloads.push_back(WithRanks(Broadcast(0, 8u << 20), 64));
+    ScenarioRunner runner(c);
+    runner.Build();
+    BroadcastOutcome o;
+    o.complete = runner.Run();
+    nlohmann::json s = runner.Summary();
+    const nlohmann::json& w = s["workloads"][0];
+    o.receivers = w["receiver_completions"].get<uint64_t>();
+    o.root = w["duration_us"]["max"].get<double>() * 1e-6;
+    o.lastReceiver = w["receiver_completion_us"]["max"].get<double>() * 1e-6;
+    o.rootFrames = runner.GetFabric().GetNic(0)->GetDevice()->GetTxFrames();
+    o.copies = s["network"]["copies_from_source"].get<double>();
+    return runs.emplace(mechanism, o).first->second;
+}
+
+constexpr uint64_t BROADCAST_PACKETS = 8192;
+
+/// One serialisation of the message at 100 Gbps, in frames that carry the P2MP header.
+double
+SerialSeconds(uint32_t header)
+{
+    return BROADCAST_PACKETS * WireSeconds(1024 + ROCE_HEADER_BYTES + header, 100);
+}
+
+/// Unicast: the root's NIC serialises every copy itself.
+bool
+UnicastFormHolds(const BroadcastOutcome& o)
+{
+    return o.root >= 63 * SerialSeconds(0) && o.rootFrames == 63 * BROADCAST_PACKETS
+           && std::abs(o.copies - 63) < 1e-9;
+}
+
+/// Multicast: the last receiver no sooner than one serialisation and within 15% of it plus
+/// the path (host, leaf, spine, leaf, host: 4 cables, 3 pipelines, 3 store-and-forward
+/// frames); one copy leaves the root.
+bool
+MulticastFormHolds(const BroadcastOutcome& o, uint32_t header)
+{
+    const double serial = SerialSeconds(header);
+    const double path
+        = 4 * 1e-6 + 3 * 500e-9 + 3 * WireSeconds(1024 + ROCE_HEADER_BYTES + header, 100);
+    return o.lastReceiver >= serial && o.lastReceiver <= 1.15 * (serial + path)
+           && o.rootFrames == BROADCAST_PACKETS && std::abs(o.copies - 1) < 1e-9;
+}
+
 class BroadcastTestCase : public TestCase
 {
 public:
@@ -74,41 +145,35 @@ public:
 private:
     void DoRun() override
     {
-        ScenarioConfig c = Fabric64(m_mechanism, "p2mp-broadcast-" + m_mechanism);
-        c.workloads.push_back(WithRanks(Broadcast(0, 8u << 20), 64));
-        ScenarioRunner runner(c);
-        runner.Build();
-        NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
-        nlohmann::json s = runner.Summary();
-        const nlohmann::json& w = s["workloads"][0];
-        NS_TEST_ASSERT_MSG_EQ(w["receiver_completions"].get<uint64_t>(), 63, "63 receivers");
-
-        // One serialisation of the message at 100 Gbps, in frames that carry the P2MP header.
-        const uint64_t n = 8192;
-        const double frame = WireSeconds(1024 + ROCE_HEADER_BYTES + m_header, 100);
-        const double serial = n * frame;
-        // Host, leaf, spine, leaf, host: 4 cables, 3 pipelines, 3 store-and-forward frames.
-        const double path = 4 * 1e-6 + 3 * 500e-9 + 3 * frame;
-        double root = w["duration_us"]["max"].get<double>() * 1e-6;
-        double lastReceiver = w["receiver_completion_us"]["max"].get<double>() * 1e-6;
-        uint64_t rootFrames = runner.GetFabric().GetNic(0)->GetDevice()->GetTxFrames();
+        const BroadcastOutcome& o = RunBroadcast(m_mechanism);
+        NS_TEST_ASSERT_MSG_EQ(o.complete, true, "completes");
+        NS_TEST_ASSERT_MSG_EQ(o.receivers, 63, "63 receivers");
+        const uint64_t n = BROADCAST_PACKETS;
+        const double serial = SerialSeconds(m_header);
+        const double path
+            = 4 * 1e-6 + 3 * 500e-9 + 3 * WireSeconds(1024 + ROCE_HEADER_BYTES + m_header, 100);
         if (m_mechanism == "unicast")
         {
-            // The root's NIC serialises every copy itself.
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(root, 63 * serial, "at least 63 serialisations");
-            NS_TEST_ASSERT_MSG_EQ(rootFrames, 63 * n, "63 copies leave the root");
-            NS_TEST_ASSERT_MSG_EQ_TOL(
-                s["network"]["copies_from_source"].get<double>(), 63.0, 1e-9, "copies per message");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(o.root, 63 * serial, "at least 63 serialisations");
+            NS_TEST_ASSERT_MSG_EQ(o.rootFrames, 63 * n, "63 copies leave the root");
+            NS_TEST_ASSERT_MSG_EQ_TOL(o.copies, 63.0, 1e-9, "copies per message");
+            NS_TEST_ASSERT_MSG_EQ(UnicastFormHolds(o), true, "the form holds");
+            // BIER's broadcast, one copy from the root, is rejected.
+            NS_TEST_ASSERT_MSG_EQ(UnicastFormHolds(RunBroadcast("bier")), false, "BIER rejected");
         }
         else
         {
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(lastReceiver, serial, "no faster than one serialisation");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(lastReceiver,
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(o.lastReceiver, serial, "no faster than one serialisation");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(o.lastReceiver,
                                         1.15 * (serial + path),
                                         "within 15% of one serialisation plus the path");
-            NS_TEST_ASSERT_MSG_EQ(rootFrames, n, "exactly one copy leaves the root");
-            NS_TEST_ASSERT_MSG_EQ_TOL(
-                s["network"]["copies_from_source"].get<double>(), 1.0, 1e-9, "copies per message");
+            NS_TEST_ASSERT_MSG_EQ(o.rootFrames, n, "exactly one copy leaves the root");
+            NS_TEST_ASSERT_MSG_EQ_TOL(o.copies, 1.0, 1e-9, "copies per message");
+            NS_TEST_ASSERT_MSG_EQ(MulticastFormHolds(o, m_header), true, "the form holds");
+            // The same broadcast by unicast copies is rejected.
+            NS_TEST_ASSERT_MSG_EQ(MulticastFormHolds(RunBroadcast("unicast"), m_header),
+                                  false,
+                                  "unicast copies rejected");
         }
     }
 
@@ -201,6 +266,16 @@ private:
                               "63 ACKs for each of the 64 PSNs");
         NS_TEST_ASSERT_MSG_EQ_TOL(
             s["network"]["acks_per_data_packet"].get<double>(), 63.0, 1e-9, "per data packet");
+        // With source-ToR aggregation the root takes one ACK per PSN: the count rejects it.
+        ScenarioConfig agg = Fabric64("bier", "p2mp-ack-tor");
+        agg.p2mp.ackAggregation = "source-tor";
+        agg.workloads.push_back(WithRanks(Broadcast(0, 64 * 1024), 64));
+        ScenarioRunner aggregated(agg);
+        aggregated.Build();
+        NS_TEST_ASSERT_MSG_EQ(aggregated.Run(), true, "completes");
+        NS_TEST_ASSERT_MSG_NE(aggregated.GetFabric().GetNic(0)->GetAcksReceived(),
+                              63 * 64,
+                              "aggregation rejected by the implosion count");
     }
 };
 
@@ -255,6 +330,18 @@ private:
                               "one aggregation entry per receiver");
         NS_TEST_ASSERT_MSG_EQ(st["aggregation_installs"].get<uint64_t>(), 63, "63 created");
         NS_TEST_ASSERT_MSG_EQ(st["aggregation_frees"].get<uint64_t>(), 63, "and freed");
+        // Without aggregation every receiver's ACK reaches the root: 63 x 64, and the first
+        // of them before the straggler's. The one-per-PSN check rejects it.
+        ScenarioConfig none = Fabric64(m_mechanism, "p2mp-ack-none-" + m_mechanism);
+        none.p2mp.ackAggregation = "none";
+        none.workloads.push_back(WithRanks(Broadcast(0, 64 * 1024), 64));
+        ScenarioRunner plain(none);
+        plain.Build();
+        AckLog plainAtRoot;
+        plain.GetFabric().GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "Rx", MakeBoundCallback(&LogAck, &plainAtRoot));
+        NS_TEST_ASSERT_MSG_EQ(plain.Run(), true, "completes");
+        NS_TEST_ASSERT_MSG_NE(plainAtRoot.psn.size(), 64, "no aggregation: rejected");
     }
 
     std::string m_mechanism;
