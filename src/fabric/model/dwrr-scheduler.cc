@@ -40,6 +40,7 @@ DwrrScheduler::GetTypeId()
 void
 DwrrScheduler::SetWeights(std::string weights)
 {
+    NS_LOG_FUNCTION(this << weights);
     std::istringstream in(weights);
     std::string item;
     m_strict = 0;
@@ -68,6 +69,7 @@ DwrrScheduler::GetWeights() const
 void
 DwrrScheduler::SetPorts(uint32_t ports)
 {
+    NS_LOG_FUNCTION(this << ports);
     m_ports.assign(ports, PortState());
 }
 
@@ -77,6 +79,7 @@ DwrrScheduler::Pick(uint32_t port, uint8_t eligible)
     uint8_t strict = eligible & m_strict;
     if (strict)
     {
+        NS_LOG_LOGIC("port " << port << ": strict class " << 31 - __builtin_clz(strict));
         return static_cast<uint8_t>(31 - __builtin_clz(strict));
     }
     PortState& s = m_ports[port];
@@ -89,6 +92,7 @@ DwrrScheduler::Pick(uint32_t port, uint8_t eligible)
         {
             if (s.deficit[c] > 0)
             {
+                NS_LOG_LOGIC("port " << port << ": class " << +c << ", deficit " << s.deficit[c]);
                 return c;
             }
         }

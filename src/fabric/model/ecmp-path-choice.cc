@@ -37,7 +37,9 @@ EcmpPathChoice::IsPerFlow() const
 uint16_t
 EcmpPathChoice::Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops)
 {
-    return hops[Index(fi, hops.size())];
+    const uint16_t port = hops[Index(fi, hops.size())];
+    NS_LOG_LOGIC("flow hash: port " << port << " of " << hops.size());
+    return port;
 }
 
 } // namespace ns3

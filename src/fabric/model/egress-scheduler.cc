@@ -25,6 +25,7 @@ EgressScheduler::Registry()
 void
 EgressScheduler::SetPorts(uint32_t ports)
 {
+    NS_LOG_FUNCTION(this << ports);
 }
 
 void

@@ -126,7 +126,9 @@ HpccEcmpPathChoice::IsPerFlow() const
 uint16_t
 HpccEcmpPathChoice::Choose(const FrameInfo& fi, const std::vector<uint16_t>& hops)
 {
-    return hops[Index(fi, static_cast<uint32_t>(hops.size()))];
+    const uint16_t port = hops[Index(fi, static_cast<uint32_t>(hops.size()))];
+    NS_LOG_LOGIC("HPCC's hash: port " << port << " of " << hops.size());
+    return port;
 }
 
 } // namespace ns3

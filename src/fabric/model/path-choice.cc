@@ -42,12 +42,14 @@ PathChoice::IsPerFlow() const
 void
 PathChoice::Attach(FabricSwitch* sw)
 {
+    NS_LOG_FUNCTION(this << sw);
     m_switch = sw;
 }
 
 int64_t
 PathChoice::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     return 0;
 }
 
@@ -72,6 +74,7 @@ PathChoice::DrawBelow(uint64_t n)
 void
 PathChoice::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_switch = nullptr;
     Object::DoDispose();
 }

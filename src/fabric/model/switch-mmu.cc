@@ -71,6 +71,7 @@ SwitchMmu::SwitchMmu()
 void
 SwitchMmu::Setup(uint32_t nPorts)
 {
+    NS_LOG_FUNCTION(this << nPorts);
     m_nPorts = nPorts;
     m_ingress.assign(nPorts * 8, IngressQueue());
     m_egress.assign(nPorts * 8, 0);
@@ -83,6 +84,7 @@ SwitchMmu::Setup(uint32_t nPorts)
 void
 SwitchMmu::SetHeadroom(uint32_t port, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << port << bytes);
     if (port < m_nPorts)
     {
         m_headroom[port] = bytes;
@@ -109,6 +111,7 @@ SwitchMmu::SetHeadroom(uint32_t port, uint64_t bytes)
 void
 SwitchMmu::SetEcnThresholds(uint32_t port, uint64_t kminBytes, uint64_t kmaxBytes)
 {
+    NS_LOG_FUNCTION(this << port << kminBytes << kmaxBytes);
     m_kmin[port] = kminBytes;
     m_kmax[port] = std::max(kminBytes, kmaxBytes);
 }
@@ -180,6 +183,9 @@ SwitchMmu::AdmitIngress(uint32_t inPort, uint8_t prio, uint32_t bytes)
             // Frames in flight after XOFF land in headroom; overflowing it breaks losslessness.
             if (q.headroom + bytes > m_headroom[inPort])
             {
+                NS_LOG_LOGIC("port " << inPort << " class " << +prio << ": headroom full ("
+                                     << q.headroom << " of " << m_headroom[inPort]
+                                     << " B), refused");
                 q.bytes -= bytes;
                 return false;
             }
@@ -194,6 +200,8 @@ SwitchMmu::AdmitIngress(uint32_t inPort, uint8_t prio, uint32_t bytes)
     {
         if (m_used + bytes > m_bufferBytes)
         {
+            NS_LOG_LOGIC("port " << inPort << " class " << +prio << ": buffer full (" << m_used
+                                 << " B), refused");
             return false;
         }
         q.bytes += bytes;
@@ -221,6 +229,8 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
     // The egress check comes first: a frame the egress refuses never takes ingress buffer.
     if (!EgressRoom(outPort, prio, bytes) || !AdmitIngress(inPort, prio, bytes))
     {
+        NS_LOG_LOGIC("frame of " << bytes << " B from port " << inPort << " to " << outPort
+                                 << " class " << +prio << " refused");
         return false;
     }
     m_egress[outPort * 8 + prio] += bytes;
@@ -279,6 +289,9 @@ SwitchMmu::ShouldResume(uint32_t inPort, uint8_t prio) const
 void
 SwitchMmu::SetPaused(uint32_t inPort, uint8_t prio, bool paused)
 {
+    NS_LOG_LOGIC("port " << inPort << " class " << +prio << (paused ? ": XOFF" : ": XON")
+                         << ", ingress " << Ingress(inPort, prio).bytes << " B, threshold "
+                         << GetPfcThreshold() << " B");
     Ingress(inPort, prio).paused = paused;
 }
 

@@ -18,6 +18,7 @@ SwitchStage::GetTypeId()
 void
 SwitchStage::Attach(FabricSwitch* sw)
 {
+    NS_LOG_FUNCTION(this << sw);
     m_switch = sw;
 }
 
@@ -39,6 +40,7 @@ SwitchStage::Departing(uint32_t /* inPort */,
 void
 SwitchStage::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_switch = nullptr;
     Object::DoDispose();
 }

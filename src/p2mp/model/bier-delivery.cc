@@ -36,6 +36,7 @@ BierDelivery::IsMulticast() const
 Ptr<P2mpEncapsulator>
 BierDelivery::CreateEncapsulator(uint32_t root, uint16_t entropy)
 {
+    NS_LOG_FUNCTION(this << root << entropy);
     Ptr<P2mpSender> sender = CreateObject<P2mpSender>();
     sender->Setup(P2mpSender::BIER, root, m_bslBits, entropy);
     return sender;
@@ -56,6 +57,7 @@ BierDelivery::ExtendsBier() const
 void
 BierDelivery::DoInstall(const Fabric& fabric)
 {
+    NS_LOG_FUNCTION(this << fabric.switches.size() << m_bslBits);
     for (uint32_t i = 0; i < fabric.switches.size(); ++i)
     {
         AddStage(fabric, i, NewReplicator(fabric, i, m_bslBits));

@@ -34,6 +34,7 @@ BierXpuListDelivery::IsMulticast() const
 Ptr<P2mpEncapsulator>
 BierXpuListDelivery::CreateEncapsulator(uint32_t root, uint16_t entropy)
 {
+    NS_LOG_FUNCTION(this << root << entropy);
     Ptr<P2mpSender> sender = CreateObject<P2mpSender>();
     sender->Setup(P2mpSender::XPU_LIST, root, 0, entropy);
     return sender;
@@ -55,6 +56,7 @@ BierXpuListDelivery::ExtendsBier() const
 void
 BierXpuListDelivery::DoInstall(const Fabric& fabric)
 {
+    NS_LOG_FUNCTION(this << fabric.switches.size());
     for (uint32_t i = 0; i < fabric.switches.size(); ++i)
     {
         Ptr<Replicator> r = NewReplicator(fabric, i, 0);

@@ -42,6 +42,7 @@ GroupTable::Contains(uint32_t groupId) const
 void
 GroupTable::Install(uint32_t groupId, Entry entry)
 {
+    NS_LOG_FUNCTION(this << groupId << entry.ports.size());
     Remove(groupId); // a reinstall replaces the entry, busy
     entry.lastUse = Simulator::Now();
     entry.idle = false;
@@ -57,6 +58,7 @@ GroupTable::Remove(uint32_t groupId)
     {
         return;
     }
+    NS_LOG_LOGIC("group " << groupId << (it->second.idle ? " (idle)" : "") << " removed");
     if (it->second.idle)
     {
         m_idle.erase({it->second.lastUse.GetTimeStep(), groupId});
@@ -72,6 +74,7 @@ GroupTable::SetIdle(uint32_t groupId, bool idle)
     {
         return;
     }
+    NS_LOG_LOGIC("group " << groupId << (idle ? " idle" : " busy"));
     it->second.idle = idle;
     std::pair<int64_t, uint32_t> key{it->second.lastUse.GetTimeStep(), groupId};
     if (idle)
@@ -102,6 +105,7 @@ GroupTable::Lookup(uint32_t groupId)
     if (it == m_entries.end())
     {
         ++m_misses;
+        NS_LOG_LOGIC("group " << groupId << ": miss");
         return nullptr;
     }
     Entry& e = it->second;

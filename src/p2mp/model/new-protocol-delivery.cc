@@ -71,6 +71,7 @@ NewProtocolDelivery::IsMulticast() const
 Ptr<P2mpEncapsulator>
 NewProtocolDelivery::CreateEncapsulator(uint32_t root, uint16_t entropy)
 {
+    NS_LOG_FUNCTION(this << root << entropy);
     Ptr<P2mpSender> sender = CreateObject<P2mpSender>();
     sender->Setup(P2mpSender::NEW_PROTOCOL, root, 0, entropy);
     sender->SetAddressList(m_addressList);
@@ -89,6 +90,7 @@ NewProtocolDelivery::MaxHeaderBytes(uint32_t hosts) const
 void
 NewProtocolDelivery::DoInstall(const Fabric& fabric)
 {
+    NS_LOG_FUNCTION(this << fabric.switches.size() << m_tableEntries);
     std::vector<Ptr<GroupTable>> tables;
     for (uint32_t i = 0; i < fabric.switches.size(); ++i)
     {

@@ -45,6 +45,7 @@ P2mpSender::GetTypeId()
 void
 P2mpSender::Setup(Mechanism mechanism, uint32_t sourceHost, uint32_t bslBits, uint16_t entropy)
 {
+    NS_LOG_FUNCTION(this << mechanism << sourceHost << bslBits << entropy);
     m_mechanism = mechanism;
     m_source = sourceHost;
     m_bsl = bslBits;
@@ -54,12 +55,14 @@ P2mpSender::Setup(Mechanism mechanism, uint32_t sourceHost, uint32_t bslBits, ui
 void
 P2mpSender::SetAddressList(bool enabled)
 {
+    NS_LOG_FUNCTION(this << enabled);
     m_addressList = enabled;
 }
 
 void
 P2mpSender::SetShimFlags(bool ackAggregation, bool ackFree)
 {
+    NS_LOG_FUNCTION(this << ackAggregation << ackFree);
     m_flagAggregation = ackAggregation;
     m_flagAckFree = ackFree;
 }
@@ -80,6 +83,8 @@ P2mpSender::Prepare(const Target& target)
     m_preparedFor = target.receivers;
     m_preparedGroup = target.groupId;
     const std::vector<uint32_t>& rx = *target.receivers;
+    NS_LOG_LOGIC("host " << m_source << ": headers for " << rx.size() << " receivers, group "
+                         << target.groupId);
     if (m_mechanism == BIER)
     {
         // BFR-id = host + 1: host h sits in SI h / BSL at bit h % BSL.

@@ -33,6 +33,7 @@ Replicator::GetTypeId()
 void
 Replicator::Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits)
 {
+    NS_LOG_FUNCTION(this << node << bslBits);
     m_graph = graph;
     m_node = node;
     m_bsl = bslBits;
@@ -46,6 +47,7 @@ Replicator::Setup(const TopologyGraph* graph, uint32_t node, uint32_t bslBits)
 void
 Replicator::Reconverge()
 {
+    NS_LOG_FUNCTION(this);
     if (m_bsl > 0)
     {
         m_bift = Bift::Build(*m_graph, m_node, m_bsl);
@@ -87,6 +89,8 @@ Replicator::Replicate(FabricFrame& frame,
         if (m_bsl == 0 || bits.Length() != m_bsl || hdr.GetTtl() <= 1)
         {
             ++m_drops; // no BIFT for this BitString length, or the TTL ran out
+            NS_LOG_LOGIC("node " << m_node << ": BIER packet dropped (BSL " << bits.Length()
+                                 << ", TTL " << +hdr.GetTtl() << ")");
             return Seconds(0);
         }
         uint32_t si = hdr.GetSetIdentifier();
@@ -100,6 +104,8 @@ Replicator::Replicate(FabricFrame& frame,
         }
         m_bift.Replicate(si, bits.Words().data(), fi.entropy, m_bierCopies, m_spray, &fi);
         hdr.SetTtl(hdr.GetTtl() - 1);
+        NS_LOG_LOGIC("node " << m_node << ": BIER SI " << si << ", " << m_bierCopies.size()
+                             << " copies");
         for (std::size_t i = 0; i < m_bierCopies.size(); ++i)
         {
             const auto& [port, mask] = m_bierCopies[i];
@@ -118,6 +124,7 @@ Replicator::Replicate(FabricFrame& frame,
         if (hdr.GetTtl() <= 1)
         {
             ++m_drops; // the fixed header is BIER's: its TTL guards against loops alike
+            NS_LOG_LOGIC("node " << m_node << ": XPU-list packet dropped, TTL ran out");
             return Seconds(0);
         }
         hdr.SetTtl(hdr.GetTtl() - 1);
@@ -130,6 +137,8 @@ Replicator::Replicate(FabricFrame& frame,
             }
         }
         Bift::SplitIds(*m_graph, m_node, ids, fi.entropy, m_idGroups, m_spray, &fi);
+        NS_LOG_LOGIC("node " << m_node << ": " << ids.size() << " XPU IDs, " << m_idGroups.size()
+                             << " copies");
         for (std::size_t i = 0; i < m_idGroups.size(); ++i)
         {
             Ptr<Packet> c = (i + 1 < m_idGroups.size()) ? p->Copy() : p;
@@ -169,6 +178,7 @@ Replicator::ReplicateShim(FabricFrame& frame,
         p->RemoveHeader(eth);
         p->RemoveHeader(hdr);
         ++m_drops;
+        NS_LOG_LOGIC("node " << m_node << ": group " << fi.groupId << " not installed: dropped");
         return Seconds(0);
     }
     if (receivers)

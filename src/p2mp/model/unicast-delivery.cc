@@ -1,11 +1,8 @@
 #include "p2mp/model/unicast-delivery.h"
 
-#include "ns3/log.h"
-
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("UnicastDelivery");
 NS_OBJECT_ENSURE_REGISTERED(UnicastDelivery);
 MCAST4AI_REGISTER_NAMED_TYPE(P2mpDelivery::Registry(), "unicast", UnicastDelivery);
 

@@ -1,11 +1,8 @@
 #include "rdma/model/p2mp-encapsulator.h"
 
-#include "ns3/log.h"
-
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("P2mpEncapsulator");
 NS_OBJECT_ENSURE_REGISTERED(P2mpEncapsulator);
 
 TypeId

@@ -56,6 +56,7 @@ RdmaCongestionControl::GetWindowBytes() const
 void
 RdmaCongestionControl::SetPacingChangedCallback(Callback<void> cb)
 {
+    NS_LOG_FUNCTION(this);
     m_pacingChanged = cb;
 }
 
@@ -64,6 +65,7 @@ RdmaCongestionControl::NotifyPacingChanged()
 {
     if (m_retimePacing && !m_pacingChanged.IsNull())
     {
+        NS_LOG_LOGIC(this << ": rate changed, pacing re-timed");
         m_pacingChanged();
     }
 }

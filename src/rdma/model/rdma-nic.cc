@@ -293,6 +293,7 @@ RdmaNic::HostMac(uint32_t host)
 void
 RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
 {
+    NS_LOG_FUNCTION(this << node << device << host);
     m_node = node;
     m_device = device;
     m_host = host;
@@ -320,6 +321,7 @@ RdmaNic::GetHost() const
 Ptr<QueuePair>
 RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
 {
+    NS_LOG_FUNCTION(this << remoteHost << srcPort << +owner);
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
     qp->SetOwner(owner);
@@ -358,6 +360,7 @@ RdmaNic::CreateMulticastQp(uint32_t groupQpn,
                            uint16_t srcPort,
                            uint8_t owner)
 {
+    NS_LOG_FUNCTION(this << groupQpn << sender << localAgg << ackFree << srcPort << +owner);
     Ptr<QueuePair> qp = CreateQp(m_host, srcPort, owner);
     qp->SetPathSteering(nullptr); // a P2MP flow's entropy is its group's (BIER's ECMP)
     qp->SetMulticast(sender, groupQpn, localAgg, ackFree);
@@ -378,6 +381,8 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
                               GroupReceiveCallback receive,
                               uint8_t owner)
 {
+    NS_LOG_FUNCTION(this << groupQpn << senderHost << senderQpn << srcPort << ackEvery << ackFree
+                         << +owner);
     // The QPN a queue pair would have taken, so that the queue pairs created after it are
     // numbered as they would be if every responder were one.
     uint32_t qpn = FIRST_QPN + m_qps.size();
@@ -672,6 +677,9 @@ RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t
     FabricFrame ack = m_echoing ? FabricFrame::From(RocePacketBuilder::AckFrame(
                           a, m_mac, HostMac(to.host), to.qpn, psn24, nak, msn, &m_echo))
                                 : m_ackFrames.Make(a, to.qpn, psn24, nak, msn);
+    NS_LOG_LOGIC("host " << m_host << ": " << (nak ? "NAK" : "ACK") << " of PSN " << psn24
+                         << " to host " << to.host << " QP " << to.qpn
+                         << (m_echoing ? ", echoing telemetry" : ""));
     m_echoing = false;
     ack.info.owner = to.owner;
     m_naksSent += nak;
@@ -730,12 +738,15 @@ RdmaNic::CountSpuriousRetransmission()
 void
 RdmaNic::CountReorderDrop()
 {
+    NS_LOG_LOGIC("host " << m_host << ": a packet past the reorder window dropped");
     ++m_reorderDrops;
 }
 
 void
 RdmaNic::CountLost(uint8_t owner, uint32_t op, uint32_t bytes)
 {
+    NS_LOG_LOGIC("host " << m_host << ": " << bytes << " B given up as lost (operation " << op
+                         << ")");
     ++m_lostPackets;
     m_lostBytes += bytes;
     m_lostTrace(bytes);
@@ -788,6 +799,7 @@ RdmaNic::SendCnp(const RcResponder::Peer& to)
     // Deferred, as ACKs: under a large incast CNPs are a good part of the frames.
     FabricFrame cnp = m_ackFrames.MakeCnp(
         MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false), to.qpn);
+    NS_LOG_LOGIC("host " << m_host << ": CNP to host " << to.host << " QP " << to.qpn);
     ++m_cnpsSent;
     m_cnpSentTrace(to.qpn);
     cnp.info.owner = to.owner;
@@ -805,6 +817,8 @@ RdmaNic::SendAckAs(const RocePacketBuilder::Addressing& a,
                    bool nak,
                    uint8_t owner)
 {
+    NS_LOG_LOGIC("host " << m_host << ": " << (nak ? "NAK" : "ACK") << " of PSN " << psn24
+                         << " to QP " << destQp << " on another's behalf");
     FabricFrame ack = m_ackFrames.Make(a, destQp, psn24, nak, 0);
     ack.info.owner = owner;
     QueueControl(std::move(ack));

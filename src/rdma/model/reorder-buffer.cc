@@ -12,6 +12,7 @@ ReorderBuffer::Hold(uint64_t ahead, uint32_t window, const Slot& packet)
 {
     if (ahead >= window)
     {
+        NS_LOG_LOGIC("PSN " << ahead << " ahead, past the window of " << window);
         return BEYOND;
     }
     while (m_slots.size() <= ahead)
@@ -24,6 +25,7 @@ ReorderBuffer::Hold(uint64_t ahead, uint32_t window, const Slot& packet)
     Slot& s = m_slots[ahead];
     if (s.present)
     {
+        NS_LOG_LOGIC("PSN " << ahead << " ahead held already: duplicate");
         return DUPLICATE;
     }
     s = packet;
@@ -54,6 +56,7 @@ ReorderBuffer::NextHoleToNak(Time olderThan, uint32_t maxScan)
             return 0; // later holes were seen later still
         }
         m_nakFrontier = i + 1;
+        NS_LOG_LOGIC("hole " << i << " ahead, first seen " << s.arrival.As(Time::US) << ": NAK it");
         return i;
     }
     return 0;

@@ -12,6 +12,7 @@ NS_LOG_COMPONENT_DEFINE("StragglersSchema");
 void
 StragglersSchema::Declare(ConfigSchemaObject& root)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const SchemaTypeRegistry& registry = StragglerTypeRegistry::Instance();
     ConfigSchemaObject& s = root.ObjectArray("stragglers", "straggler objects")
                                 .Default(nlohmann::json::array())

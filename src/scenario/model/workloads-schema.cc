@@ -13,6 +13,7 @@ NS_LOG_COMPONENT_DEFINE("WorkloadsSchema");
 void
 WorkloadsSchema::Declare(ConfigSchemaObject& root)
 {
+    NS_LOG_FUNCTION_NOARGS();
     ConfigSchemaObject& w = root.ObjectArray("workloads", "workload objects")
                                 .Required()
                                 .MinItems(1)

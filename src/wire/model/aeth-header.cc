@@ -53,12 +53,14 @@ AethHeader::GetSerializedSize() const
 void
 AethHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     start.WriteHtonU32((static_cast<uint32_t>(m_syndrome) << 24) | (m_msn & MASK_24));
 }
 
 uint32_t
 AethHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     uint32_t word = start.ReadNtohU32();
     m_syndrome = static_cast<uint8_t>(word >> 24);
     m_msn = word & MASK_24;

@@ -51,6 +51,7 @@ BierFixedHeader::PeekBslCode(const uint8_t* header)
 void
 BierFixedHeader::SerializeFixed(Buffer::Iterator& i) const
 {
+    NS_LOG_FUNCTION(this);
     i.WriteHtonU32((m_biftId << 12) | (static_cast<uint32_t>(m_tc) << 9) | (m_s ? 0x100U : 0)
                    | m_ttl);
     i.WriteHtonU32((static_cast<uint32_t>(m_nibble) << 28)
@@ -63,6 +64,7 @@ BierFixedHeader::SerializeFixed(Buffer::Iterator& i) const
 void
 BierFixedHeader::DeserializeFixed(Buffer::Iterator& i)
 {
+    NS_LOG_FUNCTION(this);
     uint32_t word = i.ReadNtohU32();
     m_biftId = word >> 12;
     m_tc = (word >> 9) & 0x7;

@@ -212,6 +212,7 @@ BitString::AssignWords(const uint64_t* words)
 void
 BitString::Serialize(Buffer::Iterator& i) const
 {
+    NS_LOG_FUNCTION(this);
     // The last word holds the highest indices, which the RFC puts in the first octets.
     for (auto w = m_words.rbegin(); w != m_words.rend(); ++w)
     {
@@ -222,6 +223,7 @@ BitString::Serialize(Buffer::Iterator& i) const
 void
 BitString::Deserialize(Buffer::Iterator& i)
 {
+    NS_LOG_FUNCTION(this);
     for (auto w = m_words.rbegin(); w != m_words.rend(); ++w)
     {
         *w = i.ReadNtohU64();

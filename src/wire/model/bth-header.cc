@@ -58,6 +58,7 @@ BthHeader::GetSerializedSize() const
 void
 BthHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     Buffer::Iterator i = start;
     i.WriteU8(m_opcode);
     i.WriteU8((m_solicitedEvent ? 0x80 : 0) | (m_migReq ? 0x40 : 0) | ((m_padCount & 0x3) << 4)
@@ -72,6 +73,7 @@ BthHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 BthHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     Buffer::Iterator i = start;
     m_opcode = i.ReadU8();
     uint8_t flags = i.ReadU8();

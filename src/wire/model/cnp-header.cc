@@ -41,12 +41,14 @@ CnpHeader::GetSerializedSize() const
 void
 CnpHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     start.WriteU8(0, SIZE);
 }
 
 uint32_t
 CnpHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     // Reserved: a receiver must not reject a CNP because a sender put something here.
     start.Next(SIZE);
     return SIZE;

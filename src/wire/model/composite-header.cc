@@ -40,6 +40,7 @@ CompositeHeader::GetSerializedSize() const
 void
 CompositeHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start << m_count);
     for (std::size_t k = 0; k < m_count; ++k)
     {
         m_headers[k]->Serialize(start);

@@ -88,6 +88,7 @@ IcrcTrailer::GetSerializedSize() const
 void
 IcrcTrailer::Serialize(Buffer::Iterator end) const
 {
+    NS_LOG_FUNCTION(this << &end);
     end.Prev(SIZE);
     // Least significant byte first, as RoCEv2 puts the CRC on the wire (byte by byte: the
     // LSB helpers of Buffer::Iterator are deprecated from ns-3.48 on).
@@ -100,6 +101,7 @@ IcrcTrailer::Serialize(Buffer::Iterator end) const
 uint32_t
 IcrcTrailer::Deserialize(Buffer::Iterator end)
 {
+    NS_LOG_FUNCTION(this << &end);
     end.Prev(SIZE);
     m_icrc = 0;
     for (int shift = 0; shift < 32; shift += 8)
@@ -142,6 +144,7 @@ IcrcTrailer::CanCompute(const uint8_t* ipv4Header, uint32_t length)
 uint32_t
 IcrcTrailer::Compute(const uint8_t* ipv4Header, uint32_t length)
 {
+    NS_LOG_FUNCTION(static_cast<const void*>(ipv4Header) << length);
     NS_ABORT_MSG_IF(ipv4Header == nullptr || length < IPV4_MIN_HEADER,
                     "IcrcTrailer::Compute: no IPv4 header");
     NS_ABORT_MSG_IF((ipv4Header[0] >> 4) != 4, "IcrcTrailer::Compute: not IPv4");

@@ -79,6 +79,7 @@ IoamTraceHeader::SizeFor(uint32_t hops, uint32_t traceType)
 void
 IoamTraceHeader::Allocate(uint32_t hops, uint32_t traceType)
 {
+    NS_LOG_FUNCTION(this << hops << traceType);
     NS_ASSERT_MSG(NodeWords(traceType) > 0, "a trace type of this header's fields");
     m_traceType = traceType;
     m_nodeLen = NodeWords(traceType);
@@ -108,6 +109,7 @@ IoamTraceHeader::GetSerializedSize() const
 void
 IoamTraceHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     uint32_t words = GetSerializedSize() / 4;
     start.WriteU8(IOAM_PREALLOCATED_TRACE);
     start.WriteU8(static_cast<uint8_t>(words));
@@ -175,6 +177,7 @@ IoamTraceHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 IoamTraceHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     uint8_t type = start.ReadU8();
     uint32_t words = start.ReadU8();
     start.ReadU8();
@@ -194,6 +197,9 @@ IoamTraceHeader::Deserialize(Buffer::Iterator start)
                    && filled % m_nodeLen == 0;
     if (!m_wellFormed)
     {
+        NS_LOG_LOGIC("trace type " << m_traceType << ", node length " << +m_nodeLen << ", "
+                                   << m_remainingWords << " of " << m_dataWords
+                                   << " words free: not a trace this header reads, kept opaque");
         for (uint32_t i = 0; i < m_dataWords; ++i)
         {
             m_opaque.push_back(start.ReadNtohU32());

@@ -51,6 +51,7 @@ PfcHeader::GetSerializedSize() const
 void
 PfcHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     Buffer::Iterator i = start;
     i.WriteHtonU16(m_opcode);
     i.WriteHtonU16(m_classEnableVector);
@@ -64,6 +65,7 @@ PfcHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 PfcHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     Buffer::Iterator i = start;
     m_opcode = i.ReadNtohU16();
     m_classEnableVector = i.ReadNtohU16() & VECTOR_MASK;

@@ -44,6 +44,7 @@ RethHeader::GetSerializedSize() const
 void
 RethHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     Buffer::Iterator i = start;
     i.WriteHtonU64(m_virtualAddress);
     i.WriteHtonU32(m_rkey);
@@ -53,6 +54,7 @@ RethHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 RethHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     Buffer::Iterator i = start;
     m_virtualAddress = i.ReadNtohU64();
     m_rkey = i.ReadNtohU32();

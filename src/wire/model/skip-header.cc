@@ -49,12 +49,14 @@ SkipHeader::GetSerializedSize() const
 void
 SkipHeader::Serialize(Buffer::Iterator start) const
 {
+    NS_LOG_FUNCTION(this << &start);
     start.WriteHtonU32((static_cast<uint32_t>(m_opcode) << 24) | (m_bytes & MASK_24));
 }
 
 uint32_t
 SkipHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this << &start);
     uint32_t word = start.ReadNtohU32();
     m_opcode = static_cast<uint8_t>(word >> 24);
     m_bytes = word & MASK_24;

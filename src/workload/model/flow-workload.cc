@@ -31,6 +31,7 @@ FlowWorkload::GetTypeId()
 void
 FlowWorkload::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_qps.clear();
     Workload::DoDispose();
 }
@@ -81,6 +82,7 @@ FlowWorkload::DoInstall()
     // Independent streams per workload: adding a workload does not reshuffle the others.
     uint64_t wseed = WorkloadSeed();
     m_flows = Expand(w, GetHostCount(), wseed);
+    NS_LOG_FUNCTION(this << w.pattern << m_flows.size());
     std::mt19937_64 entropy(wseed ^ 0xE17A0B5ULL);
     for (uint32_t f = 0; f < m_flows.size(); ++f)
     {
@@ -119,6 +121,9 @@ FlowWorkload::DoInstall()
 void
 FlowWorkload::StartFlow(uint32_t flow)
 {
+    NS_LOG_LOGIC("flow " << flow << ": " << m_flows[flow].src << " -> " << m_flows[flow].dst << ", "
+                         << m_flows[flow].bytes << " B over " << m_qps[flow].size()
+                         << " queue pairs");
     StartOp(m_handles[flow]);
     const uint64_t bytes = m_flows[flow].bytes;
     const uint64_t n = m_qps[flow].size();
@@ -169,6 +174,7 @@ FlowWorkload::FlowComplete(uint32_t flow, Ptr<QueuePair> qp, const QueuePair::Me
     }
     if (m_outstanding[flow] == 0)
     {
+        NS_LOG_LOGIC("flow " << flow << " complete");
         CompleteOp(m_handles[flow]);
     }
 }
