@@ -8,6 +8,7 @@
 #include "dcqcn-test-helpers.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "rdma/model/dcqcn.h"
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
 

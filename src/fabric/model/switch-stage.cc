@@ -38,6 +38,11 @@ SwitchStage::Departing(uint32_t /* inPort */,
 }
 
 void
+SwitchStage::AddCounters(CounterSet& /* counters */) const
+{
+}
+
+void
 SwitchStage::DoDispose()
 {
     NS_LOG_FUNCTION(this);

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_SWITCH_STAGE_H
 #define MCAST4AI_SWITCH_STAGE_H
 
+#include "core/model/counter-set.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "wire/model/fabric-frame.h"
@@ -46,6 +47,8 @@ public:
      */
     virtual void Departing(
         uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame& frame, Time now);
+    /// Add this stage's results to the run's counters (summary.json's "network"); none here.
+    virtual void AddCounters(CounterSet& counters) const;
 
 protected:
     void DoDispose() override;

@@ -208,6 +208,13 @@ TelemetryStage::Departing(
     load.txBytes += fi.size + load.framing;
 }
 
+void
+TelemetryStage::AddCounters(CounterSet& counters) const
+{
+    counters.Add("telemetry.stamps", GetStamps());
+    counters.Add("telemetry.overflows", GetOverflows());
+}
+
 uint64_t
 TelemetryStage::GetStamps() const
 {

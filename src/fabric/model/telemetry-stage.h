@@ -59,6 +59,8 @@ public:
     bool SeesDepartures() const override;
     void Departing(
         uint32_t inPort, uint32_t outPort, uint8_t prio, FabricFrame& frame, Time now) override;
+    /// telemetry.stamps and telemetry.overflows.
+    void AddCounters(CounterSet& counters) const override;
 
     /// The egress link's utilisation estimate on port at now (1 = line rate).
     double GetUtilisation(uint32_t port, Time now) const;

@@ -166,6 +166,7 @@ Dcqcn::SetRate(double bps)
         double old = m_rateBps;
         m_rateBps = bps;
         m_rateTrace(old, bps);
+        LogState();
         NotifyPacingChanged();
     }
 }
@@ -179,6 +180,7 @@ Dcqcn::SetTarget(double bps)
         double old = m_targetBps;
         m_targetBps = bps;
         m_targetTrace(old, bps);
+        LogState();
     }
 }
 
@@ -455,6 +457,25 @@ bool
 Dcqcn::IsCutPending() const
 {
     return IsPending(m_cutEvent);
+}
+
+bool
+Dcqcn::SetStateLog(StateLog log)
+{
+    m_stateLog = log;
+    LogState();
+    return true;
+}
+
+void
+Dcqcn::LogState()
+{
+    if (!m_stateLog.IsNull())
+    {
+        m_stateLog(static_cast<double>(GetRate().GetBitRate()),
+                   static_cast<double>(GetTargetRate().GetBitRate()),
+                   GetAlpha());
+    }
 }
 
 Time

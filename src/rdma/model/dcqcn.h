@@ -86,6 +86,8 @@ public:
     bool IsCutPending() const;
     /// Time to put frameBytes on the wire at the current rate.
     Time PacingDelay(uint32_t wireBytes) const override;
+    /// Rate, target rate and alpha, now and after every change of the rate or the target.
+    bool SetStateLog(StateLog log) override;
 
     /// Signature of the rate traces: old and new rate in bit/s.
     typedef void (*RateTracedCallback)(double oldBps, double newBps);
@@ -100,6 +102,8 @@ private:
     void Cut();
     void SetRate(double bps);
     void SetTarget(double bps);
+    /// Give the state log (if any) the current rate, target and alpha.
+    void LogState();
     /// Apply the alpha updates of the periods that ended since alpha was last brought up to date.
     void AdvanceAlpha() const;
     void ScheduleTimer();
@@ -142,6 +146,7 @@ private:
 
     TracedCallback<double, double> m_rateTrace;
     TracedCallback<double, double> m_targetTrace;
+    StateLog m_stateLog; ///< SetStateLog's; null: none
     TracedCallback<double, double> m_alphaTrace;
     TracedCallback<> m_cnpTrace;
 };

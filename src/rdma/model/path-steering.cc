@@ -84,6 +84,13 @@ PathSteering::SendProbe(uint16_t port, uint32_t probeId, bool claim)
     m_probeSender(port, probeId, claim);
 }
 
+void
+PathSteering::AddCounters(CounterSet& counters) const
+{
+    counters.Add("steering.repaths", m_repaths);
+    counters.Add("steering.probes", m_probes);
+}
+
 uint64_t
 PathSteering::GetRepaths() const
 {

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_PATH_STEERING_H
 #define MCAST4AI_PATH_STEERING_H
 
+#include "core/model/counter-set.h"
 #include "core/model/named-type-registry.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -73,6 +74,9 @@ public:
 
     /// Signature of the Repath trace: the source port before and after.
     typedef void (*RepathTracedCallback)(uint16_t from, uint16_t to);
+
+    /// Add this model's results to the run's counters: steering.repaths, steering.probes.
+    virtual void AddCounters(CounterSet& counters) const;
 
     /// Changes of source port so far (a probe of a new value included).
     uint64_t GetRepaths() const;

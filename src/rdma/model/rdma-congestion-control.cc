@@ -53,6 +53,12 @@ RdmaCongestionControl::GetWindowBytes() const
     return 0;
 }
 
+bool
+RdmaCongestionControl::SetStateLog(StateLog /* log */)
+{
+    return false;
+}
+
 void
 RdmaCongestionControl::SetPacingChangedCallback(Callback<void> cb)
 {

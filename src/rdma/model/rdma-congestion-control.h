@@ -63,6 +63,15 @@ public:
     /// frame (unless RetimePacing is false).
     void SetPacingChangedCallback(Callback<void> cb);
 
+    /// A rate log's row: the current rate and the target rate (bit/s) and alpha, as the model
+    /// defines them (output.dcqcn-rates.csv writes DCQCN's).
+    typedef Callback<void, double, double, double> StateLog;
+    /**
+     * Give log the model's state now and after every change of its rate or target.
+     * eturn false, and log is never called, if the model keeps no such state (the default)
+     */
+    virtual bool SetStateLog(StateLog log);
+
 protected:
     /// The models call this whenever their rate changes.
     void NotifyPacingChanged();

@@ -568,6 +568,14 @@ TelemetryPathSteering::GetProbesAnswered() const
     return m_probesAnswered;
 }
 
+void
+TelemetryPathSteering::AddCounters(CounterSet& counters) const
+{
+    EndpointPathSteering::AddCounters(counters);
+    counters.Add("telemetry.claims", GetClaims());
+    counters.Add("telemetry.claims_lost", GetClaimsLost());
+}
+
 uint64_t
 TelemetryPathSteering::GetClaims() const
 {

@@ -70,6 +70,8 @@ public:
         uint16_t port, uint64_t bytes, Time firstSent, Time lastSent, uint32_t cnps) override;
     void ProbeAnswered(uint32_t probeId, const IoamTraceHeader& trace) override;
     bool DrainsBeforeRepath() const override;
+    /// The base counters and telemetry.claims, telemetry.claims_lost.
+    void AddCounters(CounterSet& counters) const override;
 
     /// Probes sent, and acknowledgements that came back for them.
     uint64_t GetProbesSent() const;

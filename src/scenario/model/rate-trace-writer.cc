@@ -17,27 +17,14 @@ RateTraceWriter::RateTraceWriter(const std::string& path)
 void
 RateTraceWriter::Attach(uint32_t host, Ptr<QueuePair> qp)
 {
-    Ptr<Dcqcn> cc = DynamicCast<Dcqcn>(qp->GetCongestionControl());
-    if (!cc)
+    if (Ptr<RdmaCongestionControl> cc = qp->GetCongestionControl())
     {
-        return;
+        cc->SetStateLog(MakeCallback(&RateTraceWriter::Row, this).Bind(host, qp->GetQpn()));
     }
-    uint32_t qpn = qp->GetQpn();
-    cc->TraceConnectWithoutContext("Rate",
-                                   MakeCallback(&RateTraceWriter::Changed, this, host, qpn, cc));
-    cc->TraceConnectWithoutContext("TargetRate",
-                                   MakeCallback(&RateTraceWriter::Changed, this, host, qpn, cc));
-    Row(host, qpn, cc);
 }
 
 void
-RateTraceWriter::Changed(uint32_t host, uint32_t qpn, Ptr<Dcqcn> cc, double oldBps, double newBps)
-{
-    Row(host, qpn, cc);
-}
-
-void
-RateTraceWriter::Row(uint32_t host, uint32_t qpn, Ptr<Dcqcn> cc)
+RateTraceWriter::Row(uint32_t host, uint32_t qpn, double rateBps, double targetBps, double alpha)
 {
     char line[160];
     std::snprintf(line,
@@ -46,9 +33,9 @@ RateTraceWriter::Row(uint32_t host, uint32_t qpn, Ptr<Dcqcn> cc)
                   Simulator::Now().GetNanoSeconds() / 1000.0,
                   host,
                   qpn,
-                  cc->GetRate().GetBitRate() / 1e9,
-                  cc->GetTargetRate().GetBitRate() / 1e9,
-                  cc->GetAlpha());
+                  rateBps / 1e9,
+                  targetBps / 1e9,
+                  alpha);
     m_out << line;
 }
 

@@ -5,7 +5,6 @@
 #ifndef MCAST4AI_RATE_TRACE_WRITER_H
 #define MCAST4AI_RATE_TRACE_WRITER_H
 
-#include "rdma/model/dcqcn.h"
 #include "rdma/model/queue-pair.h"
 
 #include <fstream>
@@ -15,7 +14,8 @@ namespace ns3
 {
 
 /**
- * \brief Writes DCQCN rate changes of the queue pairs it is attached to.
+ * \brief Writes the rate changes of the queue pairs it is attached to, as their congestion
+ * control reports them (RdmaCongestionControl::SetStateLog: DCQCN's).
  */
 class RateTraceWriter
 {
@@ -26,8 +26,7 @@ public:
     void Attach(uint32_t host, Ptr<QueuePair> qp);
 
 private:
-    void Changed(uint32_t host, uint32_t qpn, Ptr<Dcqcn> cc, double oldBps, double newBps);
-    void Row(uint32_t host, uint32_t qpn, Ptr<Dcqcn> cc);
+    void Row(uint32_t host, uint32_t qpn, double rateBps, double targetBps, double alpha);
 
     std::ofstream m_out;
 };

@@ -1,14 +1,13 @@
 #include "scenario/model/scenario-runner.h"
 
+#include "core/model/counter-set.h"
 #include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
-#include "fabric/model/telemetry-stage.h"
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
-#include "rdma/model/telemetry-path-steering.h"
 #include "scenario/model/scenario-error.h"
 #include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
@@ -451,15 +450,11 @@ ScenarioRunner::NetworkSummary() const
     uint64_t linkDownLosses = 0;
     uint64_t qps = 0;
     uint64_t qpsMax = 0;
-    uint64_t repaths = 0;
-    uint64_t probes = 0;
+    // What the models report of themselves (steering, switch stages), by name.
+    CounterSet reported;
     uint64_t telemetryProbes = 0;
-    uint64_t telemetryClaims = 0;
-    uint64_t claimsLost = 0;
     uint64_t telemetryAcks = 0;
     uint64_t telemetryBytes = 0;
-    uint64_t stamps = 0;
-    uint64_t overflows = 0;
     std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS> displacement{};
     uint64_t acks = 0;
     uint64_t dataPackets = 0;
@@ -489,13 +484,7 @@ ScenarioRunner::NetworkSummary() const
             {
                 if (Ptr<PathSteering> steering = nic->GetQpByIndex(q)->GetPathSteering())
                 {
-                    repaths += steering->GetRepaths();
-                    probes += steering->GetProbes();
-                    if (auto t = DynamicCast<TelemetryPathSteering>(steering))
-                    {
-                        telemetryClaims += t->GetClaims();
-                        claimsLost += t->GetClaimsLost();
-                    }
+                    steering->AddCounters(reported);
                 }
             }
         }
@@ -557,11 +546,7 @@ ScenarioRunner::NetworkSummary() const
         }
         for (uint32_t i = 0; i < sw->GetNStages(); ++i)
         {
-            if (Ptr<TelemetryStage> t = DynamicCast<TelemetryStage>(sw->GetStage(i)))
-            {
-                stamps += t->GetStamps();
-                overflows += t->GetOverflows();
-            }
+            sw->GetStage(i)->AddCounters(reported);
         }
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -629,15 +614,17 @@ ScenarioRunner::NetworkSummary() const
             {"qps_per_host",
              {{"mean", m_fabric->GetHostCount() ? double(qps) / m_fabric->GetHostCount() : 0.0},
               {"max", qpsMax}}},
-            {"steering", {{"repaths", repaths}, {"probes", probes}}},
+            {"steering",
+             {{"repaths", reported.Get("steering.repaths")},
+              {"probes", reported.Get("steering.probes")}}},
             {"telemetry",
              {{"probes", telemetryProbes},
-              {"claims", telemetryClaims},
-              {"claims_lost", claimsLost},
+              {"claims", reported.Get("telemetry.claims")},
+              {"claims_lost", reported.Get("telemetry.claims_lost")},
               {"probe_acks", telemetryAcks},
               {"probe_bytes", telemetryBytes},
-              {"stamps", stamps},
-              {"overflows", overflows}}},
+              {"stamps", reported.Get("telemetry.stamps")},
+              {"overflows", reported.Get("telemetry.overflows")}}},
             {"acks_at_senders", acks},
             {"header_bytes", headerBytes},
             {"data_packets", dataPackets},

@@ -1,0 +1,33 @@
+/*
+ * Named counters a model adds its own results to, and a summary folds: the summary asks each
+ * component for its counters instead of knowing the component's class. Keys are dotted paths
+ * of summary.json's "network" object ("telemetry.claims"); adding to a key sums.
+ */
+#ifndef MCAST4AI_COUNTER_SET_H
+#define MCAST4AI_COUNTER_SET_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \brief Counters by name, summed over the components that add to them.
+ */
+class CounterSet
+{
+public:
+    /// Add value to the counter key (created at 0).
+    void Add(const std::string& key, uint64_t value);
+    /// The counter key; 0 if nothing was added to it.
+    uint64_t Get(const std::string& key) const;
+
+private:
+    std::map<std::string, uint64_t> m_counters;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_COUNTER_SET_H */
