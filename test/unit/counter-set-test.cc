@@ -1,0 +1,26 @@
+/*
+ * CounterSet: what components add under one name is summed; a name nothing was added to
+ * reads 0 (a model that did not run reports nothing, not an error).
+ */
+#include "core/model/counter-set.h"
+
+#include <gtest/gtest.h>
+
+namespace
+{
+
+TEST(CounterSet, SumsByNameAndReadsZeroForUnknownNames)
+{
+    ns3::CounterSet c;
+    EXPECT_EQ(c.Get("telemetry.claims"), 0u);
+    c.Add("telemetry.claims", 5);
+    c.Add("telemetry.claims", 2);
+    c.Add("steering.repaths", 0);
+    c.Add("steering.probes", 3);
+    EXPECT_EQ(c.Get("telemetry.claims"), 7u);
+    EXPECT_EQ(c.Get("steering.repaths"), 0u);
+    EXPECT_EQ(c.Get("steering.probes"), 3u);
+    EXPECT_EQ(c.Get("telemetry"), 0u) << "no prefix matching: a key is a whole name";
+}
+
+} // namespace
