@@ -229,17 +229,27 @@ P2mpDelivery::GetGroupController() const
     return m_controller;
 }
 
+const std::vector<std::string>&
+P2mpDelivery::AckAggregationNames()
+{
+    static const std::vector<std::string> names{"none", "sender-nic", "source-tor", "hop-by-hop"};
+    return names;
+}
+
+const std::vector<std::string>&
+P2mpDelivery::AckModeNames()
+{
+    static const std::vector<std::string> names{"per-packet", "every-n", "per-message", "ack-free"};
+    return names;
+}
+
 namespace
 {
-const char* const kAggregationNames[] = {"none", "sender-nic", "source-tor", "hop-by-hop"};
-const char* const kAckModeNames[] = {"per-packet", "every-n", "per-message", "ack-free"};
-
 /// Index of name in names; aborts on a name that is not there.
-template<std::size_t N>
 uint8_t
-IndexOf(const char* const (&names)[N], const std::string& name, const char* what)
+IndexOf(const std::vector<std::string>& names, const std::string& name, const char* what)
 {
-    for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t i = 0; i < names.size(); ++i)
     {
         if (name == names[i])
         {
@@ -255,25 +265,25 @@ void
 P2mpDelivery::SetAckAggregationName(std::string name)
 {
     m_ackAggregation
-        = static_cast<AckAggregation>(IndexOf(kAggregationNames, name, "ACK aggregation"));
+        = static_cast<AckAggregation>(IndexOf(AckAggregationNames(), name, "ACK aggregation"));
 }
 
 std::string
 P2mpDelivery::GetAckAggregationName() const
 {
-    return kAggregationNames[m_ackAggregation];
+    return AckAggregationNames()[m_ackAggregation];
 }
 
 void
 P2mpDelivery::SetAckModeName(std::string name)
 {
-    m_ackMode = static_cast<AckMode>(IndexOf(kAckModeNames, name, "ACK mode"));
+    m_ackMode = static_cast<AckMode>(IndexOf(AckModeNames(), name, "ACK mode"));
 }
 
 std::string
 P2mpDelivery::GetAckModeName() const
 {
-    return kAckModeNames[m_ackMode];
+    return AckModeNames()[m_ackMode];
 }
 
 P2mpDelivery::AckAggregation

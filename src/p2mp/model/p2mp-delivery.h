@@ -54,6 +54,11 @@ public:
         ACK_FREE         ///< never: a lossless fabric is relied upon
     };
 
+    /// AckAggregation's names, in its order: p2mp.ack_aggregation and the attribute's values.
+    static const std::vector<std::string>& AckAggregationNames();
+    /// AckMode's names, in its order: p2mp.ack_mode and the attribute's values.
+    static const std::vector<std::string>& AckModeNames();
+
     /// The fabric a delivery is installed in. switches[i] is graph node HostCount() + i.
     struct Fabric
     {

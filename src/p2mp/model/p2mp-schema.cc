@@ -28,11 +28,11 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
              "BIER forwarding driven by a list of receiver IDs; new-protocol: group ID in a shim, "
              "group tree installed by a controller")
         .Bind(&P2mpConfig::mechanism);
-    p.Enum("ack_aggregation", {"none", "sender-nic", "source-tor", "hop-by-hop"})
+    p.Enum("ack_aggregation", P2mpDelivery::AckAggregationNames())
         .Default("none")
         .Doc("where receivers' ACKs are merged into one; none: every ACK reaches the sender")
         .Bind(&P2mpConfig::ackAggregation);
-    p.Enum("ack_mode", {"per-packet", "every-n", "per-message", "ack-free"})
+    p.Enum("ack_mode", P2mpDelivery::AckModeNames())
         .Default("per-packet")
         .Doc("when receivers acknowledge")
         .Bind(&P2mpConfig::ackMode);

@@ -276,12 +276,6 @@ QueuePair::LastBuiltWasFirst() const
     return m_lastBuiltFirst;
 }
 
-void
-QueuePair::SetMulticastResponder(uint32_t ackEvery, bool ackFree)
-{
-    m_rx.SetMulticast(ackEvery, ackFree);
-}
-
 bool
 QueuePair::HasPacketToSend() const
 {

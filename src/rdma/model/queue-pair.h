@@ -133,10 +133,6 @@ public:
     const Message& GetLastBuiltMessage() const;
     bool LastBuiltWasFirst() const;
 
-    /// Responder of a P2MP flow: a message's first packet may skip the PSNs of messages this
-    /// receiver was not part of. ackEvery 0 = acknowledge only message ends; ackFree = never.
-    void SetMulticastResponder(uint32_t ackEvery, bool ackFree);
-
     /**
      * Messages posted from now on are loss-tolerant (differentiated reliability, the
      * inference-transport draft; partial reliability as in RFC 3758): a PSN the responder or
