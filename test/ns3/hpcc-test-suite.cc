@@ -13,9 +13,9 @@
 #include "scenario/model/scenario-runner.h"
 #include "test-fabric.h"
 #include "wire/model/ioam-trace-header.h"
+#include "workload/model/metrics.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -183,13 +183,10 @@ public:
         Simulator::Schedule(every, &QueueSampler::Sample, this);
     }
 
-    /// The p-th percentile of the samples, bytes (p in (0, 1]).
-    double Percentile(double p) const
+    /// The samples' distribution (nearest-rank percentiles, as summary.json's), bytes.
+    Metrics::Distribution Summary() const
     {
-        std::vector<double> v = m_samples;
-        std::sort(v.begin(), v.end());
-        const std::size_t k = static_cast<std::size_t>(std::ceil(p * v.size()));
-        return v.at(std::max<std::size_t>(k, 1) - 1);
+        return Metrics::Summarize(m_samples);
     }
 
     /// Microseconds from the start to the first sample after the highest one below `bytes`.
@@ -439,10 +436,11 @@ private:
         NS_TEST_EXPECT_MSG_EQ(complete, true, "the incast completes");
         NS_TEST_EXPECT_MSG_EQ(sampler.Count(), 10000u, "one sample per microsecond");
         Queue q;
-        q.peak = sampler.Percentile(1);
+        const Metrics::Distribution d = sampler.Summary();
+        q.peak = d.max;
         q.drainedUs = sampler.FirstBelowAfterPeak(20000);
-        q.p50 = sampler.Percentile(0.5);
-        q.p95 = sampler.Percentile(0.95);
+        q.p50 = d.p50;
+        q.p95 = d.p95;
         std::clog << std::fixed << std::setprecision(1)
                   << (wai < 0 ? std::string("DCQCN")
                               : "W_AI " + std::to_string(int(wai)) + " B"

@@ -111,6 +111,13 @@ SerialSeconds(uint32_t header)
     return BROADCAST_PACKETS * WireSeconds(1024 + ROCE_HEADER_BYTES + header, 100);
 }
 
+/// Host, leaf, spine, leaf, host: 4 cables, 3 pipelines, 3 store-and-forward frames.
+double
+PathSeconds(uint32_t header)
+{
+    return 4 * 1e-6 + 3 * 500e-9 + 3 * WireSeconds(1024 + ROCE_HEADER_BYTES + header, 100);
+}
+
 /// Unicast: the root's NIC serialises every copy itself.
 bool
 UnicastFormHolds(const BroadcastOutcome& o)
@@ -120,14 +127,12 @@ UnicastFormHolds(const BroadcastOutcome& o)
 }
 
 /// Multicast: the last receiver no sooner than one serialisation and within 15% of it plus
-/// the path (host, leaf, spine, leaf, host: 4 cables, 3 pipelines, 3 store-and-forward
-/// frames); one copy leaves the root.
+/// the path; one copy leaves the root.
 bool
 MulticastFormHolds(const BroadcastOutcome& o, uint32_t header)
 {
     const double serial = SerialSeconds(header);
-    const double path
-        = 4 * 1e-6 + 3 * 500e-9 + 3 * WireSeconds(1024 + ROCE_HEADER_BYTES + header, 100);
+    const double path = PathSeconds(header);
     return o.lastReceiver >= serial && o.lastReceiver <= 1.15 * (serial + path)
            && o.rootFrames == BROADCAST_PACKETS && std::abs(o.copies - 1) < 1e-9;
 }
@@ -150,8 +155,7 @@ private:
         NS_TEST_ASSERT_MSG_EQ(o.receivers, 63, "63 receivers");
         const uint64_t n = BROADCAST_PACKETS;
         const double serial = SerialSeconds(m_header);
-        const double path
-            = 4 * 1e-6 + 3 * 500e-9 + 3 * WireSeconds(1024 + ROCE_HEADER_BYTES + m_header, 100);
+        const double path = PathSeconds(m_header);
         if (m_mechanism == "unicast")
         {
             NS_TEST_ASSERT_MSG_GT_OR_EQ(o.root, 63 * serial, "at least 63 serialisations");

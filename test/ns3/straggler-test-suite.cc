@@ -19,6 +19,7 @@
 #include "scenario/model/scenario.h"
 #include "test-fabric.h"
 #include "workload/model/congested-receiver-straggler.h"
+#include "workload/model/metrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,14 +100,6 @@ RunScenario(const std::string& json)
     return o;
 }
 
-double
-Percentile(std::vector<double> v, double p)
-{
-    std::sort(v.begin(), v.end());
-    std::size_t k = static_cast<std::size_t>(std::ceil(p * v.size()));
-    return v[std::max<std::size_t>(k, 1) - 1];
-}
-
 /// Uplink time of one ring step of a shard: its frames and the ACKs the rank returns.
 double
 ShardUplinkSeconds(uint64_t shard, double rateGbps)
@@ -144,7 +137,7 @@ private:
             NS_TEST_ASSERT_MSG_GT(e.iteration, 0, "iteration 0 has no compute before it");
             slowIterations.insert(e.iteration);
         }
-        const double p50 = Percentile(base.durationsUs, 0.5);
+        const double p50 = Metrics::Summarize(base.durationsUs).p50;
         // Every operation whose iteration had a slow rank, and only those, takes the extra
         // (factor - 1) x compute: the other ranks wait for the slow rank's shard.
         for (uint32_t i = 0; i < slow.durationsUs.size(); ++i)
@@ -164,16 +157,17 @@ private:
             }
         }
         NS_TEST_ASSERT_MSG_EQ_TOL(
-            Percentile(slow.durationsUs, 0.5), p50, 0.02 * p50, "p50 within 2%");
-        NS_TEST_ASSERT_MSG_GT(Percentile(slow.durationsUs, 0.99),
-                              Percentile(base.durationsUs, 0.99) + 0.9 * (factor - 1) * compute,
+            Metrics::Summarize(slow.durationsUs).p50, p50, 0.02 * p50, "p50 within 2%");
+        NS_TEST_ASSERT_MSG_GT(Metrics::Summarize(slow.durationsUs).p99,
+                              Metrics::Summarize(base.durationsUs).p99
+                                  + 0.9 * (factor - 1) * compute,
                               "p99 moves by about (factor - 1) x compute");
         // The tail check: p50 within 2%, p99 moved by at least 90% of (factor - 1) x compute.
         auto tail = [&](const Outcome& o)
         {
-            return std::abs(Percentile(o.durationsUs, 0.5) / p50 - 1) <= 0.02
-                   && Percentile(o.durationsUs, 0.99)
-                          > Percentile(base.durationsUs, 0.99) + 0.9 * (factor - 1) * compute;
+            return std::abs(Metrics::Summarize(o.durationsUs).p50 / p50 - 1) <= 0.02
+                   && Metrics::Summarize(o.durationsUs).p99
+                          > Metrics::Summarize(base.durationsUs).p99 + 0.9 * (factor - 1) * compute;
         };
         NS_TEST_ASSERT_MSG_EQ(tail(slow), true, "the check holds");
         // The same mean delay, 1% x 900 us = 9 us per rank and iteration, as jitter on every
@@ -183,11 +177,11 @@ private:
             200,
             compute,
             R"({"type": "jitter", "distribution": {"type": "exponential", "mean_us": 9}})"));
-        std::clog << "slow-node p50 " << Percentile(slow.durationsUs, 0.5) << " p99 "
-                  << Percentile(slow.durationsUs, 0.99) << "; jitter of its mean p50 "
-                  << Percentile(spread.durationsUs, 0.5) << " p99 "
-                  << Percentile(spread.durationsUs, 0.99) << "; base p50 " << p50 << " p99 "
-                  << Percentile(base.durationsUs, 0.99) << std::endl;
+        std::clog << "slow-node p50 " << Metrics::Summarize(slow.durationsUs).p50 << " p99 "
+                  << Metrics::Summarize(slow.durationsUs).p99 << "; jitter of its mean p50 "
+                  << Metrics::Summarize(spread.durationsUs).p50 << " p99 "
+                  << Metrics::Summarize(spread.durationsUs).p99 << "; base p50 " << p50 << " p99 "
+                  << Metrics::Summarize(base.durationsUs).p99 << std::endl;
         NS_TEST_ASSERT_MSG_EQ(tail(spread), false, "jitter of the same mean is rejected");
         NS_TEST_ASSERT_MSG_EQ(slow.summary["stragglers"][0]["events"].get<uint64_t>(),
                               slow.events.size(),
