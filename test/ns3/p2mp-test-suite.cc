@@ -204,7 +204,7 @@ private:
         c.topology.k = 16; // 1024 hosts
         c.stopTimeMs = 50;
         c.p2mp.mechanism = "bier";
-        c.p2mp.bier.bslBits = 256;
+        c.p2mp.spec["bier"]["bsl_bits"] = 256;
         c.output.dir = "/tmp/mcast4ai-test-bier-1024";
         c.workloads.push_back(WithRanks(Broadcast(0, 4096), 1024)); // 4 packets
         ScenarioRunner runner(c);
@@ -563,7 +563,7 @@ private:
         c.stopTimeMs = 1000;
         c.p2mp.mechanism = mechanism;
         c.p2mp.ackAggregation = mechanism == "new-protocol" ? "source-tor" : "none";
-        c.p2mp.newProtocol.tableEntries = 512; // small enough to see eviction
+        c.p2mp.spec["new_protocol"]["table_entries"] = 512; // small enough to see eviction
         c.workloads.push_back(WithRanks(Broadcast(0, 1024, 10000, 8), 256));
         ScenarioRunner runner(c);
         runner.Build();
@@ -660,7 +660,10 @@ private:
         auto twice = [](double teardownUs)
         {
             ScenarioConfig c = Fabric64("new-protocol", "p2mp-state-teardown");
-            c.p2mp.newProtocol.idleTeardownUs = teardownUs;
+            if (teardownUs >= 0)
+            {
+                c.p2mp.spec["new_protocol"]["idle_teardown_us"] = teardownUs;
+            }
             WorkloadConfig a = WithRanks(Broadcast(0, 4096, 10), 9);
             a.label = "a";
             WorkloadConfig b = a;

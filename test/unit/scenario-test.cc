@@ -110,7 +110,7 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.loadBalancing.messageBytes, b.loadBalancing.messageBytes);
     EXPECT_EQ(a.p2mp.mechanism, b.p2mp.mechanism);
     EXPECT_EQ(a.p2mp.ackAggregation, b.p2mp.ackAggregation);
-    EXPECT_EQ(a.p2mp.bier.bslBits, b.p2mp.bier.bslBits);
+    EXPECT_EQ(a.p2mp.spec.at("bier"), b.p2mp.spec.at("bier"));
     ASSERT_EQ(a.faults.size(), b.faults.size());
     for (std::size_t i = 0; i < a.faults.size(); ++i)
     {
@@ -193,7 +193,7 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault)
     EXPECT_EQ(c.loadBalancing.mode, "ecmp");
     EXPECT_EQ(c.p2mp.mechanism, "unicast");
     EXPECT_EQ(c.p2mp.ackAggregation, "none");
-    EXPECT_EQ(c.p2mp.bier.bslBits, 256u);
+    EXPECT_EQ(c.p2mp.spec.at("bier").at("bsl_bits"), 256u);
     ASSERT_EQ(c.workloads.size(), 1u);
     EXPECT_EQ(c.workloads[0].type, "flows");
     EXPECT_EQ(c.workloads[0].label, "flows-0");

@@ -1,7 +1,9 @@
 #include "core/model/config-schema-key.h"
 
+#include "core/model/config-schema-attribute.h"
 #include "core/model/config-schema-object.h"
 #include "core/model/config-schema.h"
+#include "ns3/abort.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -365,6 +367,50 @@ ConfigSchemaKey::Distinct()
 {
     m_distinct = true;
     return *this;
+}
+
+ConfigSchemaKey&
+ConfigSchemaKey::Attribute(const std::string& attribute)
+{
+    NS_ABORT_MSG_UNLESS(m_model,
+                        "schema key " << m_name << " sets attribute " << attribute
+                                      << " but its object configures no model");
+    return Attribute(*m_model, attribute);
+}
+
+ConfigSchemaKey&
+ConfigSchemaKey::Attribute(TypeId owner, const std::string& attribute)
+{
+    m_attribute = attribute;
+    m_attributeOwner = owner;
+    const TypeId::AttributeInformation info
+        = ConfigSchemaAttribute::Lookup(*this, owner, attribute);
+    if (m_presence == Presence::OPTIONAL)
+    {
+        m_presence = Presence::DEFAULT;
+        m_default = ConfigSchemaAttribute::FromValue(*this, *info.initialValue, info.checker);
+    }
+    if (m_presence == Presence::DEFAULT)
+    {
+        NS_ABORT_MSG_UNLESS(
+            info.checker->CreateValidValue(*ConfigSchemaAttribute::ToValue(*this, m_default)),
+            "schema key " << m_name << ": attribute " << owner.GetName() << "::" << attribute
+                          << " does not accept the default " << m_default.dump());
+    }
+    return *this;
+}
+
+const std::string&
+ConfigSchemaKey::GetAttribute() const
+{
+    return m_attribute;
+}
+
+TypeId
+ConfigSchemaKey::GetAttributeOwner() const
+{
+    NS_ABORT_MSG_UNLESS(m_attributeOwner, "schema key " << m_name << " sets no attribute");
+    return *m_attributeOwner;
 }
 
 ConfigSchemaObject&

@@ -7,6 +7,8 @@
 #ifndef MCAST4AI_CONFIG_SCHEMA_KEY_H
 #define MCAST4AI_CONFIG_SCHEMA_KEY_H
 
+#include "ns3/type-id.h"
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -197,6 +199,21 @@ public:
     template<class S, class T>
     ConfigSchemaKey& Bind(T S::*member, const typename std::common_type<T>::type& whenAuto);
 
+    /**
+     * The ns-3 attribute the key sets: of the model its object configures
+     * (ConfigSchemaObject::Model), or of `owner`. Declared after Default or Auto: a key
+     * without either takes the attribute's initial value as its default, so the two cannot
+     * differ. The attribute must exist and accept the default (checked here, when the schema
+     * is built); values are converted by the key's type and unit (ConfigSchemaAttribute). An
+     * omitted "auto" key leaves the attribute at its initial value.
+     */
+    ConfigSchemaKey& Attribute(const std::string& attribute);
+    ConfigSchemaKey& Attribute(TypeId owner, const std::string& attribute);
+    /** \return the attribute the key sets, "" for none */
+    const std::string& GetAttribute() const;
+    /** \return the type that declares the attribute */
+    TypeId GetAttributeOwner() const;
+
     /// OBJECT: its keys; OBJECT_ARRAY: the keys of each element.
     ConfigSchemaObject& Fields();
     const ConfigSchemaObject& Fields() const;
@@ -344,6 +361,9 @@ private:
     std::string m_noun; // arrays: what the elements are
     std::unique_ptr<ConfigSchemaObject> m_fields;
     std::unique_ptr<Binding> m_binding;
+    std::optional<TypeId> m_model; // of the object that declared the key
+    std::string m_attribute;
+    std::optional<TypeId> m_attributeOwner;
 
     friend class ConfigSchemaObject;
 };

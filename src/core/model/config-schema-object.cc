@@ -98,6 +98,7 @@ ConfigSchemaObject::Add(const std::string& name, ConfigSchemaType type)
         }
     }
     m_keys.push_back(std::make_unique<ConfigSchemaKey>(name, type));
+    m_keys.back()->m_model = m_model;
     return *m_keys.back();
 }
 
@@ -199,6 +200,53 @@ ConfigSchemaObject::Discriminator(const std::string& name, const std::vector<std
 }
 
 ConfigSchemaObject&
+ConfigSchemaObject::Model(TypeId tid)
+{
+    m_model = tid;
+    return *this;
+}
+
+std::optional<TypeId>
+ConfigSchemaObject::GetModel() const
+{
+    return m_model;
+}
+
+void
+ConfigSchemaObject::ApplyAttributes(const nlohmann::json& filled,
+                                    const ConfigSchemaSetter& set) const
+{
+    for (const ConfigSchemaObject* level : Chain(filled))
+    {
+        for (const auto& key : level->m_keys)
+        {
+            auto it = filled.find(key->GetName());
+            if (key->GetAttribute().empty() || it == filled.end())
+            {
+                continue;
+            }
+            NS_LOG_LOGIC(key->GetName()
+                         << " = " << it->dump() << " sets " << key->GetAttributeOwner().GetName()
+                         << "::" << key->GetAttribute());
+            set(key->GetAttributeOwner(),
+                key->GetAttribute(),
+                *ConfigSchemaAttribute::ToValue(*key, *it));
+        }
+    }
+}
+
+std::vector<std::string>
+ConfigSchemaObject::KeyNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& key : m_keys)
+    {
+        names.push_back(key->GetName());
+    }
+    return names;
+}
+
+ConfigSchemaObject&
 ConfigSchemaObject::Variant(const std::string& value, const std::string& doc)
 {
     if (m_discriminator.empty())
@@ -216,6 +264,7 @@ ConfigSchemaObject::Variant(const std::string& value, const std::string& doc)
     v.object->m_parent = this;
     v.object->m_variantValue = value;
     v.object->m_doc = doc;
+    v.object->m_model = m_model;
     m_variants.push_back(std::move(v));
     return *m_variants.back().object;
 }

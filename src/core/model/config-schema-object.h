@@ -6,6 +6,7 @@
 #ifndef MCAST4AI_CONFIG_SCHEMA_OBJECT_H
 #define MCAST4AI_CONFIG_SCHEMA_OBJECT_H
 
+#include "core/model/config-schema-attribute.h"
 #include "core/model/config-schema-key.h"
 
 #include <iosfwd>
@@ -111,6 +112,19 @@ public:
      * far its clock counts), declared once rather than at every key.
      */
     void LimitUnit(const std::string& unit, double hi, const std::string& why);
+    /// The model whose attributes the keys declared from now on set (ConfigSchemaKey::Attribute);
+    /// variants declared later inherit it.
+    ConfigSchemaObject& Model(TypeId tid);
+    /** \return the model set by Model() */
+    std::optional<TypeId> GetModel() const;
+    /**
+     * Give `set` the attribute value of every key of this object (and of its chosen variant)
+     * that sets an attribute and has a value in `filled`; nested objects are not visited.
+     */
+    void ApplyAttributes(const nlohmann::json& filled, const ConfigSchemaSetter& set) const;
+    /** \return the names of the keys declared here, in declaration order */
+    std::vector<std::string> KeyNames() const;
+
     /// Give this object its own section (heading and table) in the Markdown reference.
     ConfigSchemaObject& Section(const std::string& title, const std::string& intro = "");
     /// Documentation of a variant (or of an object without a section).
@@ -230,6 +244,7 @@ private:
     std::string m_sectionIntro;
     std::string m_doc;
     std::optional<std::type_index> m_structType;
+    std::optional<TypeId> m_model;
     std::function<void(void*, const nlohmann::json&)> m_jsonRead;
     std::function<const nlohmann::json*(const void*)> m_jsonWrite;
     std::optional<std::type_index> m_jsonOwner;

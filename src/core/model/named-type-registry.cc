@@ -1,5 +1,6 @@
 #include "core/model/named-type-registry.h"
 
+#include "core/model/config-schema.h"
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -17,16 +18,22 @@ NamedTypeRegistry::NamedTypeRegistry(std::string what, TypeId base)
 }
 
 void
-NamedTypeRegistry::Add(const std::string& name, TypeId tid)
+NamedTypeRegistry::Add(const std::string& name, TypeId tid, Keys keys)
 {
     NS_ABORT_MSG_IF(m_types.count(name),
                     m_what << " '" << name << "' is registered twice ("
-                           << m_types.at(name).GetName() << " and " << tid.GetName() << ")");
+                           << m_types.at(name).tid.GetName() << " and " << tid.GetName() << ")");
     NS_ABORT_MSG_UNLESS(tid == m_base || tid.IsChildOf(m_base),
                         tid.GetName()
                             << " cannot be a " << m_what << ": it is not a " << m_base.GetName());
     NS_LOG_INFO(m_what << " '" << name << "' is " << tid.GetName());
-    m_types.emplace(name, tid);
+    m_types.emplace(name, Entry{tid, std::move(keys)});
+}
+
+bool
+NamedTypeRegistry::Remove(const std::string& name)
+{
+    return m_types.erase(name) != 0;
 }
 
 bool
@@ -40,14 +47,14 @@ NamedTypeRegistry::Get(const std::string& name) const
 {
     auto it = m_types.find(name);
     NS_ABORT_MSG_IF(it == m_types.end(), "no " << m_what << " is named '" << name << "'");
-    return it->second;
+    return it->second.tid;
 }
 
 std::vector<std::string>
 NamedTypeRegistry::Names() const
 {
     std::vector<std::string> names;
-    for (const auto& [name, tid] : m_types)
+    for (const auto& [name, entry] : m_types)
     {
         names.push_back(name);
     }
@@ -57,7 +64,7 @@ NamedTypeRegistry::Names() const
 std::vector<std::string>
 NamedTypeRegistry::NamesAfter(std::vector<std::string> reserved) const
 {
-    for (const auto& [name, tid] : m_types)
+    for (const auto& [name, entry] : m_types)
     {
         if (std::find(reserved.begin(), reserved.end(), name) == reserved.end())
         {
@@ -65,6 +72,98 @@ NamedTypeRegistry::NamesAfter(std::vector<std::string> reserved) const
         }
     }
     return reserved;
+}
+
+void
+NamedTypeRegistry::DeclareKeys(ConfigSchemaObject& section, const std::string& selector) const
+{
+    for (const auto& [name, entry] : m_types)
+    {
+        const Keys& keys = entry.keys;
+        if (!keys.declare)
+        {
+            continue;
+        }
+        if (!keys.object.empty())
+        {
+            ConfigSchemaKey* own = section.FindKey(keys.object);
+            ConfigSchemaObject& object
+                = own ? own->Fields() : section.Object(keys.object).Doc(keys.doc).Fields();
+            keys.declare(object.Model(entry.tid));
+            continue;
+        }
+        // Keys in the section itself: valid only with this model selected.
+        const std::size_t before = section.KeyNames().size();
+        const std::optional<TypeId> previous = section.GetModel();
+        keys.declare(section.Model(entry.tid));
+        if (previous)
+        {
+            section.Model(*previous);
+        }
+        const std::vector<std::string> all = section.KeyNames();
+        for (std::size_t i = before; i < all.size(); ++i)
+        {
+            const std::string key = all[i];
+            NS_ABORT_MSG_IF(section.FindKey(key)->GetDefault(),
+                            m_what << " '" << name << "': key " << key
+                                   << " is given only with it, so it can have no default");
+            const std::string model = name;
+            section.Rule(
+                key,
+                {key, selector},
+                [key, selector, model](const ConfigSchemaView& v) -> std::optional<std::string>
+                {
+                    const nlohmann::json* chosen = v.Get(selector);
+                    if (!v.Get(key) || !chosen || *chosen == model)
+                    {
+                        return std::nullopt;
+                    }
+                    return "applies only to " + v.Path(selector) + " " + ConfigSchema::Quote(model)
+                           + ", got " + ConfigSchema::ValueText(*chosen);
+                },
+                "`" + key + "` only with `" + selector + "` " + ConfigSchema::Quote(model));
+        }
+    }
+}
+
+std::vector<std::pair<std::string, std::string>>
+NamedTypeRegistry::KeyObjects() const
+{
+    std::vector<std::pair<std::string, std::string>> objects;
+    for (const auto& [name, entry] : m_types)
+    {
+        if (entry.keys.declare && !entry.keys.object.empty())
+        {
+            objects.emplace_back(name, entry.keys.object);
+        }
+    }
+    return objects;
+}
+
+void
+NamedTypeRegistry::ApplyKeys(const std::string& name,
+                             const nlohmann::json& section,
+                             const ConfigSchemaSetter& set) const
+{
+    auto it = m_types.find(name);
+    NS_ABORT_MSG_IF(it == m_types.end(), "no " << m_what << " is named '" << name << "'");
+    const Keys& keys = it->second.keys;
+    if (!keys.declare)
+    {
+        return;
+    }
+    ConfigSchemaObject scratch;
+    keys.declare(scratch.Model(it->second.tid));
+    if (keys.object.empty())
+    {
+        scratch.ApplyAttributes(section, set);
+        return;
+    }
+    auto object = section.find(keys.object);
+    if (object != section.end())
+    {
+        scratch.ApplyAttributes(*object, set);
+    }
 }
 
 } // namespace ns3

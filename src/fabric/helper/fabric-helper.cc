@@ -1,5 +1,6 @@
 #include "fabric/helper/fabric-helper.h"
 
+#include "core/model/config-schema-attribute.h"
 #include "core/model/mix64.h"
 #include "fabric/model/ecmp-path-choice.h"
 #include "fabric/model/fabric-channel.h"
@@ -69,6 +70,20 @@ void
 FabricHelper::SetEgressSchedulerAttribute(const std::string& name, const AttributeValue& value)
 {
     m_schedulerFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetAttribute(TypeId owner, const std::string& name, const AttributeValue& value)
+{
+    for (ObjectFactory* f :
+         {&m_switchFactory, &m_mmuFactory, &m_pathChoiceFactory, &m_schedulerFactory})
+    {
+        if (ConfigSchemaAttribute::IsOf(f->GetTypeId(), owner))
+        {
+            f->Set(name, value);
+            return;
+        }
+    }
 }
 
 void

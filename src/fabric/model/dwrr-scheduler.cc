@@ -12,7 +12,35 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DwrrScheduler");
 NS_OBJECT_ENSURE_REGISTERED(DwrrScheduler);
-MCAST4AI_REGISTER_NAMED_TYPE(EgressScheduler::Registry(), "dwrr", DwrrScheduler);
+
+namespace
+{
+
+/// switch.dwrr
+void
+DeclareKeys(ConfigSchemaObject& dwrr)
+{
+    dwrr.IntegerArray("weights", "weights", 0, 1000)
+        .MinItems(8)
+        .MaxItems(8, "one per priority class 0..7")
+        .Doc("weight of each priority class 0..7: a busy class gets weight / (sum over the busy "
+             "weighted classes) of the port; 0 serves a class strictly before the weighted ones "
+             "(the control classes 6 and 7 by default)")
+        .Attribute("Weights");
+    dwrr.Integer("quantum_bytes", 64, 1u << 20)
+        .Unit("bytes")
+        .Doc("bytes a class may send per visit and unit of weight (at least one frame)")
+        .Attribute("QuantumBytes");
+}
+
+} // namespace
+
+MCAST4AI_REGISTER_NAMED_TYPE_WITH_KEYS(EgressScheduler::Registry(),
+                                       "dwrr",
+                                       DwrrScheduler,
+                                       "dwrr",
+                                       "the weights of scheduling dwrr",
+                                       DeclareKeys);
 
 TypeId
 DwrrScheduler::GetTypeId()

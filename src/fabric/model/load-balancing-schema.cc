@@ -16,6 +16,7 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
     NS_LOG_FUNCTION_NOARGS();
 
     lb.Section("Load balancing");
+    lb.BindJson(&LoadBalancingConfig::spec);
     // The names the design reserves, then any other registered mode; a mode is implemented
     // when a PathChoice registered it (only ECMP today).
     const NamedTypeRegistry& modes = PathChoice::Registry();
@@ -32,17 +33,8 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
              "and ports in HPCC's numbering, seeded with the switch's node number), to compare "
              "runs with that simulator's flow by flow (docs/fabric.md)")
         .Bind(&LoadBalancingConfig::mode);
-    // Optional, without defaults: given, they must go with the mode they configure.
-    lb.Enum("tie_break", {"random", "first"})
-        .Auto("random")
-        .Doc("spray-adaptive: equally loaded ports are drawn uniformly (random) or the first in "
-             "the route's order is taken (first)")
-        .Bind(&LoadBalancingConfig::tieBreak, std::string("random"));
-    lb.Number("flowlet_gap_us", ConfigSchemaBounds::AtLeast(0))
-        .Auto("0: every packet chooses")
-        .Unit("us")
-        .Doc("spray-adaptive: a flow keeps its port until it pauses this long (a flowlet)")
-        .Bind(&LoadBalancingConfig::flowletGapUs, 0.0);
+    // A mode's own keys, declared with it, given only with it (spray-adaptive's tie_break).
+    modes.DeclareKeys(lb, "mode");
     lb.Boolean("endpoint_steering")
         .DefaultFrom(
             [](const ConfigSchemaView& v) -> std::optional<nlohmann::json>
@@ -171,24 +163,6 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
                        + " true, as mode 'steering' sets it)";
             },
             "`" + k + "` only with endpoint steering");
-    }
-    for (const char* key : {"tie_break", "flowlet_gap_us"})
-    {
-        const std::string k = key;
-        lb.Rule(
-            k,
-            {k, "mode"},
-            [k](const ConfigSchemaView& v) -> std::optional<std::string>
-            {
-                const nlohmann::json* mode = v.Get("mode");
-                if (!v.Get(k) || !mode || *mode == "spray-adaptive")
-                {
-                    return std::nullopt;
-                }
-                return "applies only to " + v.Path("mode") + " 'spray-adaptive', got "
-                       + ConfigSchema::ValueText(*mode);
-            },
-            "`" + k + "` only with `mode` 'spray-adaptive'");
     }
 }
 

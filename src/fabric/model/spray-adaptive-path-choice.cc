@@ -12,7 +12,30 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SprayAdaptivePathChoice");
 NS_OBJECT_ENSURE_REGISTERED(SprayAdaptivePathChoice);
-MCAST4AI_REGISTER_NAMED_TYPE(PathChoice::Registry(), "spray-adaptive", SprayAdaptivePathChoice);
+
+namespace
+{
+
+/// load_balancing keys given only with mode spray-adaptive.
+void
+DeclareKeys(ConfigSchemaObject& lb)
+{
+    lb.Enum("tie_break", {"random", "first"})
+        .Auto("random")
+        .Doc("spray-adaptive: equally loaded ports are drawn uniformly (random) or the first in "
+             "the route's order is taken (first)")
+        .Attribute("TieBreak");
+    lb.Number("flowlet_gap_us", ConfigSchemaBounds::AtLeast(0))
+        .Auto("0: every packet chooses")
+        .Unit("us")
+        .Doc("spray-adaptive: a flow keeps its port until it pauses this long (a flowlet)")
+        .Attribute("FlowletGap");
+}
+
+} // namespace
+
+MCAST4AI_REGISTER_NAMED_TYPE_WITH_KEYS(
+    PathChoice::Registry(), "spray-adaptive", SprayAdaptivePathChoice, "", "", DeclareKeys);
 
 TypeId
 SprayAdaptivePathChoice::GetTypeId()

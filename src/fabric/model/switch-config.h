@@ -1,12 +1,14 @@
 /*
  * The settings of every switch (buffer, PFC, ECN) and of the path choice, as a scenario's
  * `switch` and `load_balancing` sections give them (declared in switch-schema.cc and
- * load-balancing-schema.cc); plain data, read by the fabric helper.
+ * load-balancing-schema.cc); plain data, read by the fabric helper. A model's own keys
+ * (switch.dwrr, spray-adaptive's tie_break) are declared with it and kept in `spec`.
  */
 #ifndef MCAST4AI_SWITCH_CONFIG_H
 #define MCAST4AI_SWITCH_CONFIG_H
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -28,16 +30,9 @@ struct EcnConfig
     double pmax{0.2};
 };
 
-struct DwrrConfig
-{
-    std::vector<uint32_t> weights{1, 1, 1, 1, 1, 1, 0, 0}; // per class; 0: strict above the rest
-    uint32_t quantumBytes{9216};
-};
-
 struct SwitchConfig
 {
     std::string scheduling{"strict"}; // how an egress port picks its next class
-    DwrrConfig dwrr;
     double bufferMb{32};
     double latencyNs{500};
     double reserveKb{4};          // guaranteed per ingress (port, priority)
@@ -45,14 +40,13 @@ struct SwitchConfig
     bool sourceValidation{false}; // host ports refuse frames with another host's source
     PfcConfig pfc;
     EcnConfig ecn;
+    nlohmann::json spec; // the whole section, each scheduler's own keys included (switch.dwrr)
 };
 
 struct LoadBalancingConfig
 {
     std::string mode{"ecmp"};
-    std::string tieBreak{"random"}; ///< spray-adaptive: among equally loaded ports
-    double flowletGapUs{0};         ///< spray-adaptive: 0 = every packet chooses
-    bool endpointSteering{false};   ///< senders steer their source port (mode steering)
+    bool endpointSteering{false}; ///< senders steer their source port (mode steering)
     bool allowSteeringWithSpraying{false};
     double minRepathIntervalUs{100}; ///< steering: at most one repath per QP per interval
     uint64_t messageBytes{262144};   ///< steering: transfers are posted in messages this size
@@ -60,6 +54,7 @@ struct LoadBalancingConfig
     uint32_t probePorts{8};          ///< telemetry: new source ports per probing round
     double probeIntervalUs{25};      ///< telemetry: at most one probe of a kind per interval
     double telemetryWindowUs{5};     ///< telemetry: switches' utilisation time constant
+    nlohmann::json spec; ///< the whole section, each mode's own keys included (tie_break)
 };
 
 } // namespace ns3

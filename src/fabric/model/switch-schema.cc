@@ -54,29 +54,15 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
              "stops a host forging ACKs in a receiver's name at its own ToR")
         .Bind(&SwitchConfig::sourceValidation);
 
+    sw.BindJson(&SwitchConfig::spec);
     const NamedTypeRegistry& schedulers = EgressScheduler::Registry();
     sw.Enum("scheduling", schedulers.NamesAfter({"strict", "dwrr"}), schedulers.Names())
         .Default("strict")
         .Doc("how an egress port picks the class it sends next: strict, the highest non-empty "
              "class; dwrr, deficit weighted round robin by dwrr.weights")
         .Bind(&SwitchConfig::scheduling);
-    ConfigSchemaObject& dwrr = sw.Object("dwrr")
-                                   .Doc("the weights of scheduling dwrr")
-                                   .Bind(&SwitchConfig::dwrr)
-                                   .Fields();
-    dwrr.IntegerArray("weights", "weights", 0, 1000)
-        .MinItems(8)
-        .MaxItems(8, "one per priority class 0..7")
-        .Default(nlohmann::json::array({1, 1, 1, 1, 1, 1, 0, 0}))
-        .Doc("weight of each priority class 0..7: a busy class gets weight / (sum over the busy "
-             "weighted classes) of the port; 0 serves a class strictly before the weighted ones "
-             "(the control classes 6 and 7 by default)")
-        .Bind(&DwrrConfig::weights);
-    dwrr.Integer("quantum_bytes", 64, 1u << 20)
-        .Default(9216)
-        .Unit("bytes")
-        .Doc("bytes a class may send per visit and unit of weight (at least one frame)")
-        .Bind(&DwrrConfig::quantumBytes);
+    // Each scheduler's own keys, declared with it (switch.dwrr).
+    schedulers.DeclareKeys(sw, "scheduling");
 
     ConfigSchemaObject& pfc
         = sw.Object("pfc").Doc("priority flow control").Bind(&SwitchConfig::pfc).Fields();

@@ -1,5 +1,6 @@
 #include "p2mp/helper/p2mp-helper.h"
 
+#include "core/model/config-schema-attribute.h"
 #include "fabric/model/fabric-switch.h"
 #include "ns3/log.h"
 #include "topology/model/topology-graph.h"
@@ -24,6 +25,15 @@ void
 P2mpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
     m_factory.Set(name, value);
+}
+
+void
+P2mpHelper::SetAttribute(TypeId owner, const std::string& name, const AttributeValue& value)
+{
+    if (ConfigSchemaAttribute::IsOf(m_factory.GetTypeId(), owner))
+    {
+        m_factory.Set(name, value);
+    }
 }
 
 Ptr<P2mpDelivery>

@@ -27,6 +27,9 @@ public:
     void SetMechanism(const std::string& name);
     /// An attribute of the mechanism's P2mpDelivery subclass.
     void SetAttribute(const std::string& name, const AttributeValue& value);
+    /// An attribute a scenario key sets (ConfigSchemaSetter): set when `owner` is the chosen
+    /// mechanism or one of its parents, ignored otherwise (a key of another mechanism).
+    void SetAttribute(TypeId owner, const std::string& name, const AttributeValue& value);
 
     /// Create the delivery and install its state in the switches.
     Ptr<P2mpDelivery> Install(const TopologyGraph& graph,

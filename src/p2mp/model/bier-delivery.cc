@@ -10,7 +10,24 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("BierDelivery");
 NS_OBJECT_ENSURE_REGISTERED(BierDelivery);
-MCAST4AI_REGISTER_NAMED_TYPE(P2mpDelivery::Registry(), "bier", BierDelivery);
+
+namespace
+{
+
+/// p2mp.bier
+void
+DeclareKeys(ConfigSchemaObject& bier)
+{
+    bier.IntegerIn("bsl_bits", {64, 128, 256, 512, 1024, 2048, 4096})
+        .Unit("bits")
+        .Doc("BitString length; one copy per set identifier leaves the source")
+        .Attribute("BslBits");
+}
+
+} // namespace
+
+MCAST4AI_REGISTER_NAMED_TYPE_WITH_KEYS(
+    P2mpDelivery::Registry(), "bier", BierDelivery, "bier", "BIER (RFC 8279/8296)", DeclareKeys);
 
 TypeId
 BierDelivery::GetTypeId()

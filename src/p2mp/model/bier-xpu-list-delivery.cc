@@ -8,7 +8,28 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("BierXpuListDelivery");
 NS_OBJECT_ENSURE_REGISTERED(BierXpuListDelivery);
-MCAST4AI_REGISTER_NAMED_TYPE(P2mpDelivery::Registry(), "bier-xpu-list", BierXpuListDelivery);
+
+namespace
+{
+
+/// p2mp.xpu_list
+void
+DeclareKeys(ConfigSchemaObject& xpu)
+{
+    xpu.Number("lookup_ns_per_id", ConfigSchemaBounds::AtLeast(0))
+        .Unit("ns")
+        .Doc("switch forwarding time per listed receiver ID")
+        .Attribute("LookupPerId");
+}
+
+} // namespace
+
+MCAST4AI_REGISTER_NAMED_TYPE_WITH_KEYS(P2mpDelivery::Registry(),
+                                       "bier-xpu-list",
+                                       BierXpuListDelivery,
+                                       "xpu_list",
+                                       "BIER with XPU-ID lists",
+                                       DeclareKeys);
 
 TypeId
 BierXpuListDelivery::GetTypeId()

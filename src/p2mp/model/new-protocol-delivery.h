@@ -18,6 +18,20 @@ class NewProtocolDelivery : public P2mpDelivery
 public:
     static TypeId GetTypeId();
 
+    /// What a full group table does with a new group.
+    enum TableFull
+    {
+        EVICT_LRU,        ///< evict the least recently used idle group
+        FALLBACK_UNICAST, ///< the new group's messages go by unicast
+    };
+
+    /// How a receiver finds a message's memory region.
+    enum AddressMapping
+    {
+        GROUP_REGION,      ///< a region registered for the group beforehand
+        PER_RECEIVER_LIST, ///< each receiver's address rides in the message's first packet
+    };
+
     bool IsMulticast() const override;
     Ptr<P2mpEncapsulator> CreateEncapsulator(uint32_t root, uint16_t entropy) override;
     uint32_t MaxHeaderBytes(uint32_t hosts) const override;
@@ -31,8 +45,8 @@ private:
     double m_switchWriteRate{0};
     uint32_t m_tableEntries{4096};
     Time m_idleTeardown;
-    bool m_evictLru{true};
-    bool m_addressList{false};
+    TableFull m_onTableFull{EVICT_LRU};
+    AddressMapping m_addressMapping{GROUP_REGION};
 };
 
 } // namespace ns3

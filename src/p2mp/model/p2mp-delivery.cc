@@ -1,8 +1,10 @@
 #include "p2mp/model/p2mp-delivery.h"
 
+#include "core/model/ns3-compat.h"
 #include "fabric/model/fabric-switch.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -58,13 +60,14 @@ P2mpDelivery::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&P2mpDelivery::m_receiverTimeout),
                             MakeTimeChecker(Seconds(0)))
-              .AddAttribute("FailOnReceiverTimeout",
-                            "What a receiver timeout does to the operations the receiver did "
-                            "not have: false completes them without it (their lost bytes), "
-                            "true fails them (OpLedger::Failed)",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&P2mpDelivery::m_failOnTimeout),
-                            MakeBooleanChecker())
+              .AddAttribute(
+                  "OnReceiverTimeout",
+                  "What a receiver timeout does to the operations the receiver did "
+                  "not have: drop completes them without it (their lost bytes), "
+                  "fail fails them (OpLedger::Failed)",
+                  EnumValue(TIMEOUT_DROPS),
+                  MakeEnumAccessorFor<ReceiverTimeoutPolicy>(&P2mpDelivery::m_onReceiverTimeout),
+                  MakeEnumChecker(TIMEOUT_DROPS, "drop", TIMEOUT_FAILS, "fail"))
               .AddTraceSource("Undelivered",
                               "A message done at its root that some receivers never had "
                               "(root, first PSN, last PSN, receivers missing)",
@@ -341,7 +344,7 @@ P2mpDelivery::TimesOutReceivers() const
 bool
 P2mpDelivery::FailsOnReceiverTimeout() const
 {
-    return m_failOnTimeout;
+    return m_onReceiverTimeout == TIMEOUT_FAILS;
 }
 
 void

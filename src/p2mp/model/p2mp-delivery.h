@@ -45,6 +45,13 @@ public:
         AGGREGATE_HOP_BY_HOP  ///< at every replication point
     };
 
+    /// What a receiver timeout does to the operations the receiver did not have.
+    enum ReceiverTimeoutPolicy
+    {
+        TIMEOUT_DROPS, ///< complete them without it
+        TIMEOUT_FAILS, ///< fail them
+    };
+
     /// How receivers acknowledge.
     enum AckMode : uint8_t
     {
@@ -124,7 +131,7 @@ public:
     uint64_t GetReceiversDropped() const;
     /// Whether aggregators drop silent receivers (ReceiverTimeout above zero).
     bool TimesOutReceivers() const;
-    /// Whether an operation a dropped receiver did not have fails (FailOnReceiverTimeout)
+    /// Whether an operation a dropped receiver did not have fails (OnReceiverTimeout)
     /// rather than completing without it.
     bool FailsOnReceiverTimeout() const;
     /// Where a root's ACKs come from when they are aggregated in the network and validated:
@@ -178,7 +185,7 @@ private:
     uint32_t m_ackEvery{8};
     bool m_validateAcks{true};
     Time m_receiverTimeout;
-    bool m_failOnTimeout{false};
+    ReceiverTimeoutPolicy m_onReceiverTimeout{TIMEOUT_DROPS};
     /// The multicast channels by their flow (root, group QPN), for the receivers their
     /// aggregators drop; a channel removes itself when disposed.
     std::unordered_map<uint64_t, P2mpChannel*> m_channelsByFlow;

@@ -1,6 +1,7 @@
 #include "p2mp/model/p2mp-schema.h"
 
 #include "ns3/log.h"
+#include "p2mp/model/new-protocol-delivery.h"
 #include "p2mp/model/p2mp-config.h"
 #include "p2mp/model/p2mp-delivery.h"
 
@@ -17,6 +18,10 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
     p.Section("P2MP",
               "How a broadcast message reaches its receivers and how their ACKs return. BIER "
               "with ACK aggregation is \"extended BIER\".");
+    // The keys below set the attributes of every mechanism (P2mpDelivery's); the whole object,
+    // the mechanisms' own keys included, is kept for them.
+    p.Model(P2mpDelivery::GetTypeId());
+    p.BindJson(&P2mpConfig::spec);
     // The design's four mechanisms, then any other registered one; each is implemented when a
     // P2mpDelivery registered it.
     const NamedTypeRegistry& mechanisms = P2mpDelivery::Registry();
@@ -31,16 +36,19 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
     p.Enum("ack_aggregation", P2mpDelivery::AckAggregationNames())
         .Default("none")
         .Doc("where receivers' ACKs are merged into one; none: every ACK reaches the sender")
-        .Bind(&P2mpConfig::ackAggregation);
+        .Bind(&P2mpConfig::ackAggregation)
+        .Attribute("AckAggregation");
     p.Enum("ack_mode", P2mpDelivery::AckModeNames())
         .Default("per-packet")
         .Doc("when receivers acknowledge")
-        .Bind(&P2mpConfig::ackMode);
+        .Bind(&P2mpConfig::ackMode)
+        .Attribute("AckMode");
     p.Integer("ack_every", 1, 65536)
         .Default(8)
         .Note("the N of ack_mode 'every-n'")
         .Doc("the N of ack_mode 'every-n'")
-        .Bind(&P2mpConfig::ackEvery);
+        .Bind(&P2mpConfig::ackEvery)
+        .Attribute("AckEvery");
     p.Boolean("ack_validation")
         .Default(true)
         .Doc("every ACK aggregation point (NIC or switch) refuses ACKs that cannot be a real "
@@ -48,7 +56,8 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
              "beyond every message the flow has announced; with aggregation in the switches "
              "the root takes ACKs only from its ToR; refusals are counted "
              "(network.acks_refused)")
-        .Bind(&P2mpConfig::ackValidation);
+        .Bind(&P2mpConfig::ackValidation)
+        .Attribute("AckValidation");
     p.Number("receiver_timeout_us", ConfigSchemaBounds::Above(0))
         .Auto("never: a silent receiver holds its group until the watchdog stops the run")
         .Unit("µs")
@@ -59,18 +68,21 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
              "receiver is out of the root's set for the rest of the run; each message that "
              "was for it and that it did not have counts its bytes in the operation's "
              "lost_bytes (docs/robustness.md#silent-receivers)")
-        .Bind(&P2mpConfig::receiverTimeoutUs, -1.0);
+        .Bind(&P2mpConfig::receiverTimeoutUs, -1.0)
+        .Attribute("ReceiverTimeout");
     p.Enum("on_receiver_timeout", {"drop", "fail"})
         .Default("drop")
         .Doc("what the receiver timeout does to the operations the receiver did not have: "
              "both policies take it out of the set; 'drop' completes them without it (their "
              "lost_bytes), 'fail' fails them (ops.csv outcome 'failed', out of the workload's "
              "completed operations and durations, counted in its 'failed')")
-        .Bind(&P2mpConfig::onReceiverTimeout);
+        .Bind(&P2mpConfig::onReceiverTimeout)
+        .Attribute("OnReceiverTimeout");
     p.Enum("address_mapping", {"group-region", "per-receiver-list"})
         .Default("group-region")
         .Doc("how a receiver finds the message's memory region")
-        .Bind(&P2mpConfig::addressMapping);
+        .Bind(&P2mpConfig::addressMapping)
+        .Attribute(NewProtocolDelivery::GetTypeId(), "AddressMapping");
     // The new protocol aggregates at the source ToR by design; the others do not by default.
     p.Preset("mechanism",
              "new-protocol",
@@ -110,59 +122,8 @@ P2mpSchema::Declare(ConfigSchemaObject& p)
                {"new-protocol"},
                "its shim carries the list; BIER has no field for it");
 
-    ConfigSchemaObject& bier
-        = p.Object("bier").Doc("BIER (RFC 8279/8296)").Bind(&P2mpConfig::bier).Fields();
-    bier.IntegerIn("bsl_bits", {64, 128, 256, 512, 1024, 2048, 4096})
-        .Default(256)
-        .Unit("bits")
-        .Doc("BitString length; one copy per set identifier leaves the source")
-        .Bind(&BierConfig::bslBits);
-
-    ConfigSchemaObject& xpu
-        = p.Object("xpu_list").Doc("BIER with XPU-ID lists").Bind(&P2mpConfig::xpuList).Fields();
-    xpu.Number("lookup_ns_per_id", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("ns")
-        .Doc("switch forwarding time per listed receiver ID")
-        .Bind(&XpuListConfig::lookupNsPerId);
-
-    ConfigSchemaObject& np = p.Object("new_protocol")
-                                 .Doc("the purpose-built protocol")
-                                 .Bind(&P2mpConfig::newProtocol)
-                                 .Fields();
-    np.Number("install_us", ConfigSchemaBounds::AtLeast(0))
-        .Default(10.0)
-        .Unit("µs")
-        .Doc("controller: group request to group entries usable")
-        .Bind(&NewProtocolConfig::installUs);
-    np.Number("controller_installs_per_s", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("1/s")
-        .Doc("controller throughput: group installations served per second, one at a time in "
-             "request order, before install_us; 0: no limit. No published figure for an AI "
-             "fabric controller: sweep it (docs/p2mp.md)")
-        .Bind(&NewProtocolConfig::controllerInstallsPerS);
-    np.Number("switch_writes_per_s", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("1/s")
-        .Doc("group-table entry writes each switch makes per second, one at a time, after the "
-             "controller served the request; 0: no limit")
-        .Bind(&NewProtocolConfig::switchWritesPerS);
-    np.Integer("table_entries", 1, 16777216)
-        .Default(4096)
-        .Doc("group-table capacity of every switch")
-        .Bind(&NewProtocolConfig::tableEntries);
-    np.Number("idle_teardown_us", ConfigSchemaBounds::AtLeast(0))
-        .Auto("never: a group stays installed until evicted")
-        .Unit("µs")
-        .Doc("controller: tear a group's switch entries down once no message has used it for "
-             "this long (one teardown message per switch, counted); its next message installs "
-             "it again, paying install_us")
-        .Bind(&NewProtocolConfig::idleTeardownUs, -1.0);
-    np.Enum("on_table_full", {"evict-lru", "fallback-unicast"})
-        .Default("evict-lru")
-        .Doc("what a full group table does with a new group")
-        .Bind(&NewProtocolConfig::onTableFull);
+    // Each mechanism's own keys, declared with it (p2mp.bier, p2mp.xpu_list, ...).
+    mechanisms.DeclareKeys(p, "mechanism");
 }
 
 } // namespace ns3

@@ -1,5 +1,6 @@
 #include "rdma/helper/rdma-helper.h"
 
+#include "core/model/config-schema-attribute.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "rdma/model/dcqcn.h"
@@ -19,6 +20,28 @@ void
 RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetAttribute(TypeId owner, const std::string& name, const AttributeValue& value)
+{
+    if (ConfigSchemaAttribute::IsOf(RdmaNic::GetTypeId(), owner))
+    {
+        SetNicAttribute(name, value);
+    }
+    else if (ConfigSchemaAttribute::IsOf(TypeId::LookupByName(m_ccType), owner))
+    {
+        SetCongestionControlAttribute(name, value);
+    }
+    else if (!m_steeringType.empty()
+             && ConfigSchemaAttribute::IsOf(TypeId::LookupByName(m_steeringType), owner))
+    {
+        SetPathSteeringAttribute(name, value);
+    }
+    else if (m_rxPipeline && ConfigSchemaAttribute::IsOf(m_rxFactory.GetTypeId(), owner))
+    {
+        SetReceivePipelineAttribute(name, value);
+    }
 }
 
 void

@@ -1,12 +1,15 @@
 #include "rdma/model/dcqcn.h"
 
 #include "core/model/ns3-compat.h"
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "rdma/model/nic-config.h"
+#include "rdma/model/rdma-nic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +19,257 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("Dcqcn");
 NS_OBJECT_ENSURE_REGISTERED(Dcqcn);
-MCAST4AI_REGISTER_NAMED_TYPE(RdmaCongestionControl::Registry(), "dcqcn", Dcqcn);
+
+namespace
+{
+
+using json = nlohmann::json;
+using Bounds = ConfigSchemaBounds;
+
+/// The preset a scenario gets when it names none; DcqcnConfig's initialisers are its values.
+const char* const DEFAULT_PRESET = "hpcc-simulator";
+
+/// Every preset sets every parameter, so that none inherits another preset's value.
+struct DcqcnPresetDecl
+{
+    const char* name;
+    const char* doc;
+    json values;
+};
+
+const std::vector<DcqcnPresetDecl>&
+DcqcnPresets()
+{
+    // Each value's source is in docs/rdma-dcqcn.md#presets, row by row; the unit test
+    // `ns3-dcqcn-presets` (the cited values) holds the resolved values at 100 and 400 Gb/s.
+    static const std::vector<DcqcnPresetDecl> presets{
+        // Zhu et al., SIGCOMM 2015, at 40 Gb/s; what the paper leaves open (N, F, R_HAI, the
+        // floor, alpha's start, clamping) from its authors' simulator, github.com/bobzhuyb/
+        // ns3-rdma at e8a27d0 (mix/config.txt and qbb-net-device.cc).
+        {"paper",
+         "DCQCN as published (Zhu et al., SIGCOMM 2015) at 40 Gb/s, with its authors' ns-3 "
+         "simulator for what the paper leaves open",
+         {{"cnp_interval_us", 50.0},
+          {"g", 1.0 / 256},
+          {"alpha_update_us", 55.0},
+          {"alpha_update", "per-cnp"},
+          {"rate_decrease_interval_us", 0.0},
+          {"rate_increase_us", 55.0},
+          {"byte_counter_bytes", 10485760},
+          {"fast_recovery_steps", 5},
+          {"rate_ai_mbps", 40.0},
+          {"rate_hai_mbps", 200.0},
+          {"rate_step_reference_gbps", 0.0},
+          {"min_rate_mbps", 100.0},
+          {"rate_on_first_cnp_mbps", 0.0},
+          {"initial_alpha", 0.5},
+          {"clamp_target_rate", true}}},
+        // NVIDIA's documented DCQCN firmware parameters of ConnectX-4 and later (the DOCA
+        // "DCQCN CC parameters" page, Mellanox DOC-2790), the rate-increase defaults as
+        // mlxconfig reports them, min_time_between_cnps as the mlx5 driver documents it.
+        {"nvidia-cx6",
+         "NVIDIA ConnectX firmware (ConnectX-4 and later) as documented: dce_tcp_*, "
+         "rate_reduce_monitor_period, rpg_*, initial_alpha_value, min_time_between_cnps",
+         {{"cnp_interval_us", 0.0},
+          {"g", 5.0 / 1024},
+          {"alpha_update_us", 1.0},
+          {"alpha_update", "per-period"},
+          {"rate_decrease_interval_us", 4.0},
+          {"rate_increase_us", 300.0},
+          {"byte_counter_bytes", 32767},
+          {"fast_recovery_steps", 2},
+          {"rate_ai_mbps", 5.0},
+          {"rate_hai_mbps", 50.0},
+          {"rate_step_reference_gbps", 0.0},
+          {"min_rate_mbps", 1.0},
+          {"rate_on_first_cnp_mbps", 0.0},
+          {"initial_alpha", 1023.0 / 1024},
+          {"clamp_target_rate", false}}},
+        // The DCQCN of HPCC's ns-3 simulator (github.com/alibaba-edu/
+        // High-Precision-Congestion-Control at 9f4be2a) as simulation/run.py configures it for
+        // `--cc dcqcn` (R_AI = 5 bw/25, R_HAI = 50 bw/25 Mb/s: scaled with the line rate),
+        // with the algorithm of rdma-hw.cc (the "Mellanox version").
+        {"hpcc-simulator",
+         "HPCC's ns-3 simulator (simulation/run.py --cc dcqcn, "
+         "src/point-to-point/model/rdma-hw.cc), its increase steps scaled with the line rate",
+         {{"cnp_interval_us", 0.0},
+          {"g", 1.0 / 256},
+          {"alpha_update_us", 1.0},
+          {"alpha_update", "per-period"},
+          {"rate_decrease_interval_us", 4.0},
+          {"rate_increase_us", 300.0},
+          {"byte_counter_bytes", 0},
+          {"fast_recovery_steps", 2},
+          {"rate_ai_mbps", 5.0},
+          {"rate_hai_mbps", 50.0},
+          {"rate_step_reference_gbps", 25.0},
+          {"min_rate_mbps", 1000.0},
+          {"rate_on_first_cnp_mbps", 0.0},
+          {"initial_alpha", 1.0},
+          {"clamp_target_rate", false}}},
+    };
+    return presets;
+}
+
+/// nic.dcqcn: every key but `preset` and `rate_trace` sets an attribute, of the model or of
+/// the NIC (its notification point).
+void
+DeclareKeys(ConfigSchemaObject& d)
+{
+    const json* defaults = nullptr;
+    std::vector<std::string> names;
+    for (const DcqcnPresetDecl& p : DcqcnPresets())
+    {
+        names.push_back(p.name);
+        if (std::string(p.name) == DEFAULT_PRESET)
+        {
+            defaults = &p.values;
+        }
+    }
+    NS_ABORT_MSG_UNLESS(defaults, "the default DCQCN preset is not declared");
+    std::string defaultDoc;
+    for (const DcqcnPresetDecl& p : DcqcnPresets())
+    {
+        if (std::string(p.name) == DEFAULT_PRESET)
+        {
+            defaultDoc = p.doc;
+        }
+    }
+    auto def = [defaults](const char* key)
+    {
+        return defaults->at(key);
+    };
+
+    d.Section("DCQCN",
+              "The DCQCN reaction point of every queue pair (rate limiting on CNPs) and its "
+              "notification point at the receiver (CNPs on ECN-marked packets). `preset` picks "
+              "the defaults of the other keys; keys given explicitly still win.");
+    d.Boolean("enabled")
+        .Default(true)
+        .Doc("DCQCN rate control")
+        .Bind(&DcqcnConfig::enabled)
+        .Attribute(RdmaNic::GetTypeId(), "CongestionControlEnabled");
+    d.Enum("preset", names)
+        .Default(DEFAULT_PRESET)
+        .Doc(std::string("where the defaults of the keys below come from "
+                         "(docs/rdma-dcqcn.md#presets); the defaults shown first are `")
+             + DEFAULT_PRESET + "`'s: " + defaultDoc)
+        .Bind(&DcqcnConfig::preset);
+    d.Number("cnp_interval_us", Bounds::AtLeast(0))
+        .Default(def("cnp_interval_us"))
+        .Unit("µs")
+        .Doc("notification point: at most one CNP per QP per interval (0: one per CE-marked "
+             "packet)")
+        .Bind(&DcqcnConfig::cnpIntervalUs)
+        .Attribute(RdmaNic::GetTypeId(), "CnpInterval");
+    d.Number("g", Bounds::Between(0, 1))
+        .Default(def("g"))
+        .Doc("alpha gain")
+        .Bind(&DcqcnConfig::g)
+        .Attribute("G");
+    d.Number("alpha_update_us", Bounds::Above(0))
+        .Default(def("alpha_update_us"))
+        .Unit("µs")
+        .Doc("K: the alpha update period (see alpha_update)")
+        .Bind(&DcqcnConfig::alphaUpdateUs)
+        .Attribute("AlphaUpdatePeriod");
+    d.Enum("alpha_update", {"per-cnp", "per-period"})
+        .Default(def("alpha_update"))
+        .Doc("per-cnp: alpha rises at every CNP and decays every K without one (the paper); "
+             "per-period: every K, alpha rises if a CNP arrived in that period and decays "
+             "otherwise (ConnectX firmware as HPCC's simulator models it)")
+        .Bind(&DcqcnConfig::alphaUpdate)
+        .Attribute("AlphaUpdate");
+    d.Number("rate_decrease_interval_us", Bounds::AtLeast(0))
+        .Default(def("rate_decrease_interval_us"))
+        .Unit("µs")
+        .Doc("at most one rate cut per interval: the CNPs of an interval cause one cut at its "
+             "end (ConnectX rate_reduce_monitor_period); 0: every CNP cuts at once")
+        .Bind(&DcqcnConfig::rateDecreaseIntervalUs)
+        .Attribute("RateDecreaseInterval");
+    d.Number("rate_increase_us", Bounds::Above(0))
+        .Default(def("rate_increase_us"))
+        .Unit("µs")
+        .Doc("T: rate-increase timer")
+        .Bind(&DcqcnConfig::rateIncreaseUs)
+        .Attribute("RateIncreasePeriod");
+    d.Integer("byte_counter_bytes", 0, UINT32_MAX)
+        .Default(def("byte_counter_bytes"))
+        .Unit("bytes")
+        .Doc("B: bytes per byte-counter stage; 0: no byte counter, the timer alone drives the "
+             "increase")
+        .Bind(&DcqcnConfig::byteCounterBytes)
+        .Attribute("ByteCounter");
+    d.Integer("fast_recovery_steps", 0, 1000)
+        .Default(def("fast_recovery_steps"))
+        .Doc("F: stages (counted from 1) are fast recovery while below F")
+        .Bind(&DcqcnConfig::fastRecoverySteps)
+        .Attribute("FastRecoverySteps");
+    d.Number("rate_ai_mbps", Bounds::AtLeast(0))
+        .Default(def("rate_ai_mbps"))
+        .Unit("Mb/s")
+        .Doc("additive-increase step of the target rate (at rate_step_reference_gbps)")
+        .Bind(&DcqcnConfig::rateAiMbps)
+        .Attribute("RateAi");
+    d.Number("rate_hai_mbps", Bounds::AtLeast(0))
+        .Default(def("rate_hai_mbps"))
+        .Unit("Mb/s")
+        .Doc("hyper-increase step of the target rate (at rate_step_reference_gbps)")
+        .Bind(&DcqcnConfig::rateHaiMbps)
+        .Attribute("RateHai");
+    d.Number("rate_step_reference_gbps", Bounds::AtLeast(0))
+        .Default(def("rate_step_reference_gbps"))
+        .Unit("Gb/s")
+        .Doc("the line rate rate_ai_mbps and rate_hai_mbps are given for: every NIC scales "
+             "them by its own line rate over this one, as HPCC's run.py scales them with the "
+             "link rate (`hpcc-simulator`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at "
+             "100 Gb/s, 80 and 800 at 400); 0: the steps are the same at every line rate")
+        .Bind(&DcqcnConfig::rateStepReferenceGbps)
+        .Attribute("StepReferenceRate");
+    d.Number("min_rate_mbps", Bounds::Above(0))
+        .Default(def("min_rate_mbps"))
+        .Unit("Mb/s")
+        .Doc("the rate never drops below this")
+        .Bind(&DcqcnConfig::minRateMbps)
+        .Attribute("MinRate");
+    d.Number("rate_on_first_cnp_mbps", Bounds::AtLeast(0))
+        .Default(def("rate_on_first_cnp_mbps"))
+        .Unit("Mb/s")
+        .Doc("rate after the first cut of a QP; 0: the first cut decreases like any other")
+        .Bind(&DcqcnConfig::rateOnFirstCnpMbps)
+        .Attribute("RateOnFirstCnp");
+    d.Number("initial_alpha", Bounds::Between(0, 1))
+        .Default(def("initial_alpha"))
+        .Doc("alpha of a QP at its first CNP")
+        .Bind(&DcqcnConfig::initialAlpha)
+        .Attribute("InitialAlpha");
+    d.Boolean("clamp_target_rate")
+        .Default(def("clamp_target_rate"))
+        .Doc("every cut sets the target rate to the current rate (the paper); false: only the "
+             "first cut after a rate increase does")
+        .Bind(&DcqcnConfig::clampTargetRate)
+        .Attribute("ClampTargetRate");
+    d.Boolean("rate_trace")
+        .Default(false)
+        .Doc("write dcqcn-rates.csv into the result directory")
+        .Bind(&DcqcnConfig::rateTrace);
+    for (const DcqcnPresetDecl& p : DcqcnPresets())
+    {
+        if (std::string(p.name) != DEFAULT_PRESET)
+        {
+            d.Preset("preset", p.name, p.values, p.doc);
+        }
+    }
+}
+
+} // namespace
+
+MCAST4AI_REGISTER_NAMED_TYPE_WITH_KEYS(RdmaCongestionControl::Registry(),
+                                       "dcqcn",
+                                       Dcqcn,
+                                       "dcqcn",
+                                       "DCQCN congestion control",
+                                       DeclareKeys);
 
 TypeId
 Dcqcn::GetTypeId()
@@ -102,15 +355,15 @@ Dcqcn::GetTypeId()
                             MakeTimeChecker(Time(0)))
               .AddAttribute(
                   "AlphaUpdate",
-                  "PerCnp: alpha rises at every CNP and decays every "
+                  "per-cnp: alpha rises at every CNP and decays every "
                   "AlphaUpdatePeriod without one, the period restarting at each CNP "
-                  "(the paper). PerPeriod: once per AlphaUpdatePeriod, on a grid from "
+                  "(the paper). per-period: once per AlphaUpdatePeriod, on a grid from "
                   "the first CNP, alpha rises if a CNP arrived in the period and "
                   "decays otherwise (ConnectX firmware, HPCC's ns-3 model)",
                   EnumValue(Dcqcn::ALPHA_PER_CNP),
                   MakeEnumAccessorFor<Dcqcn::AlphaUpdate>(&Dcqcn::m_alphaUpdate),
                   MakeEnumChecker(
-                      Dcqcn::ALPHA_PER_CNP, "PerCnp", Dcqcn::ALPHA_PER_PERIOD, "PerPeriod"))
+                      Dcqcn::ALPHA_PER_CNP, "per-cnp", Dcqcn::ALPHA_PER_PERIOD, "per-period"))
               .AddTraceSource("Rate",
                               "Current (paced) rate changed, bit/s",
                               MakeTraceSourceAccessor(&Dcqcn::m_rateTrace),

@@ -17,7 +17,59 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("Hpcc");
 NS_OBJECT_ENSURE_REGISTERED(Hpcc);
-MCAST4AI_REGISTER_NAMED_TYPE(RdmaCongestionControl::Registry(), "hpcc", Hpcc);
+
+namespace
+{
+
+using Bounds = ConfigSchemaBounds;
+
+/// nic.hpcc: each key sets the attribute it names.
+void
+DeclareKeys(ConfigSchemaObject& h)
+{
+    h.Section("HPCC",
+              "HPCC's sender (Li et al., SIGCOMM 2019), with nic.congestion_control 'hpcc': a "
+              "window and pacing rate from the in-band telemetry every switch writes into the "
+              "data packets and the ACKs bring back. Defaults are HPCC's simulator's "
+              "(simulation/run.py --cc hp at 9f4be2a); see docs/hpcc.md.");
+    h.Number("eta", Bounds::Between(0.01, 1))
+        .Doc("η: the utilisation of the most loaded hop the sender aims at (run.py U_TARGET)")
+        .Attribute("TargetUtilisation");
+    h.Integer("max_stage", 0, 1000)
+        .Doc("maxStage: additive-increase steps before a multiplicative update (run.py "
+             "MI_THRESH; the paper's 5 was a typo for its simulations)")
+        .Attribute("MaxStage");
+    h.Number("rate_ai_mbps", Bounds::AtLeast(0))
+        .Unit("Mb/s")
+        .Doc("W_AI as a rate: the additive step per update, at rate_step_reference_gbps "
+             "(run.py RATE_AI = 10 bw/25: 40 Mb/s at 100 Gb/s)")
+        .Attribute("RateAi");
+    h.Number("rate_step_reference_gbps", Bounds::AtLeast(0))
+        .Unit("Gb/s")
+        .Doc("the line rate rate_ai_mbps is given for: every NIC scales it by its own line "
+             "rate over this one; 0: the same step at every line rate")
+        .Attribute("StepReferenceRate");
+    h.Number("min_rate_mbps", Bounds::Above(0))
+        .Unit("Mb/s")
+        .Doc("the rate never drops below this (run.py MIN_RATE)")
+        .Attribute("MinRate");
+    h.Number("base_rtt_us", Bounds::Above(0))
+        .Auto("the fabric's longest unloaded round trip")
+        .Unit("µs")
+        .Doc("T: the window is rate x T and the EWMA spans T; HPCC's simulator takes the "
+             "longest round trip between two hosts (GLOBAL_T): twice the cable and switch "
+             "delays of the longest path plus one MTU's serialisation on each of its links")
+        .Attribute("BaseRtt");
+}
+
+} // namespace
+
+MCAST4AI_REGISTER_NAMED_TYPE_WITH_KEYS(RdmaCongestionControl::Registry(),
+                                       "hpcc",
+                                       Hpcc,
+                                       "hpcc",
+                                       "HPCC congestion control",
+                                       DeclareKeys);
 
 namespace
 {
@@ -61,11 +113,11 @@ Hpcc::GetTypeId()
                             MakeDataRateAccessor(&Hpcc::m_minRate),
                             MakeDataRateChecker())
               .AddAttribute("BaseRtt",
-                            "T: the base round trip the window and the EWMA are measured in "
-                            "(HPCC takes the fabric's longest, GLOBAL_T)",
-                            TimeValue(MicroSeconds(10)),
+                            "T: the base round trip the window and the EWMA are measured in; "
+                            "zero: FabricRtt, the fabric's longest (HPCC's GLOBAL_T)",
+                            TimeValue(Time(0)),
                             MakeTimeAccessor(&Hpcc::m_baseRtt),
-                            MakeTimeChecker(NanoSeconds(1)))
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("FastReact",
                             "Set the current rate at every ACK, not only once per round trip "
                             "(run.py FAST_REACT)",
@@ -87,6 +139,23 @@ Hpcc::GetTypeId()
 
 Hpcc::Hpcc()
 {
+}
+
+void
+Hpcc::NotifyConstructionCompleted()
+{
+    if (m_baseRtt.IsZero())
+    {
+        m_baseRtt = GetFabricRtt();
+    }
+    NS_LOG_LOGIC(this << " T " << m_baseRtt.As(Time::US));
+    RdmaCongestionControl::NotifyConstructionCompleted();
+}
+
+bool
+Hpcc::UsesEcn() const
+{
+    return false;
 }
 
 void

@@ -50,6 +50,7 @@ public:
     Time PacingDelay(uint32_t wireBytes) const override;
     DataRate GetRate() const override;
     bool UsesTelemetry() const override;
+    bool UsesEcn() const override;
     void ReceiveTelemetry(const IoamTraceHeader& trace,
                           uint64_t ackedPsn,
                           uint64_t nextPsn) override;
@@ -59,11 +60,15 @@ public:
     double GetUtilisationEstimate() const;
     /// The reference rate Rc, bit/s.
     double GetReferenceRate() const;
-    /// T, as configured (BaseRtt).
+    /// T, as configured (BaseRtt, or FabricRtt when BaseRtt is zero).
     Time GetBaseRtt() const;
 
     /// Signature of the Rate trace: old and new rate, bit/s.
     typedef void (*RateTracedCallback)(double oldBps, double newBps);
+
+protected:
+    /// Takes T from FabricRtt when BaseRtt is zero.
+    void NotifyConstructionCompleted() override;
 
 private:
     /// One hop's last record: departure time (ns, modulo one second), bytes sent, queue.

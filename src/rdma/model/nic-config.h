@@ -1,17 +1,19 @@
 /*
  * The settings of every host's RDMA NIC and its DCQCN, as a scenario's `nic` section gives
- * them (the keys are declared in nic-schema.cc); plain data, read by the RDMA helper.
+ * them (the NIC's keys are declared in nic-schema.cc, each congestion-control model's in its
+ * own file); plain data, read by the scenario layer.
  */
 #ifndef MCAST4AI_NIC_CONFIG_H
 #define MCAST4AI_NIC_CONFIG_H
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace ns3
 {
 
-/// DCQCN's parameters; the initialisers are the default preset's (`hpcc-simulator`, nic-schema.cc).
+/// DCQCN's parameters; the initialisers are the default preset's (`hpcc-simulator`, dcqcn.cc).
 struct DcqcnConfig
 {
     bool enabled{true};
@@ -35,17 +37,6 @@ struct DcqcnConfig
     bool rateTrace{false};        // write dcqcn-rates.csv into the result directory
 };
 
-/// HPCC's sender (Li et al., SIGCOMM 2019); defaults are its simulator's run.py `--cc hp`.
-struct HpccConfig
-{
-    double eta{0.95};                 // target utilisation of the most loaded hop
-    uint32_t maxStage{0};             // additive steps before a multiplicative update
-    double rateAiMbps{10};            // W_AI as a rate, at rateStepReferenceGbps
-    double rateStepReferenceGbps{25}; // the step scales with the line rate; 0: as given
-    double minRateMbps{1000};         // the rate's floor
-    double baseRttUs{0};              // T; 0: the fabric's longest unloaded round trip
-};
-
 struct NicConfig
 {
     uint32_t mtuBytes{1024};  // RDMA path MTU: payload bytes per packet
@@ -58,9 +49,9 @@ struct NicConfig
     double reorderTimeoutUs{100.0};         // tolerant: a hole this old is NAKed selectively
     double receiveMpps{0};                  // receive path packet rate; 0: unlimited
     uint32_t receivePauseBytes{0};          // receive buffer XOFF; 0: never paused
-    std::string congestionControl{"dcqcn"}; // dcqcn, hpcc or none
+    std::string congestionControl{"dcqcn"}; // a registered model's name, or "none"
     DcqcnConfig dcqcn;
-    HpccConfig hpcc;
+    nlohmann::json spec; // the whole section, every model's own keys included (nic.hpcc)
 };
 
 } // namespace ns3

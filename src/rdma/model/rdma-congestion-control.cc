@@ -23,7 +23,14 @@ RdmaCongestionControl::GetTypeId()
                             "gap timed at the rate the frame was sent at",
                             BooleanValue(true),
                             MakeBooleanAccessor(&RdmaCongestionControl::m_retimePacing),
-                            MakeBooleanChecker());
+                            MakeBooleanChecker())
+              .AddAttribute("FabricRtt",
+                            "The fabric's longest unloaded round trip between two hosts, as "
+                            "the scenario computes it; a model sized by a round trip (HPCC's "
+                            "T) uses it unless given its own",
+                            TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&RdmaCongestionControl::m_fabricRtt),
+                            MakeTimeChecker(NanoSeconds(1)));
     return tid;
 }
 
@@ -34,10 +41,24 @@ RdmaCongestionControl::Registry()
     return registry;
 }
 
+const char* const RdmaCongestionControl::NONE = "none";
+
 bool
 RdmaCongestionControl::UsesTelemetry() const
 {
     return false;
+}
+
+bool
+RdmaCongestionControl::UsesEcn() const
+{
+    return true;
+}
+
+Time
+RdmaCongestionControl::GetFabricRtt() const
+{
+    return m_fabricRtt;
 }
 
 void

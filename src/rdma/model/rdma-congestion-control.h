@@ -29,6 +29,9 @@ public:
     static TypeId GetTypeId();
     /// The names of the congestion-control models and their TypeIds.
     static NamedTypeRegistry& Registry();
+    /// The scenario name of no model at all: queue pairs send at line rate, and no NIC is a
+    /// notification point.
+    static const char* const NONE;
 
     /// Start sending at this rate.
     virtual void SetLineRate(DataRate rate) = 0;
@@ -47,6 +50,9 @@ public:
      * responder echoes in its ACK (ReceiveTelemetry). Rate models (DCQCN) do not.
      */
     virtual bool UsesTelemetry() const;
+    /// Whether the model reacts to ECN marks (through CNPs): its data is sent ECN-capable and
+    /// receivers notify. Telemetry models (HPCC) do not, so their data is not ECN-capable.
+    virtual bool UsesEcn() const;
     /**
      * An ACK echoed the trace of a data packet.
      * \param trace the hops' records, in path order
@@ -68,7 +74,8 @@ public:
     typedef Callback<void, double, double, double> StateLog;
     /**
      * Give log the model's state now and after every change of its rate or target.
-     * eturn false, and log is never called, if the model keeps no such state (the default)
+     *
+eturn false, and log is never called, if the model keeps no such state (the default)
      */
     virtual bool SetStateLog(StateLog log);
 
@@ -76,8 +83,12 @@ protected:
     /// The models call this whenever their rate changes.
     void NotifyPacingChanged();
 
+    /// The fabric's longest unloaded round trip (FabricRtt), for a model sized by one.
+    Time GetFabricRtt() const;
+
 private:
     bool m_retimePacing{true};
+    Time m_fabricRtt;
     Callback<void> m_pacingChanged;
 };
 

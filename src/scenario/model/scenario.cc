@@ -1,6 +1,9 @@
 #include "scenario/model/scenario.h"
 
+#include "fabric/model/egress-scheduler.h"
 #include "ns3/log.h"
+#include "p2mp/model/p2mp-delivery.h"
+#include "rdma/model/rdma-congestion-control.h"
 #include "scenario/model/scenario-document.h"
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-schema.h"
@@ -103,17 +106,36 @@ Scenario::Warnings(const ScenarioConfig& config)
            << "acknowledged and is resent, and a run may never finish";
         out.push_back(os.str());
     }
-    // The other congestion control's keys, changed from their defaults, change nothing.
-    const std::string& cc = config.nic.congestionControl;
-    const nlohmann::json nic = ToJson(config).at("nic");
-    const nlohmann::json plain = ScenarioSchema::Build().Write(ScenarioConfig{}).at("nic");
-    for (const char* model : {"dcqcn", "hpcc"})
+    // A model's own object, changed from its defaults while another model is selected,
+    // changes nothing.
+    const nlohmann::json written = ToJson(config);
+    const nlohmann::json plain = ScenarioSchema::Build().Write(ScenarioConfig{});
+    struct Selection
     {
-        if (cc != model
-            && nic.value(model, nlohmann::json()) != plain.value(model, nlohmann::json()))
+        const char* section;
+        const char* selector;
+        const std::string& chosen;
+        const NamedTypeRegistry& models;
+    };
+    for (const Selection& s :
+         {Selection{"nic",
+                    "congestion_control",
+                    config.nic.congestionControl,
+                    RdmaCongestionControl::Registry()},
+          Selection{"p2mp", "mechanism", config.p2mp.mechanism, P2mpDelivery::Registry()},
+          Selection{"switch", "scheduling", config.sw.scheduling, EgressScheduler::Registry()}})
+    {
+        const nlohmann::json& given = written.at(s.section);
+        const nlohmann::json& defaults = plain.at(s.section);
+        for (const auto& [model, object] : s.models.KeyObjects())
         {
-            out.push_back(std::string("nic.") + model + ": has no effect under "
-                          + "nic.congestion_control '" + cc + "'");
+            if (model != s.chosen
+                && given.value(object, nlohmann::json())
+                       != defaults.value(object, nlohmann::json()))
+            {
+                out.push_back(std::string(s.section) + "." + object + ": has no effect under "
+                              + s.section + "." + s.selector + " '" + s.chosen + "'");
+            }
         }
     }
     const double watchdogUs = config.WatchdogUs();

@@ -2,6 +2,7 @@
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/egress-scheduler.h"
+#include "fabric/model/path-choice.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -13,11 +14,11 @@
 #include "ns3/uinteger.h"
 #include "p2mp/helper/p2mp-helper.h"
 #include "rdma/helper/rdma-helper.h"
-#include "rdma/model/dcqcn.h"
 #include "rdma/model/path-steering.h"
 #include "rdma/model/rdma-congestion-control.h"
 #include "scenario/model/fabric-memory-estimate.h"
 #include "scenario/model/scenario-error.h"
+#include "scenario/model/scenario-schema.h"
 #include "wire/model/ioam-trace-header.h"
 
 #include <cmath>
@@ -46,6 +47,20 @@ Num(double x)
     os << x;
     return os.str();
 }
+
+/// Every attribute a section sets: its own keys', then those of the model it selects.
+void
+Configure(const ConfigSchema& schema,
+          const nlohmann::json& scenario,
+          const std::string& section,
+          const NamedTypeRegistry& models,
+          const std::string& model,
+          const ConfigSchemaSetter& set)
+{
+    const nlohmann::json& filled = scenario.at(section);
+    schema.Root().FindKey(section)->Fields().ApplyAttributes(filled, set);
+    models.ApplyKeys(model, filled, set);
+}
 } // namespace
 
 TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
@@ -61,21 +76,36 @@ TopologyBuilder::Build()
     m_graph->ComputeRoutes();
     const NicConfig& nic = m_config.nic;
     const SwitchConfig& sw = m_config.sw;
+    // The scenario as the schema writes it: every key with its value, each model's own keys
+    // included, to be set as the attributes they name.
+    const ConfigSchema schema = ScenarioSchema::Build();
+    const nlohmann::json scenario = schema.Write(m_config);
+    // The congestion control, chosen by name ("none": queue pairs send at line rate); a
+    // prototype says what it needs from the fabric.
+    const bool ccOn = nic.congestionControl != RdmaCongestionControl::NONE;
+    ObjectFactory ccFactory;
+    Ptr<RdmaCongestionControl> cc;
+    if (ccOn)
+    {
+        ccFactory.SetTypeId(RdmaCongestionControl::Registry().Get(nic.congestionControl));
+        cc = ccFactory.Create<RdmaCongestionControl>();
+    }
+    const bool ccTelemetry = cc && cc->UsesTelemetry();
 
     FabricHelper fabric;
     fabric.SetSwitchLatency(Time::FromDouble(sw.latencyNs, Time::NS));
     // Largest frame: Ethernet, the mechanism's largest P2MP header, IPv4, UDP, BTH, RETH,
     // payload, ICRC, plus framing. PFC headroom and hysteresis are counted in such frames.
-    const P2mpHelper p2mp = MakeP2mpHelper();
+    const P2mpHelper p2mp = MakeP2mpHelper(schema, scenario);
     m_delivery = p2mp.Create();
-    const bool hpcc = nic.congestionControl == "hpcc";
-    // Under HPCC every data packet has room for each switch on the longest path to write in.
+    // A telemetry-driven model's data packets have room for each switch on the longest path to
+    // write in.
     const uint32_t intHops
         = std::min<uint32_t>(m_graph->MaxSwitchesOnPath(),
                              IoamTraceHeader::MAX_DATA_WORDS
                                  / IoamTraceHeader::NodeWords(IoamTraceHeader::INT_TRACE_TYPE));
     const uint32_t intBytes
-        = hpcc ? IoamTraceHeader::SizeFor(intHops, IoamTraceHeader::INT_TRACE_TYPE) : 0;
+        = ccTelemetry ? IoamTraceHeader::SizeFor(intHops, IoamTraceHeader::INT_TRACE_TYPE) : 0;
     uint32_t maxFrame = nic.mtuBytes + m_delivery->MaxHeaderBytes(m_graph->HostCount())
                         + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES + intBytes
                         + FrameInfo::RETH_BYTES + FrameInfo::ICRC_BYTES + 24;
@@ -110,28 +140,19 @@ TopologyBuilder::Build()
         sw.ecn.kmaxKb >= 0 ? std::optional<double>(sw.ecn.kmaxKb) : std::nullopt);
     const LoadBalancingConfig& lb = m_config.loadBalancing;
     fabric.SetPathChoice(PathChoice::Registry().Get(lb.mode).GetName());
-    // A mode's own keys are attributes of its class only.
-    if (lb.mode == "spray-adaptive")
-    {
-        fabric.SetPathChoiceAttribute("TieBreak", StringValue(lb.tieBreak));
-        fabric.SetPathChoiceAttribute("FlowletGap",
-                                      TimeValue(Time::FromDouble(lb.flowletGapUs, Time::US)));
-    }
     fabric.SetEgressScheduler(EgressScheduler::Registry().Get(sw.scheduling).GetName());
-    if (sw.scheduling == "dwrr")
+    const ConfigSchemaSetter setFabric
+        = [&fabric](TypeId owner, const std::string& name, const AttributeValue& value)
     {
-        std::ostringstream weights;
-        for (std::size_t c = 0; c < sw.dwrr.weights.size(); ++c)
-        {
-            weights << (c ? "," : "") << sw.dwrr.weights[c];
-        }
-        fabric.SetEgressSchedulerAttribute("Weights", StringValue(weights.str()));
-        fabric.SetEgressSchedulerAttribute("QuantumBytes", UintegerValue(sw.dwrr.quantumBytes));
-    }
+        fabric.SetAttribute(owner, name, value);
+    };
+    Configure(schema, scenario, "load_balancing", PathChoice::Registry(), lb.mode, setFabric);
+    Configure(schema, scenario, "switch", EgressScheduler::Registry(), sw.scheduling, setFabric);
     fabric.SetSeed(m_config.seed);
     fabric.SetSourceValidation(sw.sourceValidation);
-    // Switches stamp telemetry for path steering's probes, and for HPCC's data packets.
-    fabric.SetTelemetry(lb.telemetry || hpcc, Time::FromDouble(lb.telemetryWindowUs, Time::US));
+    // Switches stamp telemetry for path steering's probes, and for a telemetry model's data.
+    fabric.SetTelemetry(lb.telemetry || ccTelemetry,
+                        Time::FromDouble(lb.telemetryWindowUs, Time::US));
     FabricHelper::Fabric built;
     try
     {
@@ -189,13 +210,34 @@ TopologyBuilder::Build()
         // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
         rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
     }
-    if (hpcc)
+    rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(ccOn));
+    if (cc)
     {
-        SetUpHpcc(rdma, intHops);
-    }
-    else
-    {
-        SetUpDcqcn(rdma);
+        NS_LOG_INFO("congestion control " << nic.congestionControl << ", fabric round trip "
+                                          << LongestRttUs() << " us"
+                                          << (ccTelemetry ? ", telemetry hops " : "")
+                                          << (ccTelemetry ? std::to_string(intHops) : ""));
+        rdma.SetCongestionControl(ccFactory.GetTypeId().GetName());
+        if (!cc->UsesEcn())
+        {
+            // Data the model does not mark is not ECN-capable, so no CNPs are sent.
+            rdma.SetNicAttribute("EcnCapable", BooleanValue(false));
+        }
+        if (ccTelemetry)
+        {
+            rdma.SetNicAttribute("TelemetryHops", UintegerValue(intHops));
+        }
+        rdma.SetCongestionControlAttribute("FabricRtt",
+                                           TimeValue(Time::FromDouble(LongestRttUs(), Time::US)));
+        Configure(schema,
+                  scenario,
+                  "nic",
+                  RdmaCongestionControl::Registry(),
+                  nic.congestionControl,
+                  [&rdma](TypeId owner, const std::string& name, const AttributeValue& value)
+                  {
+                      rdma.SetAttribute(owner, name, value);
+                  });
     }
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
@@ -217,59 +259,6 @@ TopologyBuilder::LongestRttUs() const
     const double serialisationUs
         = bits * (2 / (t.hostLink.rateGbps * 1e3) + (switches - 1) / (t.fabricLink.rateGbps * 1e3));
     return 2 * oneWayUs + serialisationUs;
-}
-
-void
-TopologyBuilder::SetUpHpcc(RdmaHelper& rdma, uint32_t hops) const
-{
-    const HpccConfig& h = m_config.nic.hpcc;
-    const double baseRttUs = h.baseRttUs > 0 ? h.baseRttUs : LongestRttUs();
-    NS_LOG_INFO("HPCC: T " << baseRttUs << " us, " << hops << " hops of telemetry");
-    rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(true));
-    // HPCC reads telemetry, not ECN: its data is not ECN-capable, so no CNPs are sent.
-    rdma.SetNicAttribute("EcnCapable", BooleanValue(false));
-    rdma.SetNicAttribute("TelemetryHops", UintegerValue(hops));
-    rdma.SetCongestionControl(RdmaCongestionControl::Registry().Get("hpcc").GetName());
-    rdma.SetCongestionControlAttribute("TargetUtilisation", DoubleValue(h.eta));
-    rdma.SetCongestionControlAttribute("MaxStage", UintegerValue(h.maxStage));
-    rdma.SetCongestionControlAttribute("RateAi", DataRateValue(DataRate(h.rateAiMbps * 1e6)));
-    rdma.SetCongestionControlAttribute(
-        "StepReferenceRate",
-        DataRateValue(DataRate(static_cast<uint64_t>(h.rateStepReferenceGbps * 1e9))));
-    rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate(h.minRateMbps * 1e6)));
-    rdma.SetCongestionControlAttribute("BaseRtt", TimeValue(Time::FromDouble(baseRttUs, Time::US)));
-}
-
-void
-TopologyBuilder::SetUpDcqcn(RdmaHelper& rdma) const
-{
-    const DcqcnConfig& d = m_config.nic.dcqcn;
-    rdma.SetNicAttribute("CongestionControlEnabled",
-                         BooleanValue(d.enabled && m_config.nic.congestionControl == "dcqcn"));
-    rdma.SetNicAttribute("CnpInterval", TimeValue(Time::FromDouble(d.cnpIntervalUs, Time::US)));
-    rdma.SetCongestionControl(RdmaCongestionControl::Registry().Get("dcqcn").GetName());
-    rdma.SetCongestionControlAttribute("G", DoubleValue(d.g));
-    rdma.SetCongestionControlAttribute("AlphaUpdatePeriod",
-                                       TimeValue(Time::FromDouble(d.alphaUpdateUs, Time::US)));
-    rdma.SetCongestionControlAttribute("RateIncreasePeriod",
-                                       TimeValue(Time::FromDouble(d.rateIncreaseUs, Time::US)));
-    rdma.SetCongestionControlAttribute("ByteCounter", UintegerValue(d.byteCounterBytes));
-    rdma.SetCongestionControlAttribute("FastRecoverySteps", UintegerValue(d.fastRecoverySteps));
-    rdma.SetCongestionControlAttribute("RateAi", DataRateValue(DataRate(d.rateAiMbps * 1e6)));
-    rdma.SetCongestionControlAttribute("RateHai", DataRateValue(DataRate(d.rateHaiMbps * 1e6)));
-    rdma.SetCongestionControlAttribute(
-        "StepReferenceRate",
-        DataRateValue(DataRate(static_cast<uint64_t>(d.rateStepReferenceGbps * 1e9))));
-    rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate(d.minRateMbps * 1e6)));
-    rdma.SetCongestionControlAttribute("RateOnFirstCnp",
-                                       DataRateValue(DataRate(d.rateOnFirstCnpMbps * 1e6)));
-    rdma.SetCongestionControlAttribute("InitialAlpha", DoubleValue(d.initialAlpha));
-    rdma.SetCongestionControlAttribute("ClampTargetRate", BooleanValue(d.clampTargetRate));
-    rdma.SetCongestionControlAttribute(
-        "RateDecreaseInterval", TimeValue(Time::FromDouble(d.rateDecreaseIntervalUs, Time::US)));
-    rdma.SetCongestionControlAttribute(
-        "AlphaUpdate",
-        EnumValue(d.alphaUpdate == "per-period" ? Dcqcn::ALPHA_PER_PERIOD : Dcqcn::ALPHA_PER_CNP));
 }
 
 std::pair<uint32_t, uint32_t>
@@ -407,46 +396,19 @@ TopologyBuilder::CheckMemoryBudget() const
 }
 
 P2mpHelper
-TopologyBuilder::MakeP2mpHelper() const
+TopologyBuilder::MakeP2mpHelper(const ConfigSchema& schema, const nlohmann::json& scenario) const
 {
-    const P2mpConfig& pc = m_config.p2mp;
     P2mpHelper p2mp;
-    p2mp.SetMechanism(pc.mechanism);
-    p2mp.SetAttribute("AckAggregation", StringValue(pc.ackAggregation));
-    p2mp.SetAttribute("AckMode", StringValue(pc.ackMode));
-    p2mp.SetAttribute("AckEvery", UintegerValue(pc.ackEvery));
-    p2mp.SetAttribute("AckValidation", BooleanValue(pc.ackValidation));
-    if (pc.receiverTimeoutUs > 0)
-    {
-        p2mp.SetAttribute("ReceiverTimeout",
-                          TimeValue(Time::FromDouble(pc.receiverTimeoutUs, Time::US)));
-        p2mp.SetAttribute("FailOnReceiverTimeout", BooleanValue(pc.onReceiverTimeout == "fail"));
-    }
-    // Each mechanism's own keys are attributes of its class only.
-    if (pc.mechanism == "bier")
-    {
-        p2mp.SetAttribute("BslBits", UintegerValue(pc.bier.bslBits));
-    }
-    else if (pc.mechanism == "bier-xpu-list")
-    {
-        p2mp.SetAttribute("LookupPerId",
-                          TimeValue(Time::FromDouble(pc.xpuList.lookupNsPerId, Time::NS)));
-    }
-    else if (pc.mechanism == "new-protocol")
-    {
-        p2mp.SetAttribute("InstallLatency",
-                          TimeValue(Time::FromDouble(pc.newProtocol.installUs, Time::US)));
-        p2mp.SetAttribute("ControllerRate", DoubleValue(pc.newProtocol.controllerInstallsPerS));
-        p2mp.SetAttribute("SwitchWriteRate", DoubleValue(pc.newProtocol.switchWritesPerS));
-        p2mp.SetAttribute("TableEntries", UintegerValue(pc.newProtocol.tableEntries));
-        p2mp.SetAttribute("EvictLru", BooleanValue(pc.newProtocol.onTableFull == "evict-lru"));
-        if (pc.newProtocol.idleTeardownUs >= 0)
-        {
-            p2mp.SetAttribute("IdleTeardown",
-                              TimeValue(Time::FromDouble(pc.newProtocol.idleTeardownUs, Time::US)));
-        }
-        p2mp.SetAttribute("AddressList", BooleanValue(pc.addressMapping == "per-receiver-list"));
-    }
+    p2mp.SetMechanism(m_config.p2mp.mechanism);
+    Configure(schema,
+              scenario,
+              "p2mp",
+              P2mpDelivery::Registry(),
+              m_config.p2mp.mechanism,
+              [&p2mp](TypeId owner, const std::string& name, const AttributeValue& value)
+              {
+                  p2mp.SetAttribute(owner, name, value);
+              });
     return p2mp;
 }
 

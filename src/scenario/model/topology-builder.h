@@ -6,6 +6,7 @@
 #ifndef MCAST4AI_TOPOLOGY_BUILDER_H
 #define MCAST4AI_TOPOLOGY_BUILDER_H
 
+#include "core/model/config-schema.h"
 #include "fabric/model/fabric-switch.h"
 #include "fabric/model/link-fault.h"
 #include "ns3/node-container.h"
@@ -65,18 +66,14 @@ public:
     uint32_t GetReconvergences() const;
 
 private:
-    /// The helper for p2mp.mechanism, its keys set as attributes.
     /// Refuse (ScenarioError on limits.max_rss_mb) a fabric whose estimated memory alone
     /// is above the budget, before its routes are computed.
     void CheckMemoryBudget() const;
-    P2mpHelper MakeP2mpHelper() const;
+    /// The helper for p2mp.mechanism, the section's keys and the mechanism's set as attributes.
+    P2mpHelper MakeP2mpHelper(const ConfigSchema& schema, const nlohmann::json& scenario) const;
     /// Resolve and schedule the scenario's faults (ScenarioError on a link that is not one).
     void InstallFaults();
-    /// nic.congestion_control's model and its keys, as the NICs' congestion control.
-    void SetUpDcqcn(RdmaHelper& rdma) const;
-    /// hops: the switches on the longest path, each writing its record into the telemetry.
-    void SetUpHpcc(RdmaHelper& rdma, uint32_t hops) const;
-    /// HPCC's base round trip T by default: the longest unloaded round trip between hosts, µs.
+    /// The longest unloaded round trip between hosts, µs (the congestion control's FabricRtt).
     double LongestRttUs() const;
     /// The port of `node` at its end of the link faults[i] names.
     std::pair<uint32_t, uint32_t> ResolveFault(uint32_t i) const;
