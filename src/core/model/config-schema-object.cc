@@ -98,7 +98,12 @@ ConfigSchemaObject::Add(const std::string& name, ConfigSchemaType type)
         }
     }
     m_keys.push_back(std::make_unique<ConfigSchemaKey>(name, type));
+    // A nested object configures the same model unless it names its own.
     m_keys.back()->m_model = m_model;
+    if (m_keys.back()->m_fields)
+    {
+        m_keys.back()->m_fields->m_model = m_model;
+    }
     return *m_keys.back();
 }
 
@@ -221,7 +226,19 @@ ConfigSchemaObject::ApplyAttributes(const nlohmann::json& filled,
         for (const auto& key : level->m_keys)
         {
             auto it = filled.find(key->GetName());
-            if (key->GetAttribute().empty() || it == filled.end())
+            if (it == filled.end())
+            {
+                continue;
+            }
+            // A nested object of the same model (switch.pfc) is this object's; one that
+            // configures another model (p2mp.bier) is that model's to apply, when selected.
+            if (key->GetType() == ConfigSchemaType::OBJECT && it->is_object()
+                && key->Fields().m_model == m_model)
+            {
+                key->Fields().ApplyAttributes(*it, set);
+                continue;
+            }
+            if (key->GetAttribute().empty())
             {
                 continue;
             }
@@ -232,6 +249,30 @@ ConfigSchemaObject::ApplyAttributes(const nlohmann::json& filled,
                 key->GetAttribute(),
                 *ConfigSchemaAttribute::ToValue(*key, *it));
         }
+    }
+}
+
+void
+ConfigSchemaObject::Visit(
+    const std::string& path,
+    const std::function<void(const std::string&, const ConfigSchemaKey&)>& visit) const
+{
+    for (const auto& key : m_keys)
+    {
+        const std::string keyPath = ConfigSchema::KeyPath(path, key->GetName());
+        visit(keyPath, *key);
+        if (key->GetType() == ConfigSchemaType::OBJECT)
+        {
+            key->Fields().Visit(keyPath, visit);
+        }
+        else if (key->GetType() == ConfigSchemaType::OBJECT_ARRAY)
+        {
+            key->Fields().Visit(keyPath + "[]", visit);
+        }
+    }
+    for (const VariantDecl& v : m_variants)
+    {
+        v.object->Visit(path, visit);
     }
 }
 

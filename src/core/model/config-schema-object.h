@@ -119,9 +119,15 @@ public:
     std::optional<TypeId> GetModel() const;
     /**
      * Give `set` the attribute value of every key of this object (and of its chosen variant)
-     * that sets an attribute and has a value in `filled`; nested objects are not visited.
+     * that sets an attribute and has a value in `filled`, and of the nested objects that
+     * configure the same model (a nested object of another model, p2mp.bier, is skipped: it is
+     * applied with its model, NamedTypeRegistry::ApplyKeys).
      */
     void ApplyAttributes(const nlohmann::json& filled, const ConfigSchemaSetter& set) const;
+    /// Visit every key of this object, its variants and its nested objects, in declaration
+    /// order, with its JSON path ("p2mp.bier.bsl_bits"; array elements as "workloads[]").
+    void Visit(const std::string& path,
+               const std::function<void(const std::string&, const ConfigSchemaKey&)>& visit) const;
     /** \return the names of the keys declared here, in declaration order */
     std::vector<std::string> KeyNames() const;
 

@@ -1,7 +1,9 @@
 #include "fabric/model/switch-schema.h"
 
 #include "fabric/model/egress-scheduler.h"
+#include "fabric/model/fabric-switch.h"
 #include "fabric/model/switch-config.h"
+#include "fabric/model/switch-mmu.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -28,11 +30,14 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
                "A shared-buffer switch: each ingress (port, priority) has a guaranteed reserve, "
                "the rest is shared under a dynamic threshold; PFC pauses an ingress above its "
                "XOFF threshold, ECN marks egress queues between kmin and kmax.");
+    // The keys below set the attributes of every switch's MMU unless they name another type.
+    sw.Model(SwitchMmu::GetTypeId());
     sw.Number("buffer_mb", Bounds::AboveUpTo(0, 4096))
         .Default(32.0)
         .Unit("MB")
         .Doc("packet buffer of one switch")
-        .Bind(&SwitchConfig::bufferMb);
+        .Bind(&SwitchConfig::bufferMb)
+        .Attribute("BufferBytes");
     sw.Number("latency_ns", Bounds::AtLeast(0))
         .Default(500.0)
         .Unit("ns")
@@ -42,11 +47,13 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
         .Default(4.0)
         .Unit("KB")
         .Doc("guaranteed buffer per ingress (port, priority)")
-        .Bind(&SwitchConfig::reserveKb);
+        .Bind(&SwitchConfig::reserveKb)
+        .Attribute("ReserveBytes");
     sw.Number("alpha", Bounds::Above(0))
         .Default(1.0)
         .Doc("dynamic threshold: a queue may use alpha x the free shared buffer")
-        .Bind(&SwitchConfig::alpha);
+        .Bind(&SwitchConfig::alpha)
+        .Attribute("Alpha");
     sw.Boolean("source_validation")
         .Default(false)
         .Doc("ingress filtering at the edge: a frame from a host port must carry that host's "
@@ -69,7 +76,8 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
     pfc.Boolean("enabled")
         .Default(true)
         .Doc("lossless classes: pause instead of drop")
-        .Bind(&PfcConfig::enabled);
+        .Bind(&PfcConfig::enabled)
+        .Attribute("PfcEnabled");
     pfc.Number("headroom_kb", Bounds::AtLeast(0))
         .Auto("sized from the link BDP plus MTUs")
         .Unit("KB")
@@ -79,11 +87,16 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
         .Auto("two max-size frames below the XOFF threshold")
         .Unit("KB")
         .Doc("XON is sent this far below XOFF")
-        .Bind(&PfcConfig::hysteresisKb, kAuto);
+        .Bind(&PfcConfig::hysteresisKb, kAuto)
+        .Attribute("HysteresisBytes");
 
     ConfigSchemaObject& ecn
         = sw.Object("ecn").Doc("ECN marking of egress queues").Bind(&SwitchConfig::ecn).Fields();
-    ecn.Boolean("enabled").Default(true).Doc("mark ECN-capable packets").Bind(&EcnConfig::enabled);
+    ecn.Boolean("enabled")
+        .Default(true)
+        .Doc("mark ECN-capable packets")
+        .Bind(&EcnConfig::enabled)
+        .Attribute(FabricSwitch::GetTypeId(), "EcnEnabled");
     ecn.Number("kmin_kb", Bounds::AtLeast(0))
         .Auto("4 KB per Gb/s of the port (100 KB at 25G, 400 KB at 100G)")
         .Unit("KB")
@@ -97,7 +110,8 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
     ecn.Number("pmax", Bounds::Between(0, 1))
         .Default(0.2)
         .Doc("marking probability at kmax (every packet above kmax is marked)")
-        .Bind(&EcnConfig::pmax);
+        .Bind(&EcnConfig::pmax)
+        .Attribute("EcnPmax");
     ecn.LessOrEqual("kmin_kb", "kmax_kb");
 }
 

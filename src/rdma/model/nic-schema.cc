@@ -4,7 +4,9 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "rdma/model/nic-config.h"
+#include "rdma/model/nic-receive-pipeline.h"
 #include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/rdma-nic.h"
 
 namespace ns3
 {
@@ -25,28 +27,35 @@ NicSchema::Declare(ConfigSchemaObject& nic)
 
     nic.Section("NIC");
     nic.BindJson(&NicConfig::spec);
+    // The keys below set the attributes of every host's NIC unless they name another type.
+    nic.Model(RdmaNic::GetTypeId());
     nic.IntegerIn("mtu_bytes", {256, 512, 1024, 2048, 4096})
         .Default(1024)
         .Unit("bytes")
         .Doc("RDMA path MTU: payload bytes per packet")
-        .Bind(&NicConfig::mtuBytes);
+        .Bind(&NicConfig::mtuBytes)
+        .Attribute("Mtu");
     nic.Integer("ack_every", 1, 65536)
         .Default(1)
         .Doc("coalescing: one ACK per N in-order packets (and at message end)")
-        .Bind(&NicConfig::ackEvery);
+        .Bind(&NicConfig::ackEvery)
+        .Attribute("AckEvery");
     nic.Number("rto_us", Bounds::Above(0))
         .Default(1000.0)
         .Unit("µs")
         .Doc("retransmission timeout")
-        .Bind(&NicConfig::rtoUs);
+        .Bind(&NicConfig::rtoUs)
+        .Attribute("Rto");
     nic.Integer("data_priority", 0, 7)
         .Default(3)
         .Doc("PFC priority class of RDMA data")
-        .Bind(&NicConfig::dataPriority);
+        .Bind(&NicConfig::dataPriority)
+        .Attribute("DataPriority");
     nic.Integer("ctrl_priority", 0, 7)
         .Default(6)
         .Doc("PFC priority class of ACK/NAK/CNP, served before data")
-        .Bind(&NicConfig::ctrlPriority);
+        .Bind(&NicConfig::ctrlPriority)
+        .Attribute("ControlPriority");
     nic.Enum("reorder", {"go-back-n", "tolerant"})
         .Default("go-back-n")
         .Doc("the receiver: go-back-n (the classic RoCE NIC: a gap is NAKed and what follows it "
@@ -54,19 +63,22 @@ NicSchema::Declare(ConfigSchemaObject& nic)
              "placed and held in a bitmap, a hole is NAKed selectively once it is "
              "reorder_timeout_us old, requesters resend only the PSNs asked for); see "
              "docs/rdma-dcqcn.md#reorder-tolerant-receivers")
-        .Bind(&NicConfig::reorder);
+        .Bind(&NicConfig::reorder)
+        .Attribute("Reorder");
     nic.Integer("reorder_window", 1, 1u << 22)
         .Auto("4096 with reorder tolerant")
         .Unit("packets")
         .Doc("tolerant: bitmap size of every responder, in packets past its next expected PSN; "
              "a packet further ahead is dropped")
-        .Bind(&NicConfig::reorderWindow, uint32_t{4096});
+        .Bind(&NicConfig::reorderWindow, uint32_t{4096})
+        .Attribute("ReorderWindow");
     nic.Number("reorder_timeout_us", Bounds::AtLeast(0))
         .Auto("100 with reorder tolerant")
         .Unit("µs")
         .Doc("tolerant: a hole is NAKed selectively once the first packet held behind it is "
              "this old (0: at once)")
-        .Bind(&NicConfig::reorderTimeoutUs, 100.0);
+        .Bind(&NicConfig::reorderTimeoutUs, 100.0)
+        .Attribute("ReorderTimeout");
     // Optional, without defaults: given, they must go with the receiver they configure.
     for (const char* key : {"reorder_window", "reorder_timeout_us"})
     {
@@ -100,7 +112,8 @@ NicSchema::Declare(ConfigSchemaObject& nic)
         .Doc("receive buffer: frames waiting for the receive path pause the link peer (PFC, "
              "each class waiting) at this many bytes and resume it one MTU-sized frame below, "
              "as the mlx5 driver sets XOFF and XON; 0: never paused, the buffer is unbounded")
-        .Bind(&NicConfig::receivePauseBytes, uint32_t{0});
+        .Bind(&NicConfig::receivePauseBytes, uint32_t{0})
+        .Attribute(NicReceivePipeline::GetTypeId(), "PauseThreshold");
     nic.Rule(
         "receive_pause_bytes",
         {"receive_pause_bytes", "receive_mpps"},

@@ -5,12 +5,10 @@
 #include "fabric/model/path-choice.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "p2mp/helper/p2mp-helper.h"
 #include "rdma/helper/rdma-helper.h"
@@ -32,7 +30,6 @@ NS_LOG_COMPONENT_DEFINE("TopologyBuilder");
 namespace
 {
 constexpr uint64_t KIB = 1024;
-constexpr uint64_t MIB = 1024 * 1024;
 
 uint64_t
 KbToBytes(double kb)
@@ -48,18 +45,21 @@ Num(double x)
     return os.str();
 }
 
-/// Every attribute a section sets: its own keys', then those of the model it selects.
+/// Every attribute a section's keys set, then those of the model it selects (if any).
 void
 Configure(const ConfigSchema& schema,
           const nlohmann::json& scenario,
           const std::string& section,
           const NamedTypeRegistry& models,
-          const std::string& model,
+          const std::optional<std::string>& model,
           const ConfigSchemaSetter& set)
 {
     const nlohmann::json& filled = scenario.at(section);
     schema.Root().FindKey(section)->Fields().ApplyAttributes(filled, set);
-    models.ApplyKeys(model, filled, set);
+    if (model)
+    {
+        models.ApplyKeys(*model, filled, set);
+    }
 }
 } // namespace
 
@@ -119,17 +119,9 @@ TopologyBuilder::Build()
             lossless |= static_cast<uint8_t>(1u << w.spec.at("priority").get<uint32_t>());
         }
     }
-    fabric.SetMmuAttribute("BufferBytes",
-                           UintegerValue(static_cast<uint64_t>(std::llround(sw.bufferMb * MIB))));
-    fabric.SetMmuAttribute("ReserveBytes", UintegerValue(KbToBytes(sw.reserveKb)));
-    fabric.SetMmuAttribute("Alpha", DoubleValue(sw.alpha));
-    fabric.SetMmuAttribute("PfcEnabled", BooleanValue(sw.pfc.enabled));
-    fabric.SetMmuAttribute(
-        "HysteresisBytes",
-        UintegerValue(sw.pfc.hysteresisKb >= 0 ? KbToBytes(sw.pfc.hysteresisKb) : 2ULL * maxFrame));
-    fabric.SetMmuAttribute("EcnPmax", DoubleValue(sw.ecn.pmax));
     fabric.SetMmuAttribute("LosslessPriorities", UintegerValue(lossless));
-    fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(sw.ecn.enabled));
+    // What "auto" means where it depends on the fabric; a key given sets it below instead.
+    fabric.SetMmuAttribute("HysteresisBytes", UintegerValue(2ULL * maxFrame));
     // Negative means "auto": the closed forms, per port.
     if (sw.pfc.headroomKb >= 0)
     {
@@ -170,10 +162,6 @@ TopologyBuilder::Build()
     m_ledger = built.ledger;
 
     RdmaHelper rdma;
-    rdma.SetNicAttribute("Mtu", UintegerValue(nic.mtuBytes));
-    rdma.SetNicAttribute("AckEvery", UintegerValue(nic.ackEvery));
-    rdma.SetNicAttribute("Rto", TimeValue(Time::FromDouble(nic.rtoUs, Time::US)));
-    rdma.SetNicAttribute("Reorder", StringValue(nic.reorder));
     rdma.SetNicAttribute("Seed", UintegerValue(m_config.seed));
     const LoadBalancingConfig& steer = m_config.loadBalancing;
     if (steer.endpointSteering)
@@ -196,20 +184,19 @@ TopologyBuilder::Build()
                                                      / IoamTraceHeader::NODE_WORDS)));
         }
     }
-    rdma.SetNicAttribute("ReorderWindow", UintegerValue(nic.reorderWindow));
-    rdma.SetNicAttribute("ReorderTimeout",
-                         TimeValue(Time::FromDouble(nic.reorderTimeoutUs, Time::US)));
-    rdma.SetNicAttribute("DataPriority", UintegerValue(nic.dataPriority));
-    rdma.SetNicAttribute("ControlPriority", UintegerValue(nic.ctrlPriority));
     rdma.SetNicAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
     if (nic.receiveMpps > 0)
     {
         rdma.SetReceivePipeline(NicReceivePipeline::GetTypeId().GetName());
         rdma.SetReceivePipelineAttribute("PacketRate", DoubleValue(nic.receiveMpps * 1e6));
-        rdma.SetReceivePipelineAttribute("PauseThreshold", UintegerValue(nic.receivePauseBytes));
         // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
         rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
     }
+    const ConfigSchemaSetter setRdma
+        = [&rdma](TypeId owner, const std::string& name, const AttributeValue& value)
+    {
+        rdma.SetAttribute(owner, name, value);
+    };
     rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(ccOn));
     if (cc)
     {
@@ -229,16 +216,13 @@ TopologyBuilder::Build()
         }
         rdma.SetCongestionControlAttribute("FabricRtt",
                                            TimeValue(Time::FromDouble(LongestRttUs(), Time::US)));
-        Configure(schema,
-                  scenario,
-                  "nic",
-                  RdmaCongestionControl::Registry(),
-                  nic.congestionControl,
-                  [&rdma](TypeId owner, const std::string& name, const AttributeValue& value)
-                  {
-                      rdma.SetAttribute(owner, name, value);
-                  });
     }
+    Configure(schema,
+              scenario,
+              "nic",
+              RdmaCongestionControl::Registry(),
+              ccOn ? std::optional<std::string>(nic.congestionControl) : std::nullopt,
+              setRdma);
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
     p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
