@@ -3,11 +3,13 @@
  *
  *   mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] [--quiet]
  *   mcast4ai-run --schema-markdown     (prints docs/scenario-reference.md)
+ *   mcast4ai-run --attributes-markdown (prints docs/attribute-reference.md)
  *
  * Exit codes: 0 every operation ended (completed, or failed by the model); 2 bad scenario or
  * command line; 3 the run reached stop_time_ms with operations unfinished (the stuck ones are
  * listed); 1 any other failure.
  */
+#include "scenario/model/attribute-reference.h"
 #include "scenario/model/result-writer.h"
 #include "scenario/model/run-invariants.h"
 #include "scenario/model/run-warnings.h"
@@ -46,7 +48,9 @@ const char* USAGE
       "  --seed N         same as --set seed=N\n"
       "  --pcap           same as --set output.pcap=true: pcaps of every NIC and switch port\n"
       "  --quiet          no progress line and no summary table\n"
-      "  --schema-markdown  print the scenario reference (docs/scenario-reference.md) and exit\n";
+      "  --schema-markdown  print the scenario reference (docs/scenario-reference.md) and exit\n"
+      "  --attributes-markdown  print the attribute reference (docs/attribute-reference.md) "
+      "and exit\n";
 
 /// One "error: FILE: path: reason" line per error of the scenario, then how many were left out.
 void
@@ -123,6 +127,11 @@ ParseCommandLine(int argc, char** argv)
         else if (arg == "--schema-markdown")
         {
             std::cout << Scenario::SchemaMarkdown();
+            std::exit(0);
+        }
+        else if (arg == "--attributes-markdown")
+        {
+            std::cout << AttributeReference::Markdown();
             std::exit(0);
         }
         else if (arg == "--help" || arg == "-h")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Contract check: in-band telemetry (docs/fabric.md "In-band telemetry") puts real IOAM traces
+# Contract check: in-band telemetry (docs/load-balancing.md#in-band-telemetry) puts real IOAM traces
 # on the wire, which tshark decodes with tools/wireshark/mcast4ai.lua.
 #
 # Usage: bash pcap-telemetry.sh RUNNER_BINARY SOURCE_DIR

@@ -447,7 +447,8 @@ private:
 /**
  * Steering against ECMP on the low-entropy fabric (scenarios/load-balancing/steering-8x8.json
  * and low-entropy-8x8.json), seeds 1-5, without DCQCN (whose slow recovery after the first
- * collision's cuts, not the path choice, dominates with it: docs/fabric.md, "Path steering").
+ * collision's cuts, not the path choice, dominates with it:
+ * docs/load-balancing.md#more-queue-pairs-and-endpoint-steering).
  * - A queue pair drains its old path before it changes port (DrainBeforeRepath): no packet of
  *   a new message can overtake the old path's, so the tolerant receivers see every PSN in
  *   order: no packet early, no NAK, no retransmission.

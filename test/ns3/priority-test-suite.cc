@@ -1,7 +1,7 @@
 /*
- * Traffic classes (docs/fabric.md#egress-scheduling): a workload's `priority` picks its PFC
- * class and switch egress queue, and `switch.scheduling` shares a port among the classes.
- * One leaf at 100 Gb/s, MTU 1024, DCQCN off so that PFC keeps both classes backlogged (the
+ * Traffic classes (docs/fabric.md#traffic-classes-and-egress-scheduling): a workload's `priority`
+ * picks its PFC class and switch egress queue, and `switch.scheduling` shares a port among the
+ * classes. One leaf at 100 Gb/s, MTU 1024, DCQCN off so that PFC keeps both classes backlogged (the
  * scheduler, not the senders' rates, decides the shares):
  * - two 3 MB flows into one host, classes 3 and 4: under dwrr with weights 1 and w the class-4
  *   flow gets w / (1 + w) of the downlink until it is done, at 3 MB (1 + w) / w of payload

@@ -18,8 +18,8 @@
  *   of leaf 0's uplinks carries the data of one sender at most (the flows are spread over
  *   distinct spines), with DCQCN and without, and the slowest flow is within 10% of ideal
  *   without DCQCN and, with it, in every seed without a CNP. The slowest flow's time is also
- *   compared with ECMP and with endpoint estimation alone (docs/fabric.md, "In-band
- *   telemetry", gives the figures over 100 seeds).
+ *   compared with ECMP and with endpoint estimation alone (docs/load-balancing.md, "Steering from
+ * in-band telemetry", gives the figures over 100 seeds).
  */
 #include "dcqcn-test-helpers.h"
 #include "fabric/model/telemetry-stage.h"
@@ -585,7 +585,8 @@ RunSteering(uint64_t seed, bool dcqcn, const std::string& file, bool telemetry)
  * every seed, with DCQCN and without; steering from telemetry beats ECMP in every seed, and
  * endpoint estimation alone on average. Without DCQCN the slowest flow is within 10% of ideal
  * in every seed; with it, in every seed where no CNP was sent (a run with CNPs waits for
- * DCQCN's recovery, which this issue leaves alone: docs/fabric.md, "In-band telemetry").
+ * DCQCN's recovery, which this issue leaves alone:
+ * docs/load-balancing.md#steering-from-in-band-telemetry).
  */
 class SteeringTelemetrySpreadTestCase : public TestCase
 {

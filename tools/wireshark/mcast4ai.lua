@@ -276,7 +276,7 @@ local hf_skip = {
 }
 pskip.fields = { hf_skip.opcode, hf_skip.bytes }
 
--- The telemetry probe (docs/fabric.md "In-band telemetry"): BTH opcode 0xC1 (probe), 0xC3 (a
+-- The telemetry probe (docs/load-balancing.md#in-band-telemetry): BTH opcode 0xC1 (probe), 0xC3 (a
 -- probe that claims its path) or 0xC2 (the acknowledgement, the trace echoed), then the IOAM
 -- header and its pre-allocated trace.
 local pioam = Proto("mcast4ai.ioam", "mcast4ai IOAM pre-allocated trace (RFC 9197)")

@@ -18,7 +18,7 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
     lb.Section("Load balancing");
     lb.BindJson(&LoadBalancingConfig::spec);
     // The names the design reserves, then any other registered mode; a mode is implemented
-    // when a PathChoice registered it (only ECMP today).
+    // when a PathChoice registered it.
     const NamedTypeRegistry& modes = PathChoice::Registry();
     lb.Enum("mode",
             modes.NamesAfter({"ecmp", "spray-random", "spray-adaptive", "steering"}),
@@ -31,7 +31,7 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
              "their messages were delivered fastest on; hpcc-ecmp: one path per flow, the one "
              "HPCC's simulator hashes it onto (its switch's MurmurHash3 of the flow's addresses "
              "and ports in HPCC's numbering, seeded with the switch's node number), to compare "
-             "runs with that simulator's flow by flow (docs/fabric.md)")
+             "runs with that simulator's flow by flow (docs/load-balancing.md)")
         .Bind(&LoadBalancingConfig::mode);
     // A mode's own keys, declared with it, given only with it (spray-adaptive's tie_break).
     modes.DeclareKeys(lb, "mode");
@@ -43,8 +43,9 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
                 return nlohmann::json(mode && *mode == "steering");
             },
             "true with mode steering, else false")
-        .Doc("senders steer their source port between messages (docs/fabric.md, \"Path "
-             "steering\"); true with a spraying mode runs both on the same traffic, which needs "
+        .Doc("senders steer their source port between messages "
+             "(docs/load-balancing.md#path-steering); true with a spraying mode runs both on the "
+             "same traffic, which needs "
              "allow_steering_with_spraying")
         .Bind(&LoadBalancingConfig::endpointSteering);
     lb.Boolean("allow_steering_with_spraying")
@@ -68,7 +69,7 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
         .Doc("steering: switches stamp an IOAM trace (RFC 9197: node, interfaces, queue depth, "
              "transit delay, egress utilisation) into the senders' probes, which come back in "
              "the probes' acknowledgements; senders move to ports whose paths the probes showed "
-             "free (docs/fabric.md, \"In-band telemetry\")")
+             "free (docs/load-balancing.md#in-band-telemetry)")
         .Bind(&LoadBalancingConfig::telemetry);
     lb.Integer("probe_ports", 1, 64)
         .Auto("8 with telemetry")
@@ -78,8 +79,9 @@ LoadBalancingSchema::Declare(ConfigSchemaObject& lb)
     lb.Number("probe_interval_us", ConfigSchemaBounds::AtLeast(0))
         .Auto("25 with telemetry")
         .Unit("us")
-        .Doc("telemetry: the current port is probed at a message start, and a probing round "
-             "starts, at most once per interval")
+        .Doc("telemetry: a probing round (the current port, one port of every other path seen "
+             "and probe_ports new ones) starts at most once per interval; the probes every "
+             "message start sends are not limited by it")
         .Bind(&LoadBalancingConfig::probeIntervalUs, 25.0);
     lb.Number("telemetry_window_us", ConfigSchemaBounds::Above(0))
         .Auto("5 with telemetry")

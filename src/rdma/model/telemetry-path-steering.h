@@ -41,7 +41,7 @@ namespace ns3
  *   (the senders enter the loaded hop by one port), it leaves with probability 1/k, k its line
  *   rate over its rate (one of the k is expected to go; the interval gives the others time to
  *   see their rate come back before they draw again). Draws alone keep k senders together for
- *   rounds on end: see docs/fabric.md, "Telling sharers apart".
+ *   rounds on end: see CHANGES.md, "Telling sharers apart".
  * - It goes to a port whose fresh reading (probe sent within ProbeLifetime) shows a path other
  *   than the current one that is free (utilisation below FreeUtilisation, no queue of
  *   LoadedQueueBytes; any fresh free reading of the path counts), the one read last; with
@@ -147,7 +147,7 @@ private:
      * freeOnly: the latest of those that are fresh (probe sent within ProbeLifetime) and
      * free, so a path counts as free while any fresh reading of it, through any of its ports,
      * found it so, even when a newer one through another port found it taken. Judging each
-     * path on its newest reading alone did worse (docs/fabric.md, variants).
+     * path on its newest reading alone did worse (CHANGES.md, the variants tried).
      */
     std::vector<const Reading*> LatestPerPath(uint16_t current, bool freeOnly) const;
     /// At a message's acknowledgement: whether to leave the current path (see above).
