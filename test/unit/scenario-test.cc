@@ -108,6 +108,7 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.loadBalancing.allowSteeringWithSpraying, b.loadBalancing.allowSteeringWithSpraying);
     EXPECT_EQ(a.loadBalancing.minRepathIntervalUs, b.loadBalancing.minRepathIntervalUs);
     EXPECT_EQ(a.loadBalancing.messageBytes, b.loadBalancing.messageBytes);
+    EXPECT_EQ(a.loadBalancing.steeringModel, b.loadBalancing.steeringModel);
     EXPECT_EQ(a.p2mp.mechanism, b.p2mp.mechanism);
     EXPECT_EQ(a.p2mp.ackAggregation, b.p2mp.ackAggregation);
     EXPECT_EQ(a.p2mp.spec.at("bier"), b.p2mp.spec.at("bier"));
@@ -494,6 +495,14 @@ const std::vector<BadCase> kModes{
      Set("/load_balancing/message_bytes", 4096),
      "load_balancing.message_bytes",
      "applies only with endpoint steering"},
+    {"LbSteeringModelWithoutSteering",
+     Set("/load_balancing/steering_model", "endpoint"),
+     "load_balancing.steering_model",
+     "applies only with endpoint steering"},
+    {"LbSteeringModelUnknown",
+     Both(Set("/load_balancing/mode", "steering"), Set("/load_balancing/steering_model", "x")),
+     "load_balancing.steering_model",
+     "must be one of 'endpoint', 'telemetry'"},
     {"LbTelemetryWithoutSteering",
      Set("/load_balancing/telemetry", true),
      "load_balancing.telemetry",
@@ -1041,7 +1050,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                            "allow_steering_with_spraying": true,
                            "min_repath_interval_us": 50.5, "message_bytes": 4096,
                            "telemetry": true, "probe_ports": 3, "probe_interval_us": 12.5,
-                           "telemetry_window_us": 2.5},
+                           "telemetry_window_us": 2.5, "steering_model": "telemetry"},
         "p2mp": {"mechanism": "new-protocol", "ack_aggregation": "hop-by-hop",
                  "ack_mode": "every-n", "ack_every": 4, "address_mapping": "per-receiver-list",
                  "ack_validation": false, "receiver_timeout_us": 250.5,

@@ -51,6 +51,7 @@ struct LoadBalancingConfig
     double minRepathIntervalUs{100}; ///< steering: at most one repath per QP per interval
     uint64_t messageBytes{262144};   ///< steering: transfers are posted in messages this size
     bool telemetry{false};           ///< steering from IOAM traces in probes, too
+    std::string steeringModel;       ///< the path-steering model's name; "": by `telemetry`
     uint32_t probePorts{8};          ///< telemetry: new source ports per probing round
     double probeIntervalUs{25};      ///< telemetry: at most one probe of a kind per interval
     double telemetryWindowUs{5};     ///< telemetry: switches' utilisation time constant

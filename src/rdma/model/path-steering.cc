@@ -27,7 +27,7 @@ PathSteering::GetTypeId()
               .AddAttribute("MessageBytes",
                             "Transfers larger than this are posted as messages of this size, "
                             "so that the path can change between them (0: as posted)",
-                            UintegerValue(0),
+                            UintegerValue(262144),
                             MakeUintegerAccessor(&PathSteering::m_messageBytes),
                             MakeUintegerChecker<uint64_t>())
               .AddAttribute("DrainBeforeRepath",
@@ -101,6 +101,12 @@ uint64_t
 PathSteering::GetProbes() const
 {
     return m_probes;
+}
+
+bool
+PathSteering::UsesTelemetry() const
+{
+    return false;
 }
 
 uint64_t

@@ -77,6 +77,9 @@ public:
 
     /// Add this model's results to the run's counters: steering.repaths, steering.probes.
     virtual void AddCounters(CounterSet& counters) const;
+    /// Whether the model probes with in-band telemetry: the switches then stamp its probes,
+    /// and its NIC leaves room for a record per switch on the longest path.
+    virtual bool UsesTelemetry() const;
 
     /// Changes of source port so far (a probe of a new value included).
     uint64_t GetRepaths() const;
@@ -101,7 +104,7 @@ protected:
     void SendProbe(uint16_t port, uint32_t probeId, bool claim);
 
     Time m_minRepathInterval;
-    uint64_t m_messageBytes{0};
+    uint64_t m_messageBytes{262144};
     double m_payloadRate{0};
     bool m_congestionControl{false}; ///< the queue pair's rate is DCQCN's (CNPs are a signal)
     Time m_lastRepath;

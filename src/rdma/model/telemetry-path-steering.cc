@@ -568,6 +568,12 @@ TelemetryPathSteering::GetProbesAnswered() const
     return m_probesAnswered;
 }
 
+bool
+TelemetryPathSteering::UsesTelemetry() const
+{
+    return true;
+}
+
 void
 TelemetryPathSteering::AddCounters(CounterSet& counters) const
 {

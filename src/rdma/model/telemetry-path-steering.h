@@ -72,6 +72,7 @@ public:
     bool DrainsBeforeRepath() const override;
     /// The base counters and telemetry.claims, telemetry.claims_lost.
     void AddCounters(CounterSet& counters) const override;
+    bool UsesTelemetry() const override;
 
     /// Probes sent, and acknowledgements that came back for them.
     uint64_t GetProbesSent() const;

@@ -6,6 +6,7 @@
 #include "ns3/log.h"
 #include "p2mp/model/p2mp-schema.h"
 #include "rdma/model/nic-schema.h"
+#include "rdma/model/path-steering-schema.h"
 #include "rdma/model/rdma-limits.h"
 #include "scenario/model/faults-schema.h"
 #include "scenario/model/limits-schema.h"
@@ -93,10 +94,12 @@ ScenarioSchema::Build()
         root.Object("nic").Doc("the RDMA NIC of every host").Bind(&ScenarioConfig::nic).Fields());
     SwitchSchema::Declare(
         root.Object("switch").Doc("every switch of the fabric").Bind(&ScenarioConfig::sw).Fields());
-    LoadBalancingSchema::Declare(root.Object("load_balancing")
-                                     .Doc("path choice among equal-cost next hops")
-                                     .Bind(&ScenarioConfig::loadBalancing)
-                                     .Fields());
+    ConfigSchemaObject& lb = root.Object("load_balancing")
+                                 .Doc("path choice among equal-cost next hops")
+                                 .Bind(&ScenarioConfig::loadBalancing)
+                                 .Fields();
+    LoadBalancingSchema::Declare(lb);
+    PathSteeringSchema::Declare(lb);
     P2mpSchema::Declare(root.Object("p2mp")
                             .Doc("point-to-multipoint delivery, used by broadcast workloads")
                             .Bind(&ScenarioConfig::p2mp)

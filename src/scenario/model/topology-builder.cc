@@ -12,6 +12,8 @@
 #include "ns3/uinteger.h"
 #include "p2mp/helper/p2mp-helper.h"
 #include "rdma/helper/rdma-helper.h"
+#include "rdma/model/nic-receive-pipeline.h"
+#include "rdma/model/path-steering-schema.h"
 #include "rdma/model/path-steering.h"
 #include "rdma/model/rdma-congestion-control.h"
 #include "scenario/model/fabric-memory-estimate.h"
@@ -76,12 +78,14 @@ TopologyBuilder::Build()
     m_graph->ComputeRoutes();
     const NicConfig& nic = m_config.nic;
     const SwitchConfig& sw = m_config.sw;
+    const LoadBalancingConfig& lb = m_config.loadBalancing;
     // The scenario as the schema writes it: every key with its value, each model's own keys
     // included, to be set as the attributes they name.
     const ConfigSchema schema = ScenarioSchema::Build();
     const nlohmann::json scenario = schema.Write(m_config);
-    // The congestion control, chosen by name ("none": queue pairs send at line rate); a
-    // prototype says what it needs from the fabric.
+
+    // The senders' models, chosen by name ("none": queue pairs send at line rate; no
+    // steering); a prototype of each says what it needs from the fabric.
     const bool ccOn = nic.congestionControl != RdmaCongestionControl::NONE;
     ObjectFactory ccFactory;
     Ptr<RdmaCongestionControl> cc;
@@ -90,10 +94,34 @@ TopologyBuilder::Build()
         ccFactory.SetTypeId(RdmaCongestionControl::Registry().Get(nic.congestionControl));
         cc = ccFactory.Create<RdmaCongestionControl>();
     }
+    const std::string steeringModel = PathSteeringSchema::ModelName(lb);
+    ObjectFactory steeringFactory;
+    Ptr<PathSteering> steering;
+    if (!steeringModel.empty())
+    {
+        steeringFactory.SetTypeId(PathSteering::Registry().Get(steeringModel));
+        steering = steeringFactory.Create<PathSteering>();
+    }
     const bool ccTelemetry = cc && cc->UsesTelemetry();
+    const bool steeringTelemetry = steering && steering->UsesTelemetry();
 
     FabricHelper fabric;
-    fabric.SetSwitchLatency(Time::FromDouble(sw.latencyNs, Time::NS));
+    RdmaHelper rdma;
+    fabric.SetPathChoice(PathChoice::Registry().Get(lb.mode).GetName());
+    fabric.SetEgressScheduler(EgressScheduler::Registry().Get(sw.scheduling).GetName());
+    if (steering)
+    {
+        rdma.SetPathSteering(steeringFactory.GetTypeId().GetName());
+    }
+    if (cc)
+    {
+        rdma.SetCongestionControl(ccFactory.GetTypeId().GetName());
+    }
+    if (nic.receiveMpps > 0)
+    {
+        rdma.SetReceivePipeline(NicReceivePipeline::GetTypeId().GetName());
+    }
+
     // Largest frame: Ethernet, the mechanism's largest P2MP header, IPv4, UDP, BTH, RETH,
     // payload, ICRC, plus framing. PFC headroom and hysteresis are counted in such frames.
     const P2mpHelper p2mp = MakeP2mpHelper(schema, scenario);
@@ -109,6 +137,10 @@ TopologyBuilder::Build()
     uint32_t maxFrame = nic.mtuBytes + m_delivery->MaxHeaderBytes(m_graph->HostCount())
                         + FrameInfo::BTH_OFFSET + FrameInfo::BTH_BYTES + intBytes
                         + FrameInfo::RETH_BYTES + FrameInfo::ICRC_BYTES + 24;
+
+    // What the fabric and the models need that no key sets, and what "auto" means where it
+    // depends on the fabric (a key given overrides it below).
+    fabric.SetSwitchLatency(Time::FromDouble(sw.latencyNs, Time::NS));
     fabric.SetMaxFrameBytes(maxFrame);
     // Every class RDMA data rides is lossless: the NIC's, and those workloads chose.
     uint8_t lossless = static_cast<uint8_t>((1u << nic.dataPriority) | (1u << nic.ctrlPriority));
@@ -120,7 +152,6 @@ TopologyBuilder::Build()
         }
     }
     fabric.SetMmuAttribute("LosslessPriorities", UintegerValue(lossless));
-    // What "auto" means where it depends on the fabric; a key given sets it below instead.
     fabric.SetMmuAttribute("HysteresisBytes", UintegerValue(2ULL * maxFrame));
     // Negative means "auto": the closed forms, per port.
     if (sw.pfc.headroomKb >= 0)
@@ -130,21 +161,67 @@ TopologyBuilder::Build()
     fabric.SetEcnThresholdsKb(
         sw.ecn.kminKb >= 0 ? std::optional<double>(sw.ecn.kminKb) : std::nullopt,
         sw.ecn.kmaxKb >= 0 ? std::optional<double>(sw.ecn.kmaxKb) : std::nullopt);
-    const LoadBalancingConfig& lb = m_config.loadBalancing;
-    fabric.SetPathChoice(PathChoice::Registry().Get(lb.mode).GetName());
-    fabric.SetEgressScheduler(EgressScheduler::Registry().Get(sw.scheduling).GetName());
-    const ConfigSchemaSetter setFabric
-        = [&fabric](TypeId owner, const std::string& name, const AttributeValue& value)
-    {
-        fabric.SetAttribute(owner, name, value);
-    };
-    Configure(schema, scenario, "load_balancing", PathChoice::Registry(), lb.mode, setFabric);
-    Configure(schema, scenario, "switch", EgressScheduler::Registry(), sw.scheduling, setFabric);
     fabric.SetSeed(m_config.seed);
     fabric.SetSourceValidation(sw.sourceValidation);
-    // Switches stamp telemetry for path steering's probes, and for a telemetry model's data.
-    fabric.SetTelemetry(lb.telemetry || ccTelemetry,
+    // Switches stamp telemetry for a steering model's probes and a congestion control's data.
+    fabric.SetTelemetry(steeringTelemetry || ccTelemetry,
                         Time::FromDouble(lb.telemetryWindowUs, Time::US));
+
+    rdma.SetNicAttribute("Seed", UintegerValue(m_config.seed));
+    rdma.SetNicAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
+    if (nic.receiveMpps > 0)
+    {
+        rdma.SetReceivePipelineAttribute("PacketRate", DoubleValue(nic.receiveMpps * 1e6));
+        // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
+        rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
+    }
+    if (steeringTelemetry)
+    {
+        rdma.SetNicAttribute("TelemetryHops",
+                             UintegerValue(std::min<uint32_t>(m_graph->MaxSwitchesOnPath(),
+                                                              IoamTraceHeader::MAX_DATA_WORDS
+                                                                  / IoamTraceHeader::NODE_WORDS)));
+    }
+    rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(ccOn));
+    if (cc)
+    {
+        NS_LOG_INFO("congestion control " << nic.congestionControl << ", fabric round trip "
+                                          << LongestRttUs() << " us"
+                                          << (ccTelemetry ? ", telemetry hops " : "")
+                                          << (ccTelemetry ? std::to_string(intHops) : ""));
+        if (!cc->UsesEcn())
+        {
+            // Data the model does not mark is not ECN-capable, so no CNPs are sent.
+            rdma.SetNicAttribute("EcnCapable", BooleanValue(false));
+        }
+        if (ccTelemetry)
+        {
+            rdma.SetNicAttribute("TelemetryHops", UintegerValue(intHops));
+        }
+        rdma.SetCongestionControlAttribute("FabricRtt",
+                                           TimeValue(Time::FromDouble(LongestRttUs(), Time::US)));
+    }
+
+    // Then every key that names an attribute, on whichever helper builds an object of its type.
+    const ConfigSchemaSetter set
+        = [&fabric, &rdma](TypeId owner, const std::string& name, const AttributeValue& value)
+    {
+        fabric.SetAttribute(owner, name, value);
+        rdma.SetAttribute(owner, name, value);
+    };
+    Configure(schema, scenario, "switch", EgressScheduler::Registry(), sw.scheduling, set);
+    Configure(schema, scenario, "load_balancing", PathChoice::Registry(), lb.mode, set);
+    if (steering)
+    {
+        PathSteering::Registry().ApplyKeys(steeringModel, scenario.at("load_balancing"), set);
+    }
+    Configure(schema,
+              scenario,
+              "nic",
+              RdmaCongestionControl::Registry(),
+              ccOn ? std::optional<std::string>(nic.congestionControl) : std::nullopt,
+              set);
+
     FabricHelper::Fabric built;
     try
     {
@@ -160,69 +237,6 @@ TopologyBuilder::Build()
     m_nodes = built.nodes;
     m_switches = built.switches;
     m_ledger = built.ledger;
-
-    RdmaHelper rdma;
-    rdma.SetNicAttribute("Seed", UintegerValue(m_config.seed));
-    const LoadBalancingConfig& steer = m_config.loadBalancing;
-    if (steer.endpointSteering)
-    {
-        // Both sources of path-load awareness with telemetry, endpoint estimation alone without.
-        rdma.SetPathSteering(
-            PathSteering::Registry().Get(steer.telemetry ? "telemetry" : "endpoint").GetName());
-        rdma.SetPathSteeringAttribute(
-            "MinRepathInterval", TimeValue(Time::FromDouble(steer.minRepathIntervalUs, Time::US)));
-        rdma.SetPathSteeringAttribute("MessageBytes", UintegerValue(steer.messageBytes));
-        if (steer.telemetry)
-        {
-            rdma.SetPathSteeringAttribute("NewPorts", UintegerValue(steer.probePorts));
-            rdma.SetPathSteeringAttribute(
-                "ProbeInterval", TimeValue(Time::FromDouble(steer.probeIntervalUs, Time::US)));
-            rdma.SetNicAttribute(
-                "TelemetryHops",
-                UintegerValue(std::min<uint32_t>(m_graph->MaxSwitchesOnPath(),
-                                                 IoamTraceHeader::MAX_DATA_WORDS
-                                                     / IoamTraceHeader::NODE_WORDS)));
-        }
-    }
-    rdma.SetNicAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
-    if (nic.receiveMpps > 0)
-    {
-        rdma.SetReceivePipeline(NicReceivePipeline::GetTypeId().GetName());
-        rdma.SetReceivePipelineAttribute("PacketRate", DoubleValue(nic.receiveMpps * 1e6));
-        // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
-        rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
-    }
-    const ConfigSchemaSetter setRdma
-        = [&rdma](TypeId owner, const std::string& name, const AttributeValue& value)
-    {
-        rdma.SetAttribute(owner, name, value);
-    };
-    rdma.SetNicAttribute("CongestionControlEnabled", BooleanValue(ccOn));
-    if (cc)
-    {
-        NS_LOG_INFO("congestion control " << nic.congestionControl << ", fabric round trip "
-                                          << LongestRttUs() << " us"
-                                          << (ccTelemetry ? ", telemetry hops " : "")
-                                          << (ccTelemetry ? std::to_string(intHops) : ""));
-        rdma.SetCongestionControl(ccFactory.GetTypeId().GetName());
-        if (!cc->UsesEcn())
-        {
-            // Data the model does not mark is not ECN-capable, so no CNPs are sent.
-            rdma.SetNicAttribute("EcnCapable", BooleanValue(false));
-        }
-        if (ccTelemetry)
-        {
-            rdma.SetNicAttribute("TelemetryHops", UintegerValue(intHops));
-        }
-        rdma.SetCongestionControlAttribute("FabricRtt",
-                                           TimeValue(Time::FromDouble(LongestRttUs(), Time::US)));
-    }
-    Configure(schema,
-              scenario,
-              "nic",
-              RdmaCongestionControl::Registry(),
-              ccOn ? std::optional<std::string>(nic.congestionControl) : std::nullopt,
-              setRdma);
     m_nics = rdma.Install(m_nodes, built.hostPorts);
 
     p2mp.Install(m_delivery, *m_graph, m_switches, m_nics);
