@@ -23,7 +23,7 @@ namespace
 void
 AddCable(Ptr<FabricNetDevice> from, const std::string& name, std::vector<RunInvariants::Cable>& out)
 {
-    Ptr<FabricChannel> channel = DynamicCast<FabricChannel>(from->GetChannel());
+    Ptr<FabricChannel> channel = from->GetFabricChannel();
     if (!channel)
     {
         return;
