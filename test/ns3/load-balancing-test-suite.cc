@@ -53,6 +53,7 @@ struct Outcome
     uint64_t early{0};       ///< packets a tolerant receiver got ahead of a hole
     uint64_t windowDrops{0}; ///< and dropped past its bitmap
     uint64_t histogram{0};   ///< packets in the summary's displacement histogram
+    uint64_t repaths{0};     ///< source-port changes of all queue pairs
 };
 
 Outcome
@@ -85,6 +86,7 @@ RunLowEntropy(const nlohmann::json& patch,
     o.spurious = s["network"]["spurious_retransmissions"].get<uint64_t>();
     o.early = s["network"]["reorder"]["early_packets"].get<uint64_t>();
     o.windowDrops = s["network"]["reorder"]["window_drops"].get<uint64_t>();
+    o.repaths = s["network"]["steering"]["repaths"].get<uint64_t>();
     for (const auto& bucket : s["network"]["reorder"]["displacement"])
     {
         o.histogram += bucket["packets"].get<uint64_t>();
@@ -494,6 +496,41 @@ private:
 };
 
 /**
+ * Steering under HPCC (the same fabric, seeds 1-3): HPCC's data is not ECN-capable, so no CNP
+ * ever comes and endpoint estimation must read the delivered rate instead. Colliding flows
+ * then move (ECMP, which does not steer, moves none: the check rejects it), and the slowest
+ * steered flow beats the slowest ECMP flow in every seed.
+ */
+class SteeringUnderHpccTestCase : public TestCase
+{
+public:
+    SteeringUnderHpccTestCase()
+        : TestCase("steering under HPCC, seeds 1-3: colliding flows move on the delivered "
+                   "rate (no CNPs come), and beat ECMP in every seed")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+        {
+            nlohmann::json patch = {{"seed", seed}, {"nic", {{"congestion_control", "hpcc"}}}};
+            Outcome ecmp = RunLowEntropy(patch, "hpcc-ecmp-" + std::to_string(seed));
+            Outcome steering = RunLowEntropy(
+                patch, "hpcc-steering-" + std::to_string(seed), "steering-8x8.json");
+            std::clog << "seed " << seed << ", HPCC: ECMP " << ecmp.slowestUs << " us, steering "
+                      << steering.slowestUs << " us, " << steering.repaths << " repaths"
+                      << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(steering.complete, true, "completes");
+            NS_TEST_EXPECT_MSG_GT(steering.repaths, 0, "colliding flows move");
+            NS_TEST_EXPECT_MSG_EQ(ecmp.repaths, 0, "the check rejects a model that does not steer");
+            NS_TEST_EXPECT_MSG_LT(steering.slowestUs, ecmp.slowestUs, "steering beats ECMP");
+        }
+    }
+};
+
+/**
  * qps_per_connection (scenarios/load-balancing/qps-8x8.json, the low-entropy fabric with
  * Q = 4): each flow is split over Q queue pairs with their own source ports, so
  * ECMP hashes 8 Q sub-flows onto 8 uplinks. With sub-flows sharing an uplink served equally,
@@ -620,6 +657,7 @@ public:
         AddTestCase(new SteeringBoundaryTestCase("go-back-n"));
         AddTestCase(new SteeringBoundaryTestCase("tolerant"));
         AddTestCase(new SteeringSpreadTestCase());
+        AddTestCase(new SteeringUnderHpccTestCase());
         AddTestCase(new QpsPerConnectionTestCase());
     }
 };

@@ -53,11 +53,11 @@ PathSteering::Registry()
 }
 
 void
-PathSteering::Setup(uint64_t seed, double payloadRate, bool congestionControl)
+PathSteering::Setup(uint64_t seed, double payloadRate, bool cnpsSignal)
 {
     m_seed = seed;
     m_payloadRate = payloadRate;
-    m_congestionControl = congestionControl;
+    m_congestionControl = cnpsSignal;
 }
 
 void

@@ -36,9 +36,12 @@ public:
     /**
      * Make the choices reproducible and scale the estimates: seed names the queue pair (the
      * scenario's seed mixed with its host and QPN), payloadRate is the bytes per second of
-     * payload the NIC's port carries at line rate.
+     * payload the NIC's port carries at line rate, cnpsSignal whether CNPs tell of congestion
+     * (a congestion control that reacts to ECN runs, so the data is ECN-capable; otherwise,
+     * under none or a telemetry model such as HPCC, no CNP comes and the delivered rate is
+     * the signal).
      */
-    void Setup(uint64_t seed, double payloadRate, bool congestionControl);
+    void Setup(uint64_t seed, double payloadRate, bool cnpsSignal);
 
     /// The source port of the message about to start; current is the port of the last one.
     virtual uint16_t NextPort(uint16_t current) = 0;
@@ -106,7 +109,7 @@ protected:
     Time m_minRepathInterval;
     uint64_t m_messageBytes{262144};
     double m_payloadRate{0};
-    bool m_congestionControl{false}; ///< the queue pair's rate is DCQCN's (CNPs are a signal)
+    bool m_congestionControl{false}; ///< CNPs are the signal (an ECN-driven rate control runs)
     Time m_lastRepath;
     bool m_repathed{false};
     bool m_drain{true};

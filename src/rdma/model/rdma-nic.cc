@@ -341,7 +341,7 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
                       + FrameInfo::BTH_BYTES + FrameInfo::ICRC_BYTES + m_device->GetFramingBytes();
         steering->Setup(Mix64(m_seed ^ (uint64_t{m_host} << 32) ^ qp->GetQpn()),
                         m_device->GetDataRate().GetBitRate() / 8.0 * m_mtu / wire,
-                        m_ccEnabled);
+                        m_ccEnabled && m_ecnCapable);
         // Probes go out through the NIC, addressed by QPN: no cycle of references.
         steering->SetProbeSender(MakeCallback(&RdmaNic::SendProbe, this).Bind(qp->GetQpn()));
         qp->SetPathSteering(steering);
