@@ -43,15 +43,15 @@ public:
                                     const AttributeValue& value,
                                     Ptr<const AttributeChecker> checker);
     /**
-     * Look an attribute up; aborts naming the key when `owner` has no such attribute (a typo in a
-     * declaration fails the first time the schema is built).
-     */
-    /**
      * \return whether an attribute of `owner` is one of `model`'s: the helpers set a key's
      *         attribute on the object of that type they build, and skip a key of a model they
      *         do not build (another mechanism's, at its default)
      */
     static bool IsOf(TypeId model, TypeId owner);
+    /**
+     * Look an attribute up; aborts naming the key when `owner` has no such attribute (a typo in a
+     * declaration fails the first time the schema is built).
+     */
     static TypeId::AttributeInformation Lookup(const ConfigSchemaKey& key,
                                                TypeId owner,
                                                const std::string& attribute);

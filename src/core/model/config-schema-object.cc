@@ -205,7 +205,7 @@ ConfigSchemaObject::Discriminator(const std::string& name, const std::vector<std
 }
 
 ConfigSchemaObject&
-ConfigSchemaObject::Model(TypeId tid)
+ConfigSchemaObject::Model(std::optional<TypeId> tid)
 {
     m_model = tid;
     return *this;

@@ -112,9 +112,9 @@ public:
      * far its clock counts), declared once rather than at every key.
      */
     void LimitUnit(const std::string& unit, double hi, const std::string& why);
-    /// The model whose attributes the keys declared from now on set (ConfigSchemaKey::Attribute);
-    /// variants declared later inherit it.
-    ConfigSchemaObject& Model(TypeId tid);
+    /// The model whose attributes the keys declared from now on set (ConfigSchemaKey::Attribute),
+    /// or none; variants declared later inherit it.
+    ConfigSchemaObject& Model(std::optional<TypeId> tid);
     /** \return the model set by Model() */
     std::optional<TypeId> GetModel() const;
     /**

@@ -96,10 +96,7 @@ NamedTypeRegistry::DeclareKeys(ConfigSchemaObject& section, const std::string& s
         const std::size_t before = section.KeyNames().size();
         const std::optional<TypeId> previous = section.GetModel();
         keys.declare(section.Model(entry.tid));
-        if (previous)
-        {
-            section.Model(*previous);
-        }
+        section.Model(previous);
         const std::vector<std::string> all = section.KeyNames();
         for (std::size_t i = before; i < all.size(); ++i)
         {
@@ -142,27 +139,21 @@ NamedTypeRegistry::KeyObjects() const
 
 void
 NamedTypeRegistry::ApplyKeys(const std::string& name,
+                             const ConfigSchemaObject& declared,
                              const nlohmann::json& section,
                              const ConfigSchemaSetter& set) const
 {
     auto it = m_types.find(name);
     NS_ABORT_MSG_IF(it == m_types.end(), "no " << m_what << " is named '" << name << "'");
     const Keys& keys = it->second.keys;
-    if (!keys.declare)
+    if (!keys.declare || keys.object.empty())
     {
-        return;
-    }
-    ConfigSchemaObject scratch;
-    keys.declare(scratch.Model(it->second.tid));
-    if (keys.object.empty())
-    {
-        scratch.ApplyAttributes(section, set);
         return;
     }
     auto object = section.find(keys.object);
     if (object != section.end())
     {
-        scratch.ApplyAttributes(*object, set);
+        declared.FindKey(keys.object)->Fields().ApplyAttributes(*object, set);
     }
 }
 

@@ -63,8 +63,14 @@ public:
     void DeclareKeys(ConfigSchemaObject& section, const std::string& selector) const;
     /// Each model that has a nested object of its own, with the object's name.
     std::vector<std::pair<std::string, std::string>> KeyObjects() const;
-    /// Give `set` the attributes the keys of model `name` set, from the filled `section`.
+    /**
+     * Give `set` the attributes the keys of model `name`'s nested object set, from the filled
+     * `section` whose declaration (`declared`, DeclareKeys's `section`) holds that object.
+     * Keys a model declared into the section itself are the section's: its ApplyAttributes
+     * sets them.
+     */
     void ApplyKeys(const std::string& name,
+                   const ConfigSchemaObject& declared,
                    const nlohmann::json& section,
                    const ConfigSchemaSetter& set) const;
 

@@ -50,11 +50,11 @@ public:
     /// The EgressScheduler every switch gets, by TypeId name (strict priority by default).
     void SetEgressScheduler(const std::string& typeName);
     void SetEgressSchedulerAttribute(const std::string& name, const AttributeValue& value);
-    /// Switch pipeline latency (the RxLatency of every switch port).
     /// An attribute a scenario key sets (ConfigSchemaSetter): set on the switch, MMU, path
     /// choice or egress scheduler when `owner` is its type or a parent of it, ignored when
     /// none is (a key of a model not chosen).
     void SetAttribute(TypeId owner, const std::string& name, const AttributeValue& value);
+    /// Switch pipeline latency (the RxLatency of every switch port).
     void SetSwitchLatency(Time latency);
     /// The largest frame on the wire (framing included), for the headroom closed form.
     void SetMaxFrameBytes(uint32_t bytes);

@@ -29,11 +29,11 @@ public:
     /// An attribute of every NIC (Mtu, AckEvery, Rto, DataPriority, ControlPriority,
     /// EcnCapable, CongestionControlEnabled, CnpInterval, ComputeIcrc).
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
-    /// The rate controller of every sending QP, by TypeId name (ns3::Dcqcn by default).
     /// An attribute a scenario key sets (ConfigSchemaSetter): set on the NIC, the congestion
     /// control, the path steering or the receive pipeline when `owner` is its type or a parent
     /// of it, ignored when none is (a key of a model not chosen).
     void SetAttribute(TypeId owner, const std::string& name, const AttributeValue& value);
+    /// The rate controller of every sending QP, by TypeId name (ns3::Dcqcn by default).
     void SetCongestionControl(const std::string& typeName);
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     /// Endpoint path steering of every sending unicast QP, by TypeId name (none by default).

@@ -25,8 +25,7 @@ PathSteeringSchema::Declare(ConfigSchemaObject& lb)
             "true with mode steering, else false")
         .Doc("senders steer their source port between messages "
              "(docs/load-balancing.md#path-steering); true with a spraying mode runs both on the "
-             "same traffic, which needs "
-             "allow_steering_with_spraying")
+             "same traffic, which needs allow_steering_with_spraying")
         .Bind(&LoadBalancingConfig::endpointSteering);
     lb.Boolean("allow_steering_with_spraying")
         .Default(false)

@@ -57,10 +57,11 @@ Configure(const ConfigSchema& schema,
           const ConfigSchemaSetter& set)
 {
     const nlohmann::json& filled = scenario.at(section);
-    schema.Root().FindKey(section)->Fields().ApplyAttributes(filled, set);
+    const ConfigSchemaObject& declared = schema.Root().FindKey(section)->Fields();
+    declared.ApplyAttributes(filled, set);
     if (model)
     {
-        models.ApplyKeys(*model, filled, set);
+        models.ApplyKeys(*model, declared, filled, set);
     }
 }
 } // namespace
@@ -213,7 +214,10 @@ TopologyBuilder::Build()
     Configure(schema, scenario, "load_balancing", PathChoice::Registry(), lb.mode, set);
     if (steering)
     {
-        PathSteering::Registry().ApplyKeys(steeringModel, scenario.at("load_balancing"), set);
+        PathSteering::Registry().ApplyKeys(steeringModel,
+                                           schema.Root().FindKey("load_balancing")->Fields(),
+                                           scenario.at("load_balancing"),
+                                           set);
     }
     Configure(schema,
               scenario,
