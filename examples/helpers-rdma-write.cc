@@ -62,7 +62,7 @@ main(int argc, char** argv)
 
     // One leaf, eight hosts, 100 Gb/s and 1 us cables.
     TopologyConfig t;
-    t.kind = "leaf-spine";
+    t.kind = TopologyKind::LEAF_SPINE;
     t.leaves = 1;
     t.spines = 1;
     t.hostsPerLeaf = 8;

@@ -33,7 +33,7 @@ main(int argc, char** argv)
     ScenarioConfig c;
     c.name = "p2mp-example";
     c.file = "(built in code)";
-    c.topology.kind = "leaf-spine";
+    c.topology.kind = TopologyKind::LEAF_SPINE;
     c.topology.leaves = 4;
     c.topology.spines = 2;
     c.topology.hostsPerLeaf = 16;
@@ -80,8 +80,9 @@ main(int argc, char** argv)
     std::printf("receivers: p50 %.3f us, p99 %.3f us\n",
                 bc["receiver_completion_us"]["p50"].get<double>(),
                 bc["receiver_completion_us"]["p99"].get<double>());
-    std::printf("ACKs reaching the root's NIC: %llu (1024 packets, one ACK per advance)\n",
-                static_cast<unsigned long long>(runner.GetFabric().GetNic(0)->GetAcksReceived()));
+    std::printf(
+        "ACKs reaching the root's NIC: %llu (1024 packets, one ACK per advance)\n",
+        static_cast<unsigned long long>(runner.GetFabric().GetNic(0)->GetCounters().acksReceived));
     std::printf("aggregated ACKs the source ToR emitted: %llu\n",
                 static_cast<unsigned long long>(g_aggregated));
     std::printf("copies leaving the root per packet: %.0f\n",

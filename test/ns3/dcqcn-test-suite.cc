@@ -223,7 +223,7 @@ private:
         WorkloadConfig w;
         w.type = "flows";
         w.label = "incast";
-        w.pattern = "incast";
+        w.pattern = FlowPattern::INCAST;
         w.senders = 16;
         w.receiver = 0;
         w.bytes = 4u << 20;

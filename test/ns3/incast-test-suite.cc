@@ -31,7 +31,7 @@ Incast(bool pfc, bool dcqcn = false)
     WorkloadConfig w;
     w.type = "flows";
     w.label = "incast";
-    w.pattern = "incast";
+    w.pattern = FlowPattern::INCAST;
     w.senders = 32;
     w.receiver = 0;
     w.bytes = 1u << 20;

@@ -281,7 +281,7 @@ RootBytes(const std::string& p2mp, uint64_t bytes)
     {
         return 0;
     }
-    return runner.GetFabric().GetNic(0)->GetDataBytesSent();
+    return runner.GetFabric().GetNic(0)->GetCounters().dataBytes;
 }
 
 class NarrowBierTestCase : public TestCase

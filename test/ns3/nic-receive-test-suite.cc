@@ -44,7 +44,7 @@ RunBroadcast(const std::string& aggregation, double mpps, uint32_t pauseBytes = 
     WorkloadConfig w;
     w.type = "broadcast";
     w.label = "broadcast";
-    w.algorithm = "multicast";
+    w.algorithm = CollectiveAlgorithm::MULTICAST;
     w.root = 0;
     w.bytes = PACKETS * 1024;
     w.messages = 1;
@@ -59,7 +59,7 @@ RunBroadcast(const std::string& aggregation, double mpps, uint32_t pauseBytes = 
     NS_ABORT_MSG_UNLESS(runner.Run(), "the broadcast completes");
     nlohmann::json s = runner.Summary();
     o.durationUs = s["workloads"][0]["duration_us"]["max"].get<double>();
-    o.rootAcks = runner.GetFabric().GetNic(0)->GetAcksReceived();
+    o.rootAcks = runner.GetFabric().GetNic(0)->GetCounters().acksReceived;
     o.receive = s["network"]["nic_receive"];
     o.drops = s["network"]["drops"].get<uint64_t>();
     return o;

@@ -80,7 +80,7 @@ Broadcast64(const std::string& name, const std::string& reorder, uint64_t bytes)
     WorkloadConfig w;
     w.type = "broadcast";
     w.label = "broadcast";
-    w.algorithm = "multicast";
+    w.algorithm = CollectiveAlgorithm::MULTICAST;
     w.root = 0;
     w.bytes = bytes;
     for (uint32_t h = 0; h < 64; ++h)

@@ -36,7 +36,7 @@ Broadcast(uint32_t root, uint64_t bytes, uint64_t messages = 1, uint32_t perMess
     WorkloadConfig w;
     w.type = "broadcast";
     w.label = "broadcast";
-    w.algorithm = "multicast";
+    w.algorithm = CollectiveAlgorithm::MULTICAST;
     w.root = root;
     w.bytes = bytes;
     w.messages = messages;
@@ -200,7 +200,7 @@ private:
         ScenarioConfig c;
         c.name = "p2mp-bier-1024";
         c.file = c.name + ".json";
-        c.topology.kind = "fat-tree";
+        c.topology.kind = TopologyKind::FAT_TREE;
         c.topology.k = 16; // 1024 hosts
         c.stopTimeMs = 50;
         c.p2mp.mechanism = "bier";
@@ -219,8 +219,9 @@ private:
         // RFC 8296: 12 bytes + a 256-bit BitString = 44 bytes in front of IPv4, on every copy;
         // the RETH rides on the first packet's four copies.
         uint64_t perCopy = ROCE_HEADER_BYTES + 12 + 256 / 8;
-        NS_TEST_ASSERT_MSG_EQ(
-            root->GetHeaderBytesSent(), 16 * perCopy + 4 * RETH_BYTES, "header bytes at the root");
+        NS_TEST_ASSERT_MSG_EQ(root->GetCounters().headerBytes,
+                              16 * perCopy + 4 * RETH_BYTES,
+                              "header bytes at the root");
         NS_TEST_ASSERT_MSG_EQ(s["workloads"][0]["receiver_completions"].get<uint64_t>(),
                               1023,
                               "every receiver has it");
@@ -265,7 +266,7 @@ private:
         runner.Build();
         NS_TEST_ASSERT_MSG_EQ(runner.Run(), true, "completes");
         nlohmann::json s = runner.Summary();
-        NS_TEST_ASSERT_MSG_EQ(runner.GetFabric().GetNic(0)->GetAcksReceived(),
+        NS_TEST_ASSERT_MSG_EQ(runner.GetFabric().GetNic(0)->GetCounters().acksReceived,
                               63 * 64,
                               "63 ACKs for each of the 64 PSNs");
         NS_TEST_ASSERT_MSG_EQ_TOL(
@@ -277,7 +278,7 @@ private:
         ScenarioRunner aggregated(agg);
         aggregated.Build();
         NS_TEST_ASSERT_MSG_EQ(aggregated.Run(), true, "completes");
-        NS_TEST_ASSERT_MSG_NE(aggregated.GetFabric().GetNic(0)->GetAcksReceived(),
+        NS_TEST_ASSERT_MSG_NE(aggregated.GetFabric().GetNic(0)->GetCounters().acksReceived,
                               63 * 64,
                               "aggregation rejected by the implosion count");
     }
@@ -570,7 +571,7 @@ private:
         runner.Run();
         nlohmann::json s = runner.Summary();
         Ptr<RdmaNic> root = runner.GetFabric().GetNic(0);
-        return {double(root->GetHeaderBytesSent()) / root->GetDataPacketsSent(),
+        return {double(root->GetCounters().headerBytes) / root->GetCounters().dataPackets,
                 s["workloads"][0]["completed"].get<uint64_t>(),
                 s["network"]};
     }
@@ -744,7 +745,7 @@ private:
         ScenarioConfig c;
         c.name = "p2mp-fan-out";
         c.file = c.name + ".json";
-        c.topology.kind = "fat-tree";
+        c.topology.kind = TopologyKind::FAT_TREE;
         c.topology.k = 8; // 128 hosts
         c.stopTimeMs = 100;
         c.p2mp.mechanism = "new-protocol";
@@ -822,7 +823,7 @@ private:
         ScenarioConfig c;
         c.name = "p2mp-no-overtaking";
         c.file = c.name + ".json";
-        c.topology.kind = "fat-tree";
+        c.topology.kind = TopologyKind::FAT_TREE;
         c.topology.k = 8;
         c.stopTimeMs = 100;
         c.p2mp.mechanism = "new-protocol";

@@ -23,6 +23,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/run-invariants.h"
 #include "scenario/model/scenario-runner.h"
+#include "wire/model/fabric-address.h"
 
 using namespace ns3;
 using namespace ns3::test;
@@ -121,9 +122,10 @@ private:
             FrameInfo forged;
             forged.psn = 1u << 22;
             forged.syndrome = 0; // ACK
-            forged.srcIp = RdmaNic::HostAddress(0).Get();
+            forged.srcIp = FabricAddress::HostIpv4(0).Get();
             qp->ReceiveAck(forged);
-            NS_TEST_ASSERT_MSG_EQ(nic->GetAcksBeyondSent(), 1, "the forged ACK is counted");
+            NS_TEST_ASSERT_MSG_EQ(
+                nic->GetCounters().acksBeyondSent, 1, "the forged ACK is counted");
             const auto caught = RunInvariants::Check(runner.GetFabric(), c);
             NS_TEST_ASSERT_MSG_EQ(caught.size(), 1, "and is the one violation");
             NS_TEST_ASSERT_MSG_EQ(caught[0],

@@ -89,7 +89,7 @@ LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, const std::st
     ScenarioConfig c;
     c.name = name;
     c.file = name + ".json";
-    c.topology.kind = "leaf-spine";
+    c.topology.kind = TopologyKind::LEAF_SPINE;
     c.topology.leaves = leaves;
     c.topology.spines = spines;
     c.topology.hostsPerLeaf = hostsPerLeaf;
@@ -103,7 +103,7 @@ FlowList(std::initializer_list<FlowSpec> flows)
     WorkloadConfig w;
     w.type = "flows";
     w.label = "flows-0";
-    w.pattern = "list";
+    w.pattern = FlowPattern::LIST;
     w.flows = flows;
     return w;
 }
@@ -174,7 +174,7 @@ RunCollectiveScenario(const std::string& json)
     for (uint32_t h = 0; h < runner.GetFabric().GetHostCount(); ++h)
     {
         o.maxDataBytesSent
-            = std::max(o.maxDataBytesSent, runner.GetFabric().GetNic(h)->GetDataBytesSent());
+            = std::max(o.maxDataBytesSent, runner.GetFabric().GetNic(h)->GetCounters().dataBytes);
     }
     return o;
 }

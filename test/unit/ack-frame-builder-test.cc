@@ -8,6 +8,7 @@
 #include "wire/model/ack-frame-builder.h"
 #include "wire/model/aeth-header.h"
 #include "wire/model/bth-header.h"
+#include "wire/model/fabric-address.h"
 #include "wire/model/fabric-frame.h"
 
 #include <gtest/gtest.h>
@@ -23,8 +24,8 @@ RocePacketBuilder::Addressing
 Addr(uint8_t priority, bool ecnCapable, bool icrc)
 {
     RocePacketBuilder::Addressing a;
-    a.srcIp = RdmaNic::HostAddress(6).Get();
-    a.dstIp = RdmaNic::HostAddress(1000).Get();
+    a.srcIp = FabricAddress::HostIpv4(6).Get();
+    a.dstIp = FabricAddress::HostIpv4(1000).Get();
     a.srcPort = 0xC123;
     a.priority = priority;
     a.ecnCapable = ecnCapable;
@@ -50,7 +51,7 @@ TEST(AckFrameBuilder, FieldsAreWhatParseReadsAndBytesWhatTheEagerBuilderWrites)
                     FabricFrame frame = builder.Make(a, 0x800001, 0xFFFFFF, nak, 0x1234567);
                     EXPECT_FALSE(frame.HasBytes());
                     Ptr<Packet> eager = RocePacketBuilder::AckFrame(
-                        a, kSrc, RdmaNic::HostMac(1000), 0x800001, 0xFFFFFF, nak, 0x1234567);
+                        a, kSrc, FabricAddress::HostMac(1000), 0x800001, 0xFFFFFF, nak, 0x1234567);
                     FrameInfo parsed;
                     ASSERT_TRUE(parsed.Parse(eager));
                     EXPECT_TRUE(frame.info == parsed)
@@ -98,7 +99,7 @@ TEST(AckFrameBuilder, SourceAndIcrcAreReadWhenTheBytesAreBuilt)
     builder.SetSource(kSrc);
     builder.SetComputeIcrc(true);
     Ptr<Packet> eager = RocePacketBuilder::AckFrame(
-        Addr(3, false, true), kSrc, RdmaNic::HostMac(1000), 9, 41, false, 2);
+        Addr(3, false, true), kSrc, FabricAddress::HostMac(1000), 9, 41, false, 2);
     mcast4ai_test::Bytes bytes = CopyBytes(frame.GetPacket());
     EXPECT_EQ(bytes, CopyBytes(eager));
     // The real ICRC is not zero (the test would not tell the two settings apart otherwise).
@@ -118,7 +119,7 @@ TEST(AckFrameBuilder, CnpFieldsAreWhatParseReadsAndBytesWhatTheEagerBuilderWrite
             FabricFrame frame = builder.MakeCnp(a, 0x800001);
             EXPECT_FALSE(frame.HasBytes());
             Ptr<Packet> eager = RocePacketBuilder::Cnp(0x800001);
-            RocePacketBuilder::AddEnvelope(eager, a, kSrc, RdmaNic::HostMac(1000));
+            RocePacketBuilder::AddEnvelope(eager, a, kSrc, FabricAddress::HostMac(1000));
             FrameInfo parsed;
             ASSERT_TRUE(parsed.Parse(eager));
             EXPECT_TRUE(frame.info == parsed) << "icrc " << icrc << " prio " << +priority;
@@ -140,7 +141,7 @@ TEST(AckFrameBuilder, CnpSourceAndIcrcAreReadWhenTheBytesAreBuilt)
     builder.SetSource(kSrc);
     builder.SetComputeIcrc(true);
     Ptr<Packet> eager = RocePacketBuilder::Cnp(9);
-    RocePacketBuilder::AddEnvelope(eager, Addr(3, false, true), kSrc, RdmaNic::HostMac(1000));
+    RocePacketBuilder::AddEnvelope(eager, Addr(3, false, true), kSrc, FabricAddress::HostMac(1000));
     mcast4ai_test::Bytes bytes = CopyBytes(frame.GetPacket());
     EXPECT_EQ(bytes, CopyBytes(eager));
     EXPECT_NE(bytes[70] | bytes[71] | bytes[72] | bytes[73], 0); // a real ICRC

@@ -25,6 +25,7 @@ using mcast4ai_test::Ls;
 using ns3::Bift;
 using ns3::TopologyConfig;
 using ns3::TopologyGraph;
+using ns3::TopologyKind;
 using Words = std::vector<uint64_t>;
 
 // Chi-square critical values at p = 0.001 for 1, 7 and 63 degrees of freedom.
@@ -621,7 +622,7 @@ TEST(BiftBuild, RejectsBadArguments)
     EXPECT_THROW(Bift::Build(g, 64, 96), std::invalid_argument);
     EXPECT_THROW(Bift::Build(g, 64, 8192), std::invalid_argument);
     TopologyConfig t;
-    t.kind = "leaf-spine";
+    t.kind = TopologyKind::LEAF_SPINE;
     t.leaves = 2;
     t.spines = 1;
     t.hostsPerLeaf = 2;

@@ -649,7 +649,7 @@ TopologyGraph
 FatTreeGraph(uint32_t k)
 {
     TopologyConfig t;
-    t.kind = "fat-tree";
+    t.kind = TopologyKind::FAT_TREE;
     t.k = k;
     return TopologyGraph::Build(t);
 }

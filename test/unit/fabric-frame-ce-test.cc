@@ -6,6 +6,7 @@
 #include "ns3/ipv4-header.h"
 #include "packet-bytes.h"
 #include "rdma/model/rdma-nic.h"
+#include "wire/model/fabric-address.h"
 #include "wire/model/fabric-frame.h"
 
 #include <gtest/gtest.h>
@@ -20,13 +21,13 @@ Ptr<Packet>
 EctFrame()
 {
     RocePacketBuilder::Addressing a;
-    a.srcIp = RdmaNic::HostAddress(6).Get();
-    a.dstIp = RdmaNic::HostAddress(9).Get();
+    a.srcIp = FabricAddress::HostIpv4(6).Get();
+    a.dstIp = FabricAddress::HostIpv4(9).Get();
     a.srcPort = 0xC123;
     a.priority = 3;
     a.ecnCapable = true;
     return RocePacketBuilder::AckFrame(
-        a, RdmaNic::HostMac(6), RdmaNic::HostMac(9), 0x800001, 41, false, 2);
+        a, FabricAddress::HostMac(6), FabricAddress::HostMac(9), 0x800001, 41, false, 2);
 }
 
 /// 16-bit one's-complement sum of the IPv4 header (bytes 14..33): 0xFFFF when valid.

@@ -23,6 +23,7 @@ using mcast4ai_test::Ls;
 using ns3::MulticastTree;
 using ns3::TopologyConfig;
 using ns3::TopologyGraph;
+using ns3::TopologyKind;
 
 // Chi-square critical values at p = 0.001 for 1 and 63 degrees of freedom.
 constexpr double kChi2Df1 = 10.828;
@@ -266,7 +267,7 @@ TEST(MulticastTreeCompute, RejectsBadArguments)
     EXPECT_THROW(MulticastTree::Compute(g, 64, {1}, 0), std::invalid_argument); // switch source
     EXPECT_THROW(MulticastTree::Compute(g, 0, {1, 70}, 0), std::invalid_argument);
     TopologyConfig t;
-    t.kind = "leaf-spine";
+    t.kind = TopologyKind::LEAF_SPINE;
     t.leaves = 2;
     t.spines = 1;
     t.hostsPerLeaf = 2;

@@ -19,9 +19,12 @@ namespace
 {
 
 using json = nlohmann::json;
+using ns3::CollectiveAlgorithm;
+using ns3::FlowPattern;
 using ns3::Scenario;
 using ns3::ScenarioConfig;
 using ns3::ScenarioError;
+using ns3::TopologyKind;
 
 const std::string kLabel = "scenarios/minimal.json";
 
@@ -164,7 +167,7 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault)
     EXPECT_EQ(c.name, "minimal"); // the file stem
     EXPECT_EQ(c.seed, 1u);
     EXPECT_EQ(c.stopTimeMs, 100.0);
-    EXPECT_EQ(c.topology.kind, "leaf-spine");
+    EXPECT_EQ(c.topology.kind, TopologyKind::LEAF_SPINE);
     EXPECT_EQ(c.topology.leaves, 2u);
     EXPECT_EQ(c.topology.spines, 2u);
     EXPECT_EQ(c.topology.hostsPerLeaf, 4u);
@@ -198,8 +201,8 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault)
     ASSERT_EQ(c.workloads.size(), 1u);
     EXPECT_EQ(c.workloads[0].type, "flows");
     EXPECT_EQ(c.workloads[0].label, "flows-0");
-    EXPECT_EQ(c.workloads[0].pattern, "list");
-    EXPECT_EQ(c.workloads[0].op, "write");
+    EXPECT_EQ(c.workloads[0].pattern, FlowPattern::LIST);
+    EXPECT_EQ(c.workloads[0].op, ns3::QueuePair::WRITE);
     ASSERT_EQ(c.workloads[0].flows.size(), 1u);
     EXPECT_EQ(c.workloads[0].flows[0].src, 0u);
     EXPECT_EQ(c.workloads[0].flows[0].dst, 5u);
@@ -229,14 +232,14 @@ TEST(ScenarioDefaults, PatternsAndFatTree)
     ])");
     const ScenarioConfig c = ParseJson(j);
     EXPECT_EQ(c.HostCount(), 16u);
-    EXPECT_EQ(c.workloads[0].pattern, "permutation");
+    EXPECT_EQ(c.workloads[0].pattern, FlowPattern::PERMUTATION);
     EXPECT_EQ(c.workloads[0].bytes, 1000u);
     EXPECT_EQ(c.workloads[0].startUs, 0.0);
     EXPECT_EQ(c.workloads[0].label, "flows-0");
     EXPECT_EQ(c.workloads[1].senders, 15u);
     EXPECT_EQ(c.workloads[1].receiver, 15u);
     EXPECT_EQ(c.workloads[1].startUs, 2.5);
-    EXPECT_EQ(c.workloads[1].op, "send");
+    EXPECT_EQ(c.workloads[1].op, ns3::QueuePair::SEND);
     EXPECT_EQ(c.workloads[1].label, "in");
 }
 
@@ -866,7 +869,7 @@ TEST(ScenarioSet, CreatesMissingObjectsAndReplacesElements)
                      R"(workloads[0]={"type":"flows","pattern":"permutation","bytes":64})"});
     EXPECT_EQ(c.sw.ecn.kminKb, 100.0);
     EXPECT_FALSE(c.sw.pfc.enabled);
-    EXPECT_EQ(c.workloads[0].pattern, "permutation");
+    EXPECT_EQ(c.workloads[0].pattern, FlowPattern::PERMUTATION);
     EXPECT_EQ(c.workloads[0].bytes, 64u);
 }
 
@@ -1377,7 +1380,7 @@ TEST(ScenarioDefaults, BroadcastDefaults)
     const auto& w = c.workloads[0];
     EXPECT_EQ(w.type, "broadcast");
     EXPECT_EQ(w.label, "broadcast-0");
-    EXPECT_EQ(w.algorithm, "multicast");
+    EXPECT_EQ(w.algorithm, CollectiveAlgorithm::MULTICAST);
     EXPECT_EQ(w.root, 0u);
     EXPECT_EQ(w.ranks, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
     EXPECT_EQ(w.messages, 1u);

@@ -14,7 +14,7 @@ inline ns3::TopologyGraph
 LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
 {
     ns3::TopologyConfig t;
-    t.kind = "leaf-spine";
+    t.kind = ns3::TopologyKind::LEAF_SPINE;
     t.leaves = leaves;
     t.spines = spines;
     t.hostsPerLeaf = hostsPerLeaf;
@@ -27,7 +27,7 @@ inline ns3::TopologyGraph
 FatTree(uint32_t k)
 {
     ns3::TopologyConfig t;
-    t.kind = "fat-tree";
+    t.kind = ns3::TopologyKind::FAT_TREE;
     t.k = k;
     ns3::TopologyGraph g = ns3::TopologyGraph::Build(t);
     g.ComputeRoutes();

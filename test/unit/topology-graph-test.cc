@@ -14,12 +14,13 @@ namespace
 
 using ns3::TopologyConfig;
 using ns3::TopologyGraph;
+using ns3::TopologyKind;
 
 TopologyConfig
 LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
 {
     TopologyConfig t;
-    t.kind = "leaf-spine";
+    t.kind = TopologyKind::LEAF_SPINE;
     t.leaves = leaves;
     t.spines = spines;
     t.hostsPerLeaf = hostsPerLeaf;
@@ -30,7 +31,7 @@ TopologyConfig
 FatTree(uint32_t k)
 {
     TopologyConfig t;
-    t.kind = "fat-tree";
+    t.kind = TopologyKind::FAT_TREE;
     t.k = k;
     return t;
 }
@@ -360,7 +361,7 @@ TopologyConfig
 Ring(uint32_t switches, uint32_t hostsPerSwitch)
 {
     TopologyConfig t;
-    t.kind = "ring";
+    t.kind = TopologyKind::RING;
     t.leaves = switches;
     t.hostsPerLeaf = hostsPerSwitch;
     return t;
@@ -417,7 +418,7 @@ TEST(TopologyGraphBuild, RejectsUnbuildableConfigs)
     EXPECT_THROW(TopologyGraph::Build(Ring(2, 1)), std::invalid_argument); // not a ring
     EXPECT_THROW(TopologyGraph::Build(Ring(3, 0)), std::invalid_argument);
     TopologyConfig unknown;
-    unknown.kind = "torus";
+    unknown.kind = static_cast<TopologyKind>(99); // no such kind
     EXPECT_THROW(TopologyGraph::Build(unknown), std::invalid_argument);
     // A leaf with more than 65536 ports cannot be numbered with 16-bit ports.
     EXPECT_THROW(TopologyGraph::Build(LeafSpine(1, 2, 65535)), std::invalid_argument);

@@ -482,8 +482,28 @@ ConfigSchemaKey::GetImplemented() const
 }
 
 void
+ConfigSchemaKey::SetEnumNames(std::vector<std::string> names)
+{
+    m_enumNames = std::move(names);
+    for (const auto& n : m_implemented)
+    {
+        if (std::find(m_enumNames.begin(), m_enumNames.end(), n) == m_enumNames.end())
+        {
+            throw std::logic_error("schema key " + m_name + ": '" + n
+                                   + "' is not a name of the enum it is bound to");
+        }
+    }
+}
+
+void
 ConfigSchemaKey::AddName(const std::string& name, bool implemented)
 {
+    if (implemented && !m_enumNames.empty()
+        && std::find(m_enumNames.begin(), m_enumNames.end(), name) == m_enumNames.end())
+    {
+        throw std::logic_error("schema key " + m_name + ": '" + name
+                               + "' is not a name of the enum it is bound to");
+    }
     if (std::find(m_names.begin(), m_names.end(), name) == m_names.end())
     {
         m_names.push_back(name);

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_CONFIG_SCHEMA_KEY_H
 #define MCAST4AI_CONFIG_SCHEMA_KEY_H
 
+#include "core/model/enum-names.h"
 #include "ns3/type-id.h"
 
 #include <cstdint>
@@ -233,6 +234,17 @@ public:
     const std::vector<std::string>& GetImplemented() const;
     /// ENUM: add a name (or mark a reserved one implemented).
     void AddName(const std::string& name, bool implemented);
+    /// The key is bound to an enum with these names: every name it implements must be one.
+    void SetEnumNames(std::vector<std::string> names);
+    /// The key's values are E's names (MCAST4AI_ENUM_NAMES), for a key read from the spec as
+    /// an E (`spec.at("type").get<E>()`) rather than bound to a member: every name it
+    /// implements must be one of E's.
+    template<class E>
+    ConfigSchemaKey& NamesOf()
+    {
+        SetEnumNames(EnumNameList<E>());
+        return *this;
+    }
 
     /**
      * Validate one present value.
@@ -351,6 +363,7 @@ private:
     ConfigSchemaBounds m_bounds;
     std::vector<std::string> m_names;
     std::vector<std::string> m_implemented;
+    std::vector<std::string> m_enumNames; // of the enum it is bound to, if any
     std::vector<ExtraCheck> m_checks;
     std::size_t m_minItems{0};
     std::size_t m_maxItems{std::numeric_limits<std::size_t>::max()};
@@ -412,6 +425,11 @@ ConfigSchemaKey::Bind(T S::*member)
     }
     else
     {
+        if constexpr (std::is_enum_v<T>)
+        {
+            static_assert(HasEnumNames<T>::value, "declare the enum's names: MCAST4AI_ENUM_NAMES");
+            SetEnumNames(EnumNameList<T>());
+        }
         b.read = [member](void* o, const nlohmann::json& v)
         {
             static_cast<S*>(o)->*member = v.get<T>();

@@ -47,6 +47,13 @@ public:
     ConfigSchemaKey& Enum(const std::string& name,
                           const std::vector<std::string>& names,
                           const std::vector<std::string>& implemented = {});
+    /// An enum key whose names are E's (MCAST4AI_ENUM_NAMES), all implemented.
+    template<class E>
+    ConfigSchemaKey& Enum(const std::string& name)
+    {
+        return Enum(name, EnumNameList<E>());
+    }
+
     ConfigSchemaKey& Object(const std::string& name);
     /// `noun` names the elements in messages ("workload objects"); default "{k1, k2} objects".
     ConfigSchemaKey& ObjectArray(const std::string& name, const std::string& noun = "");

@@ -9,6 +9,13 @@ CounterSet::Add(const std::string& key, uint64_t value)
     m_counters[key] += value;
 }
 
+void
+CounterSet::Max(const std::string& key, uint64_t value)
+{
+    uint64_t& c = m_counters[key];
+    c = c < value ? value : c;
+}
+
 uint64_t
 CounterSet::Get(const std::string& key) const
 {

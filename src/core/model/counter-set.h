@@ -1,7 +1,8 @@
 /*
  * Named counters a model adds its own results to, and a summary folds: the summary asks each
  * component for its counters instead of knowing the component's class. Keys are dotted paths
- * of summary.json's "network" object ("telemetry.claims"); adding to a key sums.
+ * of summary.json's "network" object ("telemetry.claims"); adding to a key sums, Max keeps the
+ * largest value given (a peak over components). A key is either summed or maximised.
  */
 #ifndef MCAST4AI_COUNTER_SET_H
 #define MCAST4AI_COUNTER_SET_H
@@ -21,6 +22,8 @@ class CounterSet
 public:
     /// Add value to the counter key (created at 0).
     void Add(const std::string& key, uint64_t value);
+    /// Raise the counter key to value if it is below (created at 0).
+    void Max(const std::string& key, uint64_t value);
     /// The counter key; 0 if nothing was added to it.
     uint64_t Get(const std::string& key) const;
 

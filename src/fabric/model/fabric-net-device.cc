@@ -1,5 +1,6 @@
 #include "fabric/model/fabric-net-device.h"
 
+#include "core/model/counter-set.h"
 #include "core/model/mix64.h"
 #include "fabric/model/fabric-channel.h"
 #include "ns3/double.h"
@@ -482,6 +483,16 @@ uint64_t
 FabricNetDevice::GetTxFrames() const
 {
     return m_txFrames;
+}
+
+void
+FabricNetDevice::AddCounters(CounterSet& counters) const
+{
+    counters.Add("link_bytes", GetTxBytes());
+    counters.Add("packet_hops", GetTxFrames());
+    counters.Add("pfc_pauses", GetPfcSent());
+    counters.Add("link_losses", GetLinkLosses());
+    counters.Add("link_down_losses", GetLinkDownLosses());
 }
 
 void

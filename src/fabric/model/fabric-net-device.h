@@ -27,6 +27,7 @@
 namespace ns3
 {
 
+class CounterSet;
 class FabricChannel;
 class Node;
 
@@ -97,6 +98,8 @@ public:
     }
 
     // Plain counters, read by the metrics at the end of a run.
+    /// Report them to the run's summary (link bytes, hops, PFC, losses).
+    void AddCounters(CounterSet& counters) const;
     uint64_t GetTxBytes() const;
     uint64_t GetTxFrames() const;
     /// Frames (and their bytes) that reached this port from its cable, lost ones included:

@@ -579,6 +579,24 @@ FabricSwitch::GetEcnMarks() const
     return m_ecnMarks;
 }
 
+void
+FabricSwitch::AddCounters(CounterSet& counters) const
+{
+    counters.Add("drops", GetDrops());
+    counters.Add("unroutable_drops", GetUnroutableDrops());
+    counters.Add("source_refused", GetRefusedDrops());
+    counters.Add("ecn_marks", GetEcnMarks());
+    counters.Max("switch_buffer_peak_bytes", m_mmu->GetPeakUsedBytes());
+    for (uint32_t i = 0; i < GetNStages(); ++i)
+    {
+        GetStage(i)->AddCounters(counters);
+    }
+    for (uint32_t p = 0; p < GetNPorts(); ++p)
+    {
+        GetPort(p)->AddCounters(counters);
+    }
+}
+
 uint64_t
 FabricSwitch::GetForwarded() const
 {

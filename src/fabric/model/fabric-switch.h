@@ -83,6 +83,8 @@ public:
     void Start();
     int64_t AssignStreams(int64_t stream);
 
+    /// Report its counters, its stages' and its ports' to the run's summary.
+    void AddCounters(CounterSet& counters) const;
     uint64_t GetDrops() const;
     uint64_t GetEcnMarks() const;
     uint64_t GetForwarded() const;

@@ -145,7 +145,7 @@ P2mpDelivery::AddStage(const Fabric& fabric, uint32_t index, Ptr<Replicator> r)
         {
             bool host = fabric.graph->IsHost(port.peer);
             hostPorts.push_back(host);
-            peers.push_back(host ? RdmaNic::HostAddress(port.peer).Get()
+            peers.push_back(host ? FabricAddress::HostIpv4(port.peer).Get()
                                  : SwitchAddress(port.peer - fabric.graph->HostCount()));
         }
         Ptr<RdmaNic> nic = m_nics.front();

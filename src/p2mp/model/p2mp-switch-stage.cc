@@ -116,6 +116,25 @@ P2mpSwitchStage::GetAggregatedAcksSent() const
     return m_aggregatedSent;
 }
 
+void
+P2mpSwitchStage::AddCounters(CounterSet& counters) const
+{
+    counters.Add("switch_state.bift_entries", m_replicator->GetBiftEntries());
+    const uint64_t groups = m_replicator->GetGroupTable()->GetPeakSize();
+    counters.Add("switch_state.group_table_peak_sum", groups);
+    counters.Max("switch_state.group_table_live_peak_max", groups);
+    if (m_aggregator)
+    {
+        const uint64_t entries = m_aggregator->GetPeakEntryCount();
+        counters.Add("switch_state.aggregation_peak_sum", entries);
+        counters.Max("switch_state.aggregation_live_peak_max", entries);
+        counters.Add("switch_state.aggregation_installs", m_aggregator->GetInstalls());
+        counters.Add("switch_state.aggregation_frees", m_aggregator->GetFrees());
+    }
+    counters.Add("bth_parsed_packets", GetDeepParsed());
+    counters.Add("aggregated_acks", GetAggregatedAcksSent());
+}
+
 bool
 P2mpSwitchStage::Receive(uint32_t inPort, FabricFrame& frame)
 {

@@ -65,6 +65,9 @@ public:
     uint64_t GetAggregatedAcksSent() const;
 
     void Attach(FabricSwitch* sw) override;
+    /// BIFT entries, group-table and aggregation state (summed and the peak over switches),
+    /// BTHs read and ACKs aggregated.
+    void AddCounters(CounterSet& counters) const override;
     bool Receive(uint32_t inPort, FabricFrame& frame) override;
 
 protected:

@@ -409,38 +409,22 @@ QueuePair::MessageOf(uint64_t psn) const
 void
 QueuePair::NamedLost(uint64_t psn)
 {
-    if (psn < m_sndUna || psn >= m_maxSent)
+    if (!m_loss || psn < m_sndUna || psn >= m_maxSent)
     {
         return;
     }
     const Message& m = m_messages[MessageOf(psn)];
-    // Without its first packet (the RETH: where the bytes go) a responder could place none
-    // of the message, so that one is always recovered.
-    if (m.maxRetransmissions == RELIABLE || psn == m.firstPsn)
+    if (m.maxRetransmissions == RELIABLE)
     {
         return;
     }
-    uint16_t& named = m_named[psn];
-    if (named++ == m.maxRetransmissions)
+    uint64_t offset = (psn - m.firstPsn) * m_mtu;
+    uint32_t bytes = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
+    if (m_loss->NamedLost(psn, m.firstPsn, m.maxRetransmissions, bytes))
     {
-        uint64_t offset = (psn - m.firstPsn) * m_mtu;
-        uint64_t bytes = std::min<uint64_t>(m_mtu, m.bytes - offset);
-        ++m_abandoned;
-        m_abandonedBytes += bytes;
         NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": PSN " << psn
-                           << " lost " << named << " times, given up on (" << bytes << " bytes)");
+                           << " given up on (" << bytes << " bytes)");
     }
-}
-
-bool
-QueuePair::IsAbandoned(const Message& m, uint64_t psn) const
-{
-    if (m.maxRetransmissions == RELIABLE || m_named.empty())
-    {
-        return false;
-    }
-    auto it = m_named.find(psn);
-    return it != m_named.end() && it->second > m.maxRetransmissions;
 }
 
 Ptr<Packet>
@@ -495,7 +479,7 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         p = Create<Packet>(0);
         p->AddHeader(sk);
         opcode = BthHeader::RC_SKIP;
-        ++m_skipsSent;
+        m_loss->SkipSent();
     }
     else
     {
@@ -584,7 +568,7 @@ QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
     {
         NS_LOG_LOGIC("QP " << m_qpn << ": ACK from " << fi.srcIp
                            << ", not its aggregation point: refused");
-        m_nic->CountAckRefused();
+        ++m_nic->GetCounters().acksRefused;
         return;
     }
     if (m_localAgg)
@@ -594,7 +578,7 @@ QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
             AckAggregator::FlowKey(m_nic->GetHost(), m_qpn), fi.SrcHost(), fi.psn, kind == 3);
         if (a.kind == AckAggregator::Action::ACK && a.psn >= m_maxSent)
         {
-            m_nic->CountAckBeyondSent();
+            ++m_nic->GetCounters().acksBeyondSent;
         }
         if (a.kind == AckAggregator::Action::ACK && a.psn >= m_sndUna && a.psn < m_maxSent)
         {
@@ -627,7 +611,7 @@ QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
         {
             NS_LOG_WARN("QP " << m_qpn << ": ACK of PSN " << psn << ", never sent (sent up to "
                               << m_maxSent << "): ignored");
-            m_nic->CountAckBeyondSent();
+            ++m_nic->GetCounters().acksBeyondSent;
         }
     }
     else if (kind == 3) // NAK: the responder expects psn
@@ -702,12 +686,9 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
             }
         }
     }
-    if (!m_named.empty())
+    if (m_loss)
     {
-        for (auto it = m_named.begin(); it != m_named.end();)
-        {
-            it = it->first < m_sndUna ? m_named.erase(it) : std::next(it);
-        }
+        m_loss->AcknowledgedBelow(m_sndUna);
     }
     if (m_recovering)
     {

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_QUEUE_PAIR_H
 #define MCAST4AI_QUEUE_PAIR_H
 
+#include "core/model/enum-names.h"
 #include "core/model/ring-queue.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -14,6 +15,7 @@
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 #include "rdma/model/ack-aggregator.h"
+#include "rdma/model/loss-tolerance.h"
 #include "rdma/model/p2mp-encapsulator.h"
 #include "rdma/model/path-steering.h"
 #include "rdma/model/rc-responder.h"
@@ -21,7 +23,7 @@
 #include "wire/model/frame-info.h"
 
 #include <deque>
-#include <unordered_map>
+#include <memory>
 
 namespace ns3
 {
@@ -145,6 +147,10 @@ public:
     {
         m_maxRetx = n;
         m_rx.SetMaxRetransmissions(n); // both ends of the connection agree on it
+        if (n != RELIABLE && !m_loss)
+        {
+            m_loss = std::make_unique<LossTolerance>();
+        }
     }
 
     /// Endpoint path steering of this QP's source port between messages; null: a fixed port.
@@ -194,17 +200,17 @@ public:
     /// (a skip that is lost is sent again).
     uint64_t GetAbandonedPackets() const
     {
-        return m_abandoned;
+        return m_loss ? m_loss->GetAbandonedPackets() : 0;
     }
 
     uint64_t GetAbandonedBytes() const
     {
-        return m_abandonedBytes;
+        return m_loss ? m_loss->GetAbandonedBytes() : 0;
     }
 
     uint64_t GetSkipsSent() const
     {
-        return m_skipsSent;
+        return m_loss ? m_loss->GetSkipsSent() : 0;
     }
 
     uint64_t GetTimeouts() const;
@@ -248,7 +254,11 @@ private:
     /// against its message's retransmission budget.
     void NamedLost(uint64_t psn);
     /// Whether psn of message m was given up on: a skip goes instead of its data.
-    bool IsAbandoned(const Message& m, uint64_t psn) const;
+    bool IsAbandoned(const Message& m, uint64_t psn) const
+    {
+        return m_loss && m.maxRetransmissions != RELIABLE
+               && m_loss->IsAbandoned(psn, m.maxRetransmissions);
+    }
     void Acknowledge(uint64_t ackedPsn);
     /// The responder (or the aggregate of a group's) NAKed psn.
     void Nak(uint64_t psn);
@@ -296,12 +306,8 @@ private:
     EventId m_timer;
     uint64_t m_retransmissions{0};
     uint8_t m_maxRetx{RELIABLE};
-    // Loss-tolerant PSNs named lost: how often. Only they are here, so it stays empty for
-    // reliable traffic and small otherwise; entries go when the PSN is acknowledged.
-    std::unordered_map<uint64_t, uint16_t> m_named;
-    uint64_t m_abandoned{0};
-    uint64_t m_abandonedBytes{0};
-    uint64_t m_skipsSent{0};
+    // Made when it first posts loss-tolerant messages: reliable traffic carries none.
+    std::unique_ptr<LossTolerance> m_loss;
     uint64_t m_timeouts{0};
     uint64_t m_packetsSent{0};
     Time m_pauseReading; // SwapPauseReading
@@ -334,6 +340,8 @@ private:
     TracedCallback<uint64_t, uint64_t> m_completeTrace; // message id, bytes
     TracedCallback<uint64_t> m_retransmitTrace;         // PSN gone back to (or resent)
 };
+
+MCAST4AI_ENUM_NAMES(QueuePair::Operation, {{QueuePair::WRITE, "write"}, {QueuePair::SEND, "send"}});
 
 } // namespace ns3
 

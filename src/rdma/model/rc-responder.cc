@@ -69,7 +69,7 @@ RcResponder::Early(
     RdmaNic* nic, const Peer& peer, uint32_t localQpn, const FrameInfo& fi, uint64_t psn)
 {
     uint64_t ahead = psn - m_expected;
-    nic->RecordDisplacement(ahead);
+    nic->GetCounters().RecordDisplacement(ahead);
     if (!m_reorder)
     {
         m_reorder = std::make_unique<ReorderBuffer>();
@@ -94,7 +94,7 @@ RcResponder::Early(
         case ReorderBuffer::BEYOND:
             NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": PSN " << psn
                                << " is " << ahead << " ahead, past the reorder window: dropped");
-            nic->CountReorderDrop();
+            ++nic->GetCounters().reorderDrops;
             break;
     }
     return CheckHole(nic, peer, localQpn);
@@ -185,7 +185,7 @@ RcResponder::GaveUp(
 {
     NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": hole at PSN " << psn
                        << " given up on (loss-tolerant), " << bytes << " bytes lost");
-    nic->CountLost(peer.owner, op, bytes);
+    nic->GetCounters().RecordLost(peer.owner, op, bytes);
 }
 
 bool
@@ -266,13 +266,13 @@ RcResponder::Skipped(RdmaNic* nic, const FrameInfo& fi, uint32_t localQpn, uint6
 {
     NS_LOG_LOGIC("QP " << localQpn << " at host " << nic->GetHost() << ": PSN " << psn
                        << " skipped by its requester, " << fi.msn << " bytes lost");
-    nic->CountLost(fi.owner, fi.op, fi.msn);
+    nic->GetCounters().RecordLost(fi.owner, fi.op, fi.msn);
 }
 
 void
 RcResponder::Duplicate(RdmaNic* nic) const
 {
-    nic->CountSpuriousRetransmission();
+    nic->GetCounters().RecordDuplicate();
 }
 
 void

@@ -1,5 +1,7 @@
 #include "rdma/model/rdma-nic.h"
 
+#include "core/model/counter-set.h"
+#include "core/model/member-trace-source-accessor.h"
 #include "core/model/mix64.h"
 #include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
@@ -22,14 +24,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
-
-namespace
-{
-/// QPN 0 and 1 are the special QPs; connected QPs are numbered from here.
-constexpr uint32_t FIRST_QPN = 0x100;
-/// In RdmaNic::m_groups: the group QPN is a P2MP requester's (the rest is its m_qps index).
-constexpr uint32_t REQUESTER = 0x80000000;
-} // namespace
 
 TypeId
 RdmaNic::GetTypeId()
@@ -60,11 +54,12 @@ RdmaNic::GetTypeId()
                             UintegerValue(3),
                             MakeUintegerAccessor(&RdmaNic::m_dataPriority),
                             MakeUintegerChecker<uint8_t>(0, 7))
-              .AddAttribute("ControlPriority",
-                            "Priority of ACK, NAK and CNP packets",
-                            UintegerValue(6),
-                            MakeUintegerAccessor(&RdmaNic::m_ctrlPriority),
-                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute(
+                  "ControlPriority",
+                  "Priority of ACK, NAK and CNP packets",
+                  UintegerValue(6),
+                  MakeUintegerAccessor(&RdmaNic::SetControlPriority, &RdmaNic::GetControlPriority),
+                  MakeUintegerChecker<uint8_t>(0, 7))
               .AddAttribute("EcnCapable",
                             "Send data as ECT(0) so switches can mark it",
                             BooleanValue(true),
@@ -141,24 +136,29 @@ RdmaNic::GetTypeId()
               .AddTraceSource("EarlyArrival",
                               "A tolerant responder got a packet ahead of a hole (how many PSNs "
                               "past the expected one)",
-                              MakeTraceSourceAccessor(&RdmaNic::m_earlyTrace),
+                              MakeMemberTraceSourceAccessor(&RdmaNic::m_counters,
+                                                            &RdmaNicCounters::earlyArrival),
                               "ns3::TracedValueCallback::Uint64")
               .AddTraceSource("DuplicateArrival",
                               "A responder got a data packet it already had",
-                              MakeTraceSourceAccessor(&RdmaNic::m_duplicateTrace),
+                              MakeMemberTraceSourceAccessor(&RdmaNic::m_counters,
+                                                            &RdmaNicCounters::duplicateArrival),
                               "ns3::TracedValueCallback::Void")
-              .AddTraceSource("Lost",
-                              "A responder took a PSN skip in the place of a loss-tolerant "
-                              "packet its requester gave up on (the payload bytes lost)",
-                              MakeTraceSourceAccessor(&RdmaNic::m_lostTrace),
-                              "ns3::TracedValueCallback::Uint32")
-              .AddTraceSource("CnpSent",
-                              "The notification point sent a CNP (destination QPN)",
-                              MakeTraceSourceAccessor(&RdmaNic::m_cnpSentTrace),
-                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource(
+                  "Lost",
+                  "A responder took a PSN skip in the place of a loss-tolerant "
+                  "packet its requester gave up on (the payload bytes lost)",
+                  MakeMemberTraceSourceAccessor(&RdmaNic::m_counters, &RdmaNicCounters::lost),
+                  "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource(
+                  "CnpSent",
+                  "The notification point sent a CNP (destination QPN)",
+                  MakeMemberTraceSourceAccessor(&RdmaNic::m_counters, &RdmaNicCounters::cnpSent),
+                  "ns3::TracedValueCallback::Uint32")
               .AddTraceSource("CnpReceived",
                               "A CNP arrived for a local QP (its QPN)",
-                              MakeTraceSourceAccessor(&RdmaNic::m_cnpReceivedTrace),
+                              MakeMemberTraceSourceAccessor(&RdmaNic::m_counters,
+                                                            &RdmaNicCounters::cnpReceived),
                               "ns3::TracedValueCallback::Uint32");
     return tid;
 }
@@ -239,28 +239,15 @@ RdmaNic::GetTimerLane() const
 Ptr<QueuePair>
 RdmaNic::GetQpByIndex(uint32_t index) const
 {
-    return m_qps[m_created[index]];
+    return m_table.GetByCreation(index);
 }
 
 void
 RdmaNic::DoDispose()
 {
-    for (auto& qp : m_qps)
-    {
-        if (qp)
-        {
-            qp->Dispose();
-        }
-    }
-    m_qps.clear();
-    m_created.clear();
-    m_control.clear();
-    m_copies.clear();
-    m_probes.clear();
-    m_groups.clear();
-    m_groupRx.clear();
-    m_groupChecks = decltype(m_groupChecks)();
-    m_groupCheckEvent.Cancel();
+    m_table.Clear();
+    m_egress.Clear();
+    m_groupRx.Clear();
     m_wakeup.Cancel();
     if (m_rxPipeline)
     {
@@ -278,18 +265,6 @@ RdmaNic::DoDispose()
     Object::DoDispose();
 }
 
-Ipv4Address
-RdmaNic::HostAddress(uint32_t host)
-{
-    return FabricAddress::HostIpv4(host);
-}
-
-Mac48Address
-RdmaNic::HostMac(uint32_t host)
-{
-    return FabricAddress::HostMac(host);
-}
-
 void
 RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
 {
@@ -297,13 +272,17 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_node = node;
     m_device = device;
     m_host = host;
-    m_address = HostAddress(host);
-    m_mac = HostMac(host);
+    m_address = FabricAddress::HostIpv4(host);
+    m_mac = FabricAddress::HostMac(host);
     m_ackFrames.SetSource(m_mac);
+    m_probes.Setup(m_mac, device->GetFramingBytes(), &m_counters);
+    m_groupRx.Setup(this);
     device->SetAddress(m_mac);
     device->SetOwner(this);
     m_ledger = device->GetTrafficLedger();
     m_ops = m_ledger ? m_ledger->GetOpLedger() : nullptr;
+    m_counters.ledger = PeekPointer(m_ledger);
+    m_counters.ops = m_ops;
 }
 
 Ptr<FabricNetDevice>
@@ -323,11 +302,11 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
 {
     NS_LOG_FUNCTION(this << remoteHost << srcPort << +owner);
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
-    qp->Setup(this, FIRST_QPN + m_qps.size(), remoteHost, srcPort);
+    qp->Setup(this, m_table.NextQpn(), remoteHost, srcPort);
     qp->SetOwner(owner);
     qp->SetPriority(m_ownerPriority[owner] == 0xFF ? m_dataPriority : m_ownerPriority[owner]);
     qp->SetMaxRetransmissions(m_ownerMaxRetx[owner]);
-    m_dataClasses |= static_cast<uint8_t>(1u << qp->GetPriority());
+    m_egress.AddDataClass(qp->GetPriority());
     if (m_ccEnabled)
     {
         qp->SetCongestionControl(CreateCongestionControl());
@@ -346,9 +325,8 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
         steering->SetProbeSender(MakeCallback(&RdmaNic::SendProbe, this).Bind(qp->GetQpn()));
         qp->SetPathSteering(steering);
     }
-    m_created.push_back(m_qps.size());
-    m_qps.push_back(qp);
-    m_isActive.push_back(false);
+    m_table.Add(qp);
+    m_egress.AddQueue();
     return qp;
 }
 
@@ -367,7 +345,7 @@ RdmaNic::CreateMulticastQp(uint32_t groupQpn,
     qp->SetRemoteQpn(groupQpn);
     // Receivers acknowledge to the group QPN: one number names the flow at every hop, so an
     // aggregating switch keys data and ACKs alike by (sender, group QPN).
-    m_groups[groupQpn] = REQUESTER | (qp->GetQpn() - FIRST_QPN);
+    m_table.AddGroupRequester(groupQpn, *qp);
     return qp;
 }
 
@@ -385,54 +363,42 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
                          << +owner);
     // The QPN a queue pair would have taken, so that the queue pairs created after it are
     // numbered as they would be if every responder were one.
-    uint32_t qpn = FIRST_QPN + m_qps.size();
-    m_qps.push_back(nullptr);
-    m_isActive.push_back(false);
-    GroupResponder& g = m_groupRx.emplace_back();
-    g.rx.SetAckEvery(m_ackEvery);
-    g.rx.SetMulticast(ackEvery, ackFree);
-    g.rx.SetMaxRetransmissions(m_ownerMaxRetx[owner]);
-    g.rx.WatchTails(IsReorderTolerant());
-    g.peer.host = senderHost;
-    g.peer.qpn = senderQpn;
-    g.peer.srcPort = srcPort;
-    g.peer.owner = owner;
-    g.qpn = qpn;
-    g.receive = receive;
-    m_groups[groupQpn] = m_groupRx.size() - 1;
+    uint32_t qpn = m_table.Reserve();
+    m_egress.AddQueue();
+    RcResponder::Peer peer;
+    peer.host = senderHost;
+    peer.qpn = senderQpn;
+    peer.srcPort = srcPort;
+    peer.owner = owner;
+    m_table.AddGroupReceiver(
+        groupQpn, m_groupRx.Add(peer, qpn, ackEvery, ackFree, m_ownerMaxRetx[owner], receive));
     return qpn;
 }
 
 void
 RdmaNic::SetGroupMaxRetransmissions(uint32_t groupQpn, uint8_t maxRetransmissions)
 {
-    auto it = m_groups.find(groupQpn);
-    NS_ASSERT_MSG(it != m_groups.end() && !(it->second & REQUESTER),
+    QpTable::Group g;
+    NS_ASSERT_MSG(m_table.FindGroup(groupQpn, g) && !g.requester,
                   "no group responder for QPN " << groupQpn);
-    m_groupRx[it->second].rx.SetMaxRetransmissions(maxRetransmissions);
+    m_groupRx.SetMaxRetransmissions(g.index, maxRetransmissions);
 }
 
 uint32_t
 RdmaNic::GetNGroupResponders() const
 {
-    return m_groupRx.size();
+    return m_groupRx.GetN();
 }
 
 uint64_t
 RdmaNic::GetGroupReceivedPackets(uint32_t groupQpn) const
 {
-    auto it = m_groups.find(groupQpn);
-    if (it == m_groups.end() || (it->second & REQUESTER))
+    QpTable::Group g;
+    if (!m_table.FindGroup(groupQpn, g) || g.requester)
     {
         return 0;
     }
-    return m_groupRx[it->second].rx.GetExpected();
-}
-
-uint32_t
-RdmaNic::GroupAddress(uint32_t groupQpn)
-{
-    return FabricAddress::GroupIpv4(groupQpn);
+    return m_groupRx.GetReceivedPackets(g.index);
 }
 
 void
@@ -445,138 +411,88 @@ RdmaNic::Connect(Ptr<QueuePair> a, Ptr<QueuePair> b)
 Ptr<QueuePair>
 RdmaNic::GetQp(uint32_t qpn) const
 {
-    uint32_t index = qpn - FIRST_QPN;
-    return index < m_qps.size() ? m_qps[index] : nullptr;
+    return m_table.Get(qpn);
 }
 
 uint32_t
 RdmaNic::GetNQps() const
 {
-    return m_created.size();
+    return m_table.GetNQps();
 }
 
 void
 RdmaNic::NotifyReady(Ptr<QueuePair> qp)
 {
-    uint32_t index = qp->GetQpn() - FIRST_QPN;
-    if (!m_isActive[index])
-    {
-        m_isActive[index] = true;
-        m_active.push_back(index);
-    }
+    m_egress.Activate(QpTable::IndexOf(*qp));
     m_device->TryTransmit();
 }
 
 FabricFrame
 RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask, Time now)
 {
-    if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
+    FabricFrame frame;
+    const FabricFrame* next = nullptr;
+    switch (m_egress.Next(pausedMask, frame, next))
     {
-        FabricFrame f = std::move(m_control.front());
-        m_control.pop_front();
-        // ACKs can queue by the thousand behind a paused port: the next one is cold by the
-        // time it goes.
-        m_device->HintNextFrame(m_control.empty() ? nullptr : &m_control.front());
-        return f;
+        case RdmaEgressArbiter::FRAME:
+            // ACKs can queue by the thousand behind a paused port: the next one is cold by the
+            // time it goes.
+            m_device->HintNextFrame(next);
+            return frame;
+        case RdmaEgressArbiter::NONE:
+            return frame;
+        case RdmaEgressArbiter::DATA:
+            break;
     }
-    if (!m_probes.empty() && !(pausedMask & (1u << (m_probes.front().info.dscp >> 3))))
+    Time earliest;
+    QueuePair* qp = m_egress.NextQp(m_table.GetAll(), pausedMask, now, earliest);
+    if (!qp)
     {
-        // Telemetry probes ride their queue pair's class, to see the queues its data sees.
-        FabricFrame f = std::move(m_probes.front());
-        m_probes.pop_front();
-        return f;
-    }
-    if ((m_dataClasses & ~pausedMask) == 0)
-    {
-        return FabricFrame(); // every class it sends on is paused
-    }
-    if (!m_copies.empty())
-    {
-        if (pausedMask & (1u << m_copiesPriority))
+        if (earliest != Time::Max())
         {
-            return FabricFrame(); // the rest of a P2MP packet goes first, back to back
+            WakeAt(earliest);
         }
-        // The other copies of a P2MP packet follow it back to back.
-        FabricFrame f = std::move(m_copies.front());
-        m_copies.pop_front();
-        return f;
+        return frame;
     }
-    return NextDataFrame(pausedMask, now);
+    frame = BuildDataFrame(qp, now);
+    m_egress.Served(QpTable::IndexOf(*qp), qp->HasPacketToSend());
+    return frame;
 }
 
 FabricFrame
-RdmaNic::NextDataFrame(uint8_t pausedMask, Time now)
+RdmaNic::BuildDataFrame(QueuePair* qp, Time now)
 {
-    // Round robin over QPs with data; a paced QP whose time has not come keeps its place.
-    Time earliest = Time::Max();
-    for (std::size_t tries = m_active.size(); tries > 0; --tries)
+    uint32_t payload = 0;
+    Ptr<Packet> p = qp->BuildNextPacket(payload);
+    uint32_t tag = qp->GetLastBuiltMessage().tag;
+    if (tag && m_ops)
     {
-        uint32_t index = m_active.front();
-        m_active.pop_front();
-        Ptr<QueuePair> qp = m_qps[index];
-        if (!qp->HasPacketToSend())
-        {
-            m_isActive[index] = false;
-            continue;
-        }
-        if (pausedMask & (1u << qp->GetPriority()))
-        {
-            m_active.push_back(index); // its class is paused: it keeps its turn for later
-            continue;
-        }
-        Time ready = qp->GetNextSendTime();
-        if (ready > now)
-        {
-            earliest = std::min(earliest, ready);
-            m_active.push_back(index);
-            continue;
-        }
-        uint32_t payload = 0;
-        Ptr<Packet> p = qp->BuildNextPacket(payload);
-        uint32_t tag = qp->GetLastBuiltMessage().tag;
-        if (tag && m_ops)
-        {
-            Time paused = m_device->GetPausedTime(qp->GetPriority(), now);
-            m_ops->Built(tag, paused - qp->SwapPauseReading(paused));
-        }
-        if (qp->IsMulticast())
-        {
-            p = EncapsulateMulticast(qp, p, payload);
-        }
-        else
-        {
-            Encapsulate(
-                p, qp->GetRemoteHost(), qp->GetBuiltPort(), qp->GetPriority(), m_ecnCapable);
-            qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
-            ++m_dataPackets;
-            m_dataBytes += payload;
-            m_headerBytes += p->GetSize() - payload;
-            if (m_ledger)
-            {
-                TrafficLedger::Counters& row = m_ledger->Row(qp->GetOwner());
-                ++row.dataPackets;
-                row.dataBytes += payload;
-                row.headerBytes += p->GetSize() - payload;
-            }
-        }
-        if (qp->HasPacketToSend())
-        {
-            m_active.push_back(index); // round robin: to the back of the ring
-        }
-        else
-        {
-            m_isActive[index] = false;
-        }
-        FabricFrame frame = FabricFrame::From(p);
-        frame.info.owner = qp->GetOwner();
-        frame.info.op = tag;
-        return frame;
+        Time paused = m_device->GetPausedTime(qp->GetPriority(), now);
+        m_ops->Built(tag, paused - qp->SwapPauseReading(paused));
     }
-    if (earliest != Time::Max())
+    if (qp->IsMulticast())
     {
-        WakeAt(earliest);
+        p = EncapsulateMulticast(qp, p, payload);
     }
-    return FabricFrame();
+    else
+    {
+        Encapsulate(p, qp->GetRemoteHost(), qp->GetBuiltPort(), qp->GetPriority(), m_ecnCapable);
+        qp->PacketSent(p->GetSize() + m_device->GetFramingBytes());
+        ++m_counters.dataPackets;
+        m_counters.dataBytes += payload;
+        m_counters.headerBytes += p->GetSize() - payload;
+        if (m_ledger)
+        {
+            TrafficLedger::Counters& row = m_ledger->Row(qp->GetOwner());
+            ++row.dataPackets;
+            row.dataBytes += payload;
+            row.headerBytes += p->GetSize() - payload;
+        }
+    }
+    FabricFrame frame = FabricFrame::From(p);
+    frame.info.owner = qp->GetOwner();
+    frame.info.op = tag;
+    return frame;
 }
 
 RocePacketBuilder::Addressing
@@ -593,26 +509,27 @@ RdmaNic::MakeAddressing(uint32_t dstIp, uint16_t srcPort, uint8_t priority, bool
 }
 
 Ptr<Packet>
-RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload)
+RdmaNic::EncapsulateMulticast(QueuePair* qp, Ptr<Packet> p, uint32_t payload)
 {
     const QueuePair::Message& m = qp->GetLastBuiltMessage();
-    RocePacketBuilder::AddUdpIp(
-        p,
-        MakeAddressing(
-            GroupAddress(qp->GetGroupQpn()), qp->GetBuiltPort(), qp->GetPriority(), m_ecnCapable));
-    m_copiesPriority = qp->GetPriority();
+    RocePacketBuilder::AddUdpIp(p,
+                                MakeAddressing(FabricAddress::GroupIpv4(qp->GetGroupQpn()),
+                                               qp->GetBuiltPort(),
+                                               qp->GetPriority(),
+                                               m_ecnCapable));
+    m_egress.SetCopiesPriority(qp->GetPriority());
     m_frames.clear();
     qp->GetP2mpEncapsulator()->Encapsulate(p, m.target, qp->LastBuiltWasFirst(), m_mac, m_frames);
     uint32_t wire = 0;
     for (const auto& f : m_frames)
     {
         wire += f->GetSize() + m_device->GetFramingBytes();
-        ++m_dataPackets;
-        m_dataBytes += payload;
-        m_headerBytes += f->GetSize() - payload;
+        ++m_counters.dataPackets;
+        m_counters.dataBytes += payload;
+        m_counters.headerBytes += f->GetSize() - payload;
     }
-    ++m_mcastPackets;
-    m_mcastCopies += m_frames.size();
+    ++m_counters.mcastPackets;
+    m_counters.mcastCopies += m_frames.size();
     if (m_ledger)
     {
         TrafficLedger::Counters& row = m_ledger->Row(qp->GetOwner());
@@ -632,7 +549,7 @@ RdmaNic::EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload
         FabricFrame copy = FabricFrame::From(m_frames[i]);
         copy.info.owner = qp->GetOwner();
         copy.info.op = m.tag;
-        m_copies.push_back(std::move(copy));
+        m_egress.QueueCopy(std::move(copy));
     }
     return m_frames[0];
 }
@@ -662,34 +579,29 @@ RdmaNic::Encapsulate(
     // Switches route on IPv4; the destination MAC names the final host, not the next hop.
     RocePacketBuilder::AddEnvelope(
         p,
-        MakeAddressing(HostAddress(dstHost).Get(), srcPort, priority, ecnCapable),
+        MakeAddressing(FabricAddress::HostIpv4(dstHost).Get(), srcPort, priority, ecnCapable),
         m_mac,
-        HostMac(dstHost));
+        FabricAddress::HostMac(dstHost));
 }
 
 void
 RdmaNic::SendAck(const RcResponder::Peer& to, uint32_t psn24, bool nak, uint32_t msn)
 {
     const RocePacketBuilder::Addressing a
-        = MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false);
+        = MakeAddressing(FabricAddress::HostIpv4(to.host).Get(), to.srcPort, m_ctrlPriority, false);
     // Deferred: ACKs are most of a broadcast's frames, and their bytes are rarely read. One
     // that takes a data packet's in-band telemetry back has bytes from the start.
-    FabricFrame ack = m_echoing ? FabricFrame::From(RocePacketBuilder::AckFrame(
-                          a, m_mac, HostMac(to.host), to.qpn, psn24, nak, msn, &m_echo))
-                                : m_ackFrames.Make(a, to.qpn, psn24, nak, msn);
+    FabricFrame ack
+        = m_echoing ? FabricFrame::From(RocePacketBuilder::AckFrame(
+              a, m_mac, FabricAddress::HostMac(to.host), to.qpn, psn24, nak, msn, &m_echo))
+                    : m_ackFrames.Make(a, to.qpn, psn24, nak, msn);
     NS_LOG_LOGIC("host " << m_host << ": " << (nak ? "NAK" : "ACK") << " of PSN " << psn24
                          << " to host " << to.host << " QP " << to.qpn
                          << (m_echoing ? ", echoing telemetry" : ""));
     m_echoing = false;
     ack.info.owner = to.owner;
-    m_naksSent += nak;
+    m_counters.naksSent += nak;
     QueueControl(std::move(ack));
-}
-
-uint64_t
-RdmaNic::GetNaksSent() const
-{
-    return m_naksSent;
 }
 
 uint16_t
@@ -717,70 +629,6 @@ RdmaNic::GetReorderTimeout() const
 }
 
 void
-RdmaNic::RecordDisplacement(uint64_t ahead)
-{
-    uint32_t bucket = 0;
-    while (bucket + 1 < DISPLACEMENT_BUCKETS && (ahead >> (bucket + 1)) != 0)
-    {
-        ++bucket;
-    }
-    ++m_displacement[bucket];
-    m_earlyTrace(ahead);
-}
-
-void
-RdmaNic::CountSpuriousRetransmission()
-{
-    ++m_spurious;
-    m_duplicateTrace();
-}
-
-void
-RdmaNic::CountReorderDrop()
-{
-    NS_LOG_LOGIC("host " << m_host << ": a packet past the reorder window dropped");
-    ++m_reorderDrops;
-}
-
-void
-RdmaNic::CountLost(uint8_t owner, uint32_t op, uint32_t bytes)
-{
-    NS_LOG_LOGIC("host " << m_host << ": " << bytes << " B given up as lost (operation " << op
-                         << ")");
-    ++m_lostPackets;
-    m_lostBytes += bytes;
-    m_lostTrace(bytes);
-    if (m_ledger)
-    {
-        TrafficLedger::Counters& row = m_ledger->Row(owner);
-        ++row.lostPackets;
-        row.lostBytes += bytes;
-    }
-    if (m_ops && op)
-    {
-        m_ops->Lost(op, bytes);
-    }
-}
-
-const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>&
-RdmaNic::GetDisplacementHistogram() const
-{
-    return m_displacement;
-}
-
-uint64_t
-RdmaNic::GetSpuriousRetransmissions() const
-{
-    return m_spurious;
-}
-
-uint64_t
-RdmaNic::GetReorderDrops() const
-{
-    return m_reorderDrops;
-}
-
-void
 RdmaNic::SetComputeIcrc(bool computeIcrc)
 {
     m_computeIcrc = computeIcrc;
@@ -798,10 +646,11 @@ RdmaNic::SendCnp(const RcResponder::Peer& to)
 {
     // Deferred, as ACKs: under a large incast CNPs are a good part of the frames.
     FabricFrame cnp = m_ackFrames.MakeCnp(
-        MakeAddressing(HostAddress(to.host).Get(), to.srcPort, m_ctrlPriority, false), to.qpn);
+        MakeAddressing(FabricAddress::HostIpv4(to.host).Get(), to.srcPort, m_ctrlPriority, false),
+        to.qpn);
     NS_LOG_LOGIC("host " << m_host << ": CNP to host " << to.host << " QP " << to.qpn);
-    ++m_cnpsSent;
-    m_cnpSentTrace(to.qpn);
+    ++m_counters.cnpsSent;
+    m_counters.cnpSent(to.qpn);
     cnp.info.owner = to.owner;
     if (m_ledger)
     {
@@ -824,6 +673,13 @@ RdmaNic::SendAckAs(const RocePacketBuilder::Addressing& a,
     QueueControl(std::move(ack));
 }
 
+void
+RdmaNic::SetControlPriority(uint8_t priority)
+{
+    m_ctrlPriority = priority;
+    m_egress.SetControlPriority(priority);
+}
+
 uint8_t
 RdmaNic::GetControlPriority() const
 {
@@ -833,7 +689,7 @@ RdmaNic::GetControlPriority() const
 void
 RdmaNic::QueueControl(FabricFrame frame)
 {
-    m_control.push_back(std::move(frame));
+    m_egress.QueueControl(std::move(frame));
     m_device->TryTransmit();
 }
 
@@ -873,25 +729,25 @@ void
 RdmaNic::Demultiplex(uint32_t port, FabricFrame& frame)
 {
     const FrameInfo& fi = frame.info;
-    Ptr<QueuePair> qp = GetQp(fi.destQp);
+    Ptr<QueuePair> qp = m_table.Get(fi.destQp);
     if (!qp)
     {
-        auto it = m_groups.find(fi.destQp);
-        if (it == m_groups.end())
+        QpTable::Group g;
+        if (!m_table.FindGroup(fi.destQp, g))
         {
             NS_LOG_WARN("frame for unknown QP " << fi.destQp << " at host " << m_host);
             return;
         }
-        if (!(it->second & REQUESTER))
+        if (!g.requester)
         {
-            ReceiveGroupFrame(it->second, fi);
+            ReceiveGroupFrame(g.index, fi);
             return;
         }
-        qp = m_qps[it->second & ~REQUESTER];
+        qp = m_table.GetAll()[g.index];
     }
     if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
     {
-        ++m_acksReceived;
+        ++m_counters.acksReceived;
         if (m_ledger)
         {
             ++m_ledger->Row(fi.owner).acksAtSenders;
@@ -917,8 +773,8 @@ RdmaNic::Demultiplex(uint32_t port, FabricFrame& frame)
     }
     else if (fi.opcode == BthHeader::CNP)
     {
-        ++m_cnpsReceived;
-        m_cnpReceivedTrace(fi.destQp);
+        ++m_counters.cnpsReceived;
+        m_counters.cnpReceived(fi.destQp);
         qp->ReceiveCnp();
     }
     else if (BthHeader::IsProbe(fi.opcode) || fi.opcode == BthHeader::RC_PROBE_ACK)
@@ -931,22 +787,10 @@ void
 RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim)
 {
     Ptr<QueuePair> qp = GetQp(qpn);
-    Ptr<Packet> p = ProbeFrameBuilder::Probe(
-        MakeAddressing(HostAddress(qp->GetRemoteHost()).Get(), srcPort, qp->GetPriority(), false),
-        m_mac,
-        HostMac(qp->GetRemoteHost()),
-        qp->GetRemoteQpn(),
-        probeId,
-        m_telemetryNamespace,
-        m_telemetryHops,
-        claim);
-    FabricFrame frame = FabricFrame::From(p);
-    frame.info.owner = qp->GetOwner();
-    ++m_probesSent;
-    m_probeBytes += p->GetSize() + m_device->GetFramingBytes();
-    NS_LOG_LOGIC("host " << m_host << " QP " << qpn << ": probe " << probeId << " on port "
-                         << srcPort << (claim ? " (a claim)" : ""));
-    m_probes.push_back(std::move(frame));
+    const RocePacketBuilder::Addressing a = MakeAddressing(
+        FabricAddress::HostIpv4(qp->GetRemoteHost()).Get(), srcPort, qp->GetPriority(), false);
+    m_egress.QueueProbe(
+        m_probes.MakeProbe(a, *qp, probeId, m_telemetryNamespace, m_telemetryHops, claim));
     // Not TryTransmit here: a probe is sent from inside this NIC's own DequeueFrame (the
     // steering asks at a message's first packet), where the port is not marked busy yet.
     Simulator::ScheduleNow(&RdmaNic::Wake, this);
@@ -955,69 +799,24 @@ RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim)
 void
 RdmaNic::ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame)
 {
-    IoamTraceHeader trace;
-    if (!ProbeFrameBuilder::ReadTrace(frame.GetPacket(), trace))
+    FabricFrame reply;
+    if (m_probes.Receive(
+            *qp,
+            frame,
+            MakeAddressing(frame.info.srcIp, qp->GetSourcePort(), m_ctrlPriority, false),
+            reply))
     {
-        NS_LOG_WARN("host " << m_host << ": a probe without a readable trace, ignored");
-        return;
+        QueueControl(std::move(reply));
     }
-    const FrameInfo& fi = frame.info;
-    if (fi.opcode == BthHeader::RC_PROBE_ACK)
-    {
-        ++m_probeAcksReceived;
-        if (Ptr<PathSteering> steering = qp->GetPathSteering())
-        {
-            steering->ProbeAnswered(fi.psn, trace);
-        }
-        return;
-    }
-    // The IOAM decapsulating node: the trace goes back to the sender, ahead of data as ACKs.
-    Ptr<Packet> ack = ProbeFrameBuilder::Ack(
-        MakeAddressing(fi.srcIp, qp->GetSourcePort(), m_ctrlPriority, false),
-        m_mac,
-        HostMac(fi.SrcHost()),
-        qp->GetRemoteQpn(),
-        fi.psn,
-        trace);
-    FabricFrame reply = FabricFrame::From(ack);
-    reply.info.owner = qp->GetOwner();
-    ++m_probeAcksSent;
-    m_probeBytes += ack->GetSize() + m_device->GetFramingBytes();
-    QueueControl(std::move(reply));
-}
-
-uint64_t
-RdmaNic::GetProbesSent() const
-{
-    return m_probesSent;
-}
-
-uint64_t
-RdmaNic::GetProbeAcksSent() const
-{
-    return m_probeAcksSent;
-}
-
-uint64_t
-RdmaNic::GetProbeAcksReceived() const
-{
-    return m_probeAcksReceived;
-}
-
-uint64_t
-RdmaNic::GetProbeBytes() const
-{
-    return m_probeBytes;
 }
 
 void
 RdmaNic::ReceiveGroupFrame(uint32_t index, const FrameInfo& fi)
 {
-    GroupResponder& g = m_groupRx[index];
     if (fi.opcode == BthHeader::RC_ACKNOWLEDGE)
     {
         // A responder has nothing outstanding: an ACK or NAK for it changes nothing.
-        ++m_acksReceived;
+        ++m_counters.acksReceived;
         if (m_ledger)
         {
             ++m_ledger->Row(fi.owner).acksAtSenders;
@@ -1025,93 +824,14 @@ RdmaNic::ReceiveGroupFrame(uint32_t index, const FrameInfo& fi)
     }
     else if (BthHeader::IsRequest(fi.opcode))
     {
-        g.rx.Receive(this,
-                     g.peer,
-                     g.qpn,
-                     fi,
-                     [this, &g](uint64_t msn, uint64_t bytes, uint64_t lastPsn)
-                     {
-                         if (!g.receive.IsNull())
-                         {
-                             g.receive(m_host, msn, bytes, lastPsn);
-                         }
-                     });
-        if (m_groupReorderTimer && m_reorder == TOLERANT)
-        {
-            ArmGroupCheck(index);
-        }
+        m_groupRx.Receive(index, fi);
     }
     else if (fi.opcode == BthHeader::CNP)
     {
         // Nothing is sent from a responder: there is no rate to cut.
-        ++m_cnpsReceived;
-        m_cnpReceivedTrace(fi.destQp);
+        ++m_counters.cnpsReceived;
+        m_counters.cnpReceived(fi.destQp);
     }
-}
-
-void
-RdmaNic::ArmGroupCheck(uint32_t index)
-{
-    GroupResponder& g = m_groupRx[index];
-    Time due = g.rx.NextHoleCheck(this);
-    if (due >= g.checkDue)
-    {
-        return; // owes nothing, or its queued look comes first and will queue the next
-    }
-    g.checkDue = due;
-    m_groupChecks.push(GroupCheck{due, index});
-    ScheduleGroupChecks();
-}
-
-void
-RdmaNic::ScheduleGroupChecks()
-{
-    if (m_groupChecks.empty())
-    {
-        return;
-    }
-    Time due = m_groupChecks.top().due;
-    if (IsPending(m_groupCheckEvent) && m_groupCheckAt <= due)
-    {
-        return;
-    }
-    m_groupCheckEvent.Cancel();
-    Time now = Simulator::Now();
-    m_groupCheckAt = std::max(due, now);
-    QuadHeapScheduler::SetNextLane(m_timerLane);
-    m_groupCheckEvent = Simulator::Schedule(m_groupCheckAt - now, &RdmaNic::GroupChecksDue, this);
-}
-
-void
-RdmaNic::GroupChecksDue()
-{
-    Time now = Simulator::Now();
-    while (!m_groupChecks.empty() && m_groupChecks.top().due <= now)
-    {
-        const GroupCheck c = m_groupChecks.top();
-        m_groupChecks.pop();
-        GroupResponder& g = m_groupRx[c.index];
-        if (c.due != g.checkDue)
-        {
-            continue; // superseded by an earlier look
-        }
-        g.checkDue = Time::Max();
-        NS_LOG_LOGIC("host " << m_host << " QP " << g.qpn << ": group hole/tail check");
-        g.rx.CheckHoleNow(this,
-                          g.peer,
-                          g.qpn,
-                          [this, &g](uint64_t msn, uint64_t bytes, uint64_t lastPsn)
-                          {
-                              if (!g.receive.IsNull())
-                              {
-                                  g.receive(m_host, msn, bytes, lastPsn);
-                              }
-                          });
-        // Progress since it was queued moves its next look later (a lazy re-arm, as the
-        // requesters' retransmission timers do).
-        ArmGroupCheck(c.index);
-    }
-    ScheduleGroupChecks();
 }
 
 uint32_t
@@ -1130,78 +850,6 @@ Time
 RdmaNic::GetRto() const
 {
     return m_rto;
-}
-
-uint64_t
-RdmaNic::GetAcksReceived() const
-{
-    return m_acksReceived;
-}
-
-uint64_t
-RdmaNic::GetAcksBeyondSent() const
-{
-    return m_acksBeyondSent;
-}
-
-void
-RdmaNic::CountAckBeyondSent()
-{
-    ++m_acksBeyondSent;
-}
-
-uint64_t
-RdmaNic::GetAcksRefused() const
-{
-    return m_acksRefused;
-}
-
-void
-RdmaNic::CountAckRefused()
-{
-    ++m_acksRefused;
-}
-
-uint64_t
-RdmaNic::GetDataPacketsSent() const
-{
-    return m_dataPackets;
-}
-
-uint64_t
-RdmaNic::GetDataBytesSent() const
-{
-    return m_dataBytes;
-}
-
-uint64_t
-RdmaNic::GetHeaderBytesSent() const
-{
-    return m_headerBytes;
-}
-
-uint64_t
-RdmaNic::GetMulticastPackets() const
-{
-    return m_mcastPackets;
-}
-
-uint64_t
-RdmaNic::GetMulticastCopies() const
-{
-    return m_mcastCopies;
-}
-
-uint64_t
-RdmaNic::GetCnpsSent() const
-{
-    return m_cnpsSent;
-}
-
-uint64_t
-RdmaNic::GetCnpsReceived() const
-{
-    return m_cnpsReceived;
 }
 
 void
@@ -1232,11 +880,30 @@ uint64_t
 RdmaNic::GetRetransmissions() const
 {
     uint64_t n = 0;
-    for (uint32_t index : m_created)
+    for (uint32_t i = 0; i < m_table.GetNQps(); ++i)
     {
-        n += m_qps[index]->GetRetransmissions();
+        n += m_table.GetByCreation(i)->GetRetransmissions();
     }
     return n;
+}
+
+void
+RdmaNic::AddCounters(CounterSet& counters) const
+{
+    m_counters.AddTo(counters);
+    counters.Add("retransmissions", GetRetransmissions());
+    counters.Add("qps", m_table.GetNQps());
+    counters.Max("qps_max", m_table.GetNQps());
+    if (m_steering)
+    {
+        for (uint32_t i = 0; i < m_table.GetNQps(); ++i)
+        {
+            if (Ptr<PathSteering> steering = m_table.GetByCreation(i)->GetPathSteering())
+            {
+                steering->AddCounters(counters);
+            }
+        }
+    }
 }
 
 } // namespace ns3

@@ -1,34 +1,37 @@
 /*
- * A RoCEv2 NIC: queue pairs, a round-robin scheduler across them with ACK/NAK/CNP first,
- * Ethernet/IPv4/UDP encapsulation with the UDP source port as ECMP entropy, and dispatch of
- * received frames to their queue pairs.
+ * A RoCEv2 NIC: it makes queue pairs (with their rate controller and path steering) and group
+ * responders, encapsulates what they send in Ethernet/IPv4/UDP with the UDP source port as ECMP
+ * entropy, and hands received frames to them. Its parts do one job each: QpTable numbers,
+ * RdmaEgressArbiter chooses what goes next, GroupResponderSet receives P2MP flows,
+ * NicProbeAgent makes and answers telemetry probes, RdmaNicCounters counts.
  */
 #ifndef MCAST4AI_RDMA_NIC_H
 #define MCAST4AI_RDMA_NIC_H
 
-#include "core/model/ring-queue.h"
 #include "fabric/model/fabric-net-device.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "rdma/model/group-responder-set.h"
+#include "rdma/model/nic-probe-agent.h"
 #include "rdma/model/nic-receive-pipeline.h"
+#include "rdma/model/qp-table.h"
 #include "rdma/model/queue-pair.h"
+#include "rdma/model/rdma-egress-arbiter.h"
+#include "rdma/model/rdma-nic-counters.h"
 #include "wire/model/ack-frame-builder.h"
 #include "wire/model/frame-info.h"
 #include "wire/model/roce-packet-builder.h"
 
 #include <array>
-#include <deque>
-#include <functional>
-#include <queue>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
 {
 
+class CounterSet;
 class Node;
 
 /**
@@ -39,11 +42,6 @@ class RdmaNic : public Object, public FabricPortOwner
 public:
     static TypeId GetTypeId();
     RdmaNic();
-
-    /// Host index h has IPv4 address 10.0.0.0 + h + 1 ...
-    static Ipv4Address HostAddress(uint32_t host);
-    /// ... and the locally administered MAC 02:00:hh:hh:hh:hh.
-    static Mac48Address HostMac(uint32_t host);
 
     void Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host);
     Ptr<FabricNetDevice> GetDevice() const;
@@ -67,7 +65,7 @@ public:
                                      uint8_t owner = 0);
     /// A group responder has a whole message (receiver host, msn, bytes, the message's last
     /// PSN).
-    typedef Callback<void, uint32_t, uint64_t, uint64_t, uint64_t> GroupReceiveCallback;
+    typedef GroupResponderSet::ReceiveCallback GroupReceiveCallback;
     /**
      * This host's responder for a P2MP flow: packets to groupQpn land here, and ACKs go to
      * the sender's QP. It is the responder half of a queue pair only (RcResponder): no
@@ -92,8 +90,6 @@ public:
     /// Packets the responder of groupQpn received in order (its next expected PSN); 0 if this
     /// NIC has no responder for it.
     uint64_t GetGroupReceivedPackets(uint32_t groupQpn) const;
-    /// IPv4 destination of a P2MP flow's packets (239.0.0.0/8, from the group QPN).
-    static uint32_t GroupAddress(uint32_t groupQpn);
 
     /// A QP has packets to send (new message or go-back-N).
     void NotifyReady(Ptr<QueuePair> qp);
@@ -121,13 +117,6 @@ public:
      * claim: the probe claims the path (BthHeader::RC_PROBE_CLAIM).
      */
     void SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim);
-    /// Telemetry probes this NIC sent (claims included), acknowledgements it sent for others'
-    /// probes and acknowledgements of its own that came back; the wire bytes of the probes and
-    /// acknowledgements it sent (framing included).
-    uint64_t GetProbesSent() const;
-    uint64_t GetProbeAcksSent() const;
-    uint64_t GetProbeAcksReceived() const;
-    uint64_t GetProbeBytes() const;
 
     /// Unicast QPs created from now on steer their source port (a child of PathSteering).
     void SetPathSteeringType(TypeId tid);
@@ -175,56 +164,32 @@ public:
         return m_reorder == TOLERANT;
     }
 
+    /// Tolerant, with GroupReorderTimer on: group responders look at holes and tails when due.
+    bool HasGroupReorderTimer() const
+    {
+        return m_groupReorderTimer && m_reorder == TOLERANT;
+    }
+
     /// Tolerant: bitmap size, in packets past the expected PSN, of each responder.
     uint32_t GetReorderWindow() const;
     /// Tolerant: how long a hole stays open before it is NAKed selectively.
     Time GetReorderTimeout() const;
-    /// A responder got a packet `ahead` PSNs past its expected one (tolerant NIC).
-    void RecordDisplacement(uint64_t ahead);
-    /// A responder got a data packet it already had.
-    void CountSpuriousRetransmission();
-    /// A tolerant responder dropped a packet beyond its reorder window.
-    void CountReorderDrop();
-    /// A responder completed without `bytes` payload bytes of operation op (a PSN skip it took,
-    /// or a hole it gave up on), in the peer owner's traffic.
-    void CountLost(uint8_t owner, uint32_t op, uint32_t bytes);
-    /// Loss-tolerant packets this NIC's responders took as skipped, and their payload bytes.
-    uint64_t GetLostPackets() const
+
+    /// What it counted; its queue pairs and responders add to it directly.
+    RdmaNicCounters& GetCounters()
     {
-        return m_lostPackets;
+        return m_counters;
     }
 
-    uint64_t GetLostBytes() const
+    const RdmaNicCounters& GetCounters() const
     {
-        return m_lostBytes;
+        return m_counters;
     }
-    /// Buckets of RecordDisplacement: [0] = 1, [1] = 2-3, [b] = 2^b .. 2^(b+1) - 1.
-    static constexpr uint32_t DISPLACEMENT_BUCKETS = 24;
-    const std::array<uint64_t, DISPLACEMENT_BUCKETS>& GetDisplacementHistogram() const;
-    uint64_t GetSpuriousRetransmissions() const;
-    uint64_t GetReorderDrops() const;
 
-    // Counters for the metrics.
-    uint64_t GetAcksReceived() const;
-    /// ACKs (or NAKs) for a PSN its queue pair never sent: ignored, and counted, since a
-    /// correct fabric never makes one (RunInvariants).
-    uint64_t GetAcksBeyondSent() const;
-    /// Count one such ACK (QueuePair).
-    void CountAckBeyondSent();
-    /// ACKs a P2MP requester refused: not from its aggregation point (QueuePair::SetAckSource).
-    uint64_t GetAcksRefused() const;
-    void CountAckRefused();
-    uint64_t GetDataPacketsSent() const;
-    uint64_t GetDataBytesSent() const;
-    uint64_t GetHeaderBytesSent() const;
+    /// Report its counters, its queue pairs' and their path steering's to the run's summary.
+    void AddCounters(CounterSet& counters) const;
+    /// Retransmissions of its queue pairs.
     uint64_t GetRetransmissions() const;
-    /// NAKs this NIC's responders sent (a gap: go-back-N from the first missing PSN).
-    uint64_t GetNaksSent() const;
-    uint64_t GetCnpsSent() const;
-    /// P2MP packets that left this NIC and the copies they took (for copies-per-message).
-    uint64_t GetMulticastPackets() const;
-    uint64_t GetMulticastCopies() const;
-    uint64_t GetCnpsReceived() const;
     /// Frames of queue pairs created for owner from now on ride this priority class instead of
     /// DataPriority (a workload's `priority`).
     void SetOwnerPriority(uint8_t owner, uint8_t priority);
@@ -249,13 +214,18 @@ protected:
     void DoDispose() override;
 
 private:
+    /// The next frame to send, as the egress arbiter chooses (RdmaEgressArbiter).
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) override;
-    /// The next frame to send: control first, then P2MP copies, then data round robin.
-    /// A data frame of the next QP in turn, or none.
-    FabricFrame NextDataFrame(uint8_t pausedMask, Time now);
+    /// Build, encapsulate and count the next data frame of qp.
+    FabricFrame BuildDataFrame(QueuePair* qp, Time now);
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
     /// A received frame to its queue pair or group responder (through the pipeline, if any).
     void Demultiplex(uint32_t port, FabricFrame& frame);
+    /// A frame for group responder index (GroupResponderSet).
+    void ReceiveGroupFrame(uint32_t index, const FrameInfo& fi);
+    /// A probe for one of its queue pairs (answered) or a probe's acknowledgement (to the
+    /// queue pair's steering).
+    void ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame);
     /// This NIC's addressing of a packet to dstIp (its source IP, its ICRC setting).
     RocePacketBuilder::Addressing MakeAddressing(uint32_t dstIp,
                                                  uint16_t srcPort,
@@ -267,80 +237,27 @@ private:
     /// Queue an ACK, NAK or CNP ahead of all data and wake the port.
     void QueueControl(FabricFrame frame);
     void SetComputeIcrc(bool computeIcrc);
+    void SetControlPriority(uint8_t priority);
     /// UDP/IPv4 to the group address, then the mechanism's header(s); returns the first frame
     /// and queues the other copies.
-    Ptr<Packet> EncapsulateMulticast(Ptr<QueuePair> qp, Ptr<Packet> p, uint32_t payload);
+    Ptr<Packet> EncapsulateMulticast(QueuePair* qp, Ptr<Packet> p, uint32_t payload);
     void Wake();
 
     Ptr<Node> m_node;
     Ptr<FabricNetDevice> m_device;
     Ptr<TrafficLedger> m_ledger;
-    Ptr<NicReceivePipeline> m_rxPipeline; // none: frames cost the receive path nothing
-    OpLedger* m_ops{nullptr}; // m_ledger's per-operation rows, or none              // the
-                              // device's: per-owner counters, or none
+    Ptr<NicReceivePipeline> m_rxPipeline;     // none: frames cost the receive path nothing
+    OpLedger* m_ops{nullptr};                 // m_ledger's per-operation rows, or none
     std::array<uint8_t, 256> m_ownerPriority; // 0xFF: DataPriority
     std::array<uint8_t, 256> m_ownerMaxRetx;  // QueuePair::RELIABLE: every loss recovered
-    uint8_t m_copiesPriority{0};              // of the P2MP copies queued in m_copies
-    uint8_t m_dataClasses{0};                 // priorities its queue pairs send on
     uint32_t m_host{0};
     Ipv4Address m_address;
     Mac48Address m_mac;
-    /// The receiving end of one P2MP flow at this host.
-    struct GroupResponder
-    {
-        RcResponder rx;
-        RcResponder::Peer peer; ///< the sender's P2MP QP
-        uint32_t qpn{0};        ///< the QPN it took (logs)
-        GroupReceiveCallback receive;
-        Time checkDue{Time::Max()}; ///< its queued look (GroupReorderTimer); Max: none
-    };
-
-    /// A probe for one of its queue pairs (answered) or a probe's acknowledgement (to the
-    /// queue pair's steering).
-    void ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame);
-    /// Dispatch a frame for group responder index (in m_groupRx).
-    void ReceiveGroupFrame(uint32_t index, const FrameInfo& fi);
-    /// A group responder may owe something (an open hole, an unfinished message): queue its
-    /// next look (RcResponder::NextHoleCheck) if it is due before the one queued. A look
-    /// queued earlier that progress made premature runs and queues the next (a lazy re-arm).
-    void ArmGroupCheck(uint32_t index);
-    /// The NIC's one group-check event goes off at the earliest look due.
-    void ScheduleGroupChecks();
-    /// Looks that are due: NAK holes and stalled tails (RcResponder::CheckHoleNow).
-    void GroupChecksDue();
-
-    // index = qpn - FIRST_QPN; null where the QPN went to a group responder
-    std::vector<Ptr<QueuePair>> m_qps;
-    std::vector<uint32_t> m_created; // indices of m_qps's queue pairs, in creation order
-    std::deque<uint32_t> m_active;   // round-robin ring of QP indices with data to send
-    std::vector<bool> m_isActive;
-    // Frames are parsed as they are built: a paused port may hold ACKs for long.
-    RingQueue<FabricFrame> m_control; // ACK/NAK/CNP
-    AckFrameBuilder m_ackFrames;      // this NIC's ACKs/NAKs/CNPs, bytes built when read
-    RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
-    RingQueue<FabricFrame> m_probes;  // telemetry probes, each in its queue pair's class
-    // By group QPN: a P2MP requester (REQUESTER | index in m_qps) or a group responder (index
-    // in m_groupRx). A deque: responders keep their address while more are created.
-    std::unordered_map<uint32_t, uint32_t> m_groups;
-    std::deque<GroupResponder> m_groupRx;
-    /// A group responder's next look (GroupReorderTimer): one event per NIC, not per
-    /// responder, at the earliest due; an entry whose due is not its responder's checkDue
-    /// was superseded by an earlier one and is skipped.
-    struct GroupCheck
-    {
-        Time due;
-        uint32_t index{0};
-
-        bool operator>(const GroupCheck& o) const
-        {
-            return due != o.due ? due > o.due : index > o.index;
-        }
-    };
-
-    std::priority_queue<GroupCheck, std::vector<GroupCheck>, std::greater<GroupCheck>>
-        m_groupChecks;
-    EventId m_groupCheckEvent;
-    Time m_groupCheckAt;
+    QpTable m_table;             // queue pairs and P2MP flows by number
+    RdmaEgressArbiter m_egress;  // what the port sends next
+    GroupResponderSet m_groupRx; // the receiving ends of P2MP flows
+    NicProbeAgent m_probes;      // telemetry probes: made, answered, answers delivered
+    AckFrameBuilder m_ackFrames; // this NIC's ACKs/NAKs/CNPs, bytes built when read
     bool m_groupReorderTimer{true};
     std::vector<Ptr<Packet>> m_frames; // scratch: frames of one P2MP packet
 
@@ -361,40 +278,15 @@ private:
     Time m_wakeupAt;
     uint32_t m_timerLane; // the QPs' retransmission timers: see GetTimerLane
 
-    uint64_t m_acksReceived{0};
-    uint64_t m_acksBeyondSent{0};
-    uint64_t m_acksRefused{0};
-    uint64_t m_dataPackets{0};
-    uint64_t m_dataBytes{0};
-    uint64_t m_headerBytes{0};
-    uint64_t m_cnpsSent{0};
-    uint64_t m_naksSent{0};
-    uint64_t m_mcastPackets{0};
-    uint64_t m_mcastCopies{0};
-    uint64_t m_cnpsReceived{0};
     uint16_t m_telemetryNamespace{1};
     /// The trace of the data frame being received, while it is: an ACK it causes echoes it.
     IoamTraceHeader m_echo;
     bool m_echoing{false};
     uint32_t m_telemetryHops{3};
-    uint64_t m_probesSent{0};
-    uint64_t m_probeAcksSent{0};
-    uint64_t m_probeAcksReceived{0};
-    uint64_t m_probeBytes{0};
     ReorderMode m_reorder{GO_BACK_N};
     uint32_t m_reorderWindow{0};
     Time m_reorderTimeout;
-    std::array<uint64_t, DISPLACEMENT_BUCKETS> m_displacement{};
-    uint64_t m_spurious{0};
-    uint64_t m_lostPackets{0};
-    uint64_t m_lostBytes{0};
-    uint64_t m_reorderDrops{0};
-
-    TracedCallback<uint64_t> m_earlyTrace;       // displacement of a packet ahead of a hole
-    TracedCallback<> m_duplicateTrace;           // a data packet received twice
-    TracedCallback<uint32_t> m_lostTrace;        // a PSN skip taken: payload bytes lost
-    TracedCallback<uint32_t> m_cnpSentTrace;     // QPN the CNP is sent to
-    TracedCallback<uint32_t> m_cnpReceivedTrace; // local QPN it arrived for
+    RdmaNicCounters m_counters;
 };
 
 } // namespace ns3

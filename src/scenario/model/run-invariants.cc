@@ -98,7 +98,7 @@ RunInvariants::Check(const TopologyBuilder& fabric, const ScenarioConfig& config
     uint64_t beyond = 0;
     for (uint32_t h = 0; h < fabric.GetHostCount(); ++h)
     {
-        beyond += fabric.GetNic(h)->GetAcksBeyondSent();
+        beyond += fabric.GetNic(h)->GetCounters().acksBeyondSent;
     }
     if (beyond > 0)
     {

@@ -44,10 +44,20 @@ struct LimitsConfig
     static constexpr double AUTO_WATCHDOG = -1;
 };
 
+/// What a fault takes down (`faults[].type`).
+enum class FaultType : uint8_t
+{
+    LINK_DOWN,
+    NIC_DOWN
+};
+
+MCAST4AI_ENUM_NAMES(FaultType,
+                    {{FaultType::LINK_DOWN, "link-down"}, {FaultType::NIC_DOWN, "nic-down"}});
+
 /// One element of `faults`: a link (or a host's NIC) failing and perhaps coming back.
 struct FaultConfig
 {
-    std::string type;          ///< "link-down" or "nic-down"
+    FaultType type{FaultType::LINK_DOWN};
     std::string from;          ///< link-down: one end, by node name ("leaf0")
     std::string to;            ///< link-down: the other end
     uint32_t host{0};          ///< nic-down: the host whose NIC fails
@@ -104,7 +114,7 @@ struct ScenarioConfig
 
     uint32_t HostCount() const
     {
-        if (topology.kind == "fat-tree")
+        if (topology.kind == TopologyKind::FAT_TREE)
         {
             return topology.k * topology.k * topology.k / 4;
         }

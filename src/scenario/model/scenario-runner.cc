@@ -172,7 +172,7 @@ ScenarioRunner::Build()
         {
             ops->SetP2mpOwner(P2mpOwnerOf(i));
         }
-        m_metrics->AddWorkload({w.label, w.type, w.pattern, p2mpApart});
+        m_metrics->AddWorkload({w.label, w.type, EnumName(w.pattern), p2mpApart});
         // The type's own class, by the name the scenario gives it: the runner knows none.
         const WorkloadTypeRegistry::Entry* type = WorkloadTypeRegistry::Find(w.type);
         NS_ABORT_MSG_IF(!type || type->tid == TypeId(),
@@ -437,127 +437,26 @@ ScenarioRunner::Progress()
 nlohmann::json
 ScenarioRunner::NetworkSummary() const
 {
-    uint64_t linkBytes = 0;
-    uint64_t pfc = 0;
-    uint64_t hops = 0;
-    uint64_t senderBytes = 0;
-    uint64_t headerBytes = 0;
-    uint64_t retx = 0;
-    uint64_t naks = 0;
-    uint64_t spurious = 0;
-    uint64_t reorderDrops = 0;
-    uint64_t linkLosses = 0;
-    uint64_t linkDownLosses = 0;
-    uint64_t qps = 0;
-    uint64_t qpsMax = 0;
-    // What the models report of themselves (steering, switch stages), by name.
-    CounterSet reported;
-    uint64_t telemetryProbes = 0;
-    uint64_t telemetryAcks = 0;
-    uint64_t telemetryBytes = 0;
-    std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS> displacement{};
-    uint64_t acks = 0;
-    uint64_t dataPackets = 0;
-    uint64_t cnps = 0;
-    uint64_t mcastPackets = 0;
-    uint64_t mcastCopies = 0;
-    uint64_t rootRefused = 0;
+    // Every component reports its own counters; the summary only lays them out.
+    CounterSet c;
     for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
     {
         Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        Ptr<FabricNetDevice> dev = nic->GetDevice();
-        linkBytes += dev->GetTxBytes();
-        hops += dev->GetTxFrames();
-        pfc += dev->GetPfcSent();
-        senderBytes += nic->GetDataBytesSent() + nic->GetHeaderBytesSent();
-        headerBytes += nic->GetHeaderBytesSent();
-        retx += nic->GetRetransmissions();
-        naks += nic->GetNaksSent();
-        spurious += nic->GetSpuriousRetransmissions();
-        linkLosses += nic->GetDevice()->GetLinkLosses();
-        linkDownLosses += nic->GetDevice()->GetLinkDownLosses();
-        qps += nic->GetNQps();
-        qpsMax = std::max<uint64_t>(qpsMax, nic->GetNQps());
-        if (nic->IsSteering())
-        {
-            for (uint32_t q = 0; q < nic->GetNQps(); ++q)
-            {
-                if (Ptr<PathSteering> steering = nic->GetQpByIndex(q)->GetPathSteering())
-                {
-                    steering->AddCounters(reported);
-                }
-            }
-        }
-        telemetryProbes += nic->GetProbesSent();
-        telemetryAcks += nic->GetProbeAcksReceived();
-        telemetryBytes += nic->GetProbeBytes();
-        reorderDrops += nic->GetReorderDrops();
-        for (uint32_t b = 0; b < RdmaNic::DISPLACEMENT_BUCKETS; ++b)
-        {
-            displacement[b] += nic->GetDisplacementHistogram()[b];
-        }
-        acks += nic->GetAcksReceived();
-        rootRefused += nic->GetAcksRefused();
-        dataPackets += nic->GetDataPacketsSent();
-        cnps += nic->GetCnpsSent();
-        mcastPackets += nic->GetMulticastPackets();
-        mcastCopies += nic->GetMulticastCopies();
+        nic->AddCounters(c);
+        nic->GetDevice()->AddCounters(c);
     }
-    uint64_t drops = 0;
-    uint64_t marks = 0;
-    uint64_t bufferPeak = 0;
-    uint64_t bift = 0;
-    // Per switch, the most entries alive at once: summed (the old cumulative-looking figure,
-    // named for what it is), and their maximum and mean over switches.
-    uint64_t groupPeak = 0;
-    uint64_t aggPeak = 0;
-    uint64_t groupPeakMax = 0;
-    uint64_t aggPeakMax = 0;
-    uint64_t aggInstalls = 0;
-    uint64_t aggFrees = 0;
-    uint64_t deepParsed = 0;
-    uint64_t aggregatedAcks = 0;
-    uint64_t sourceRefused = 0;
-    uint64_t unroutable = 0;
     for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
     {
-        Ptr<FabricSwitch> sw = m_fabric->GetSwitch(s);
-        drops += sw->GetDrops();
-        unroutable += sw->GetUnroutableDrops();
-        sourceRefused += sw->GetRefusedDrops();
-        marks += sw->GetEcnMarks();
-        bufferPeak = std::max(bufferPeak, sw->GetMmu()->GetPeakUsedBytes());
-        if (Ptr<P2mpSwitchStage> stage = m_fabric->GetP2mpStage(s))
-        {
-            Ptr<Replicator> r = stage->GetReplicator();
-            bift += r->GetBiftEntries();
-            uint64_t g = r->GetGroupTable()->GetPeakSize();
-            groupPeak += g;
-            groupPeakMax = std::max(groupPeakMax, g);
-            if (Ptr<AckAggregator> a = stage->GetAckAggregator())
-            {
-                aggPeak += a->GetPeakEntryCount();
-                aggPeakMax = std::max(aggPeakMax, a->GetPeakEntryCount());
-                aggInstalls += a->GetInstalls();
-                aggFrees += a->GetFrees();
-            }
-            deepParsed += stage->GetDeepParsed();
-            aggregatedAcks += stage->GetAggregatedAcksSent();
-        }
-        for (uint32_t i = 0; i < sw->GetNStages(); ++i)
-        {
-            sw->GetStage(i)->AddCounters(reported);
-        }
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            Ptr<FabricNetDevice> dev = sw->GetPort(p);
-            linkBytes += dev->GetTxBytes();
-            hops += dev->GetTxFrames();
-            pfc += dev->GetPfcSent();
-            linkLosses += dev->GetLinkLosses();
-            linkDownLosses += dev->GetLinkDownLosses();
-        }
+        m_fabric->GetSwitch(s)->AddCounters(c);
     }
+    std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS> displacement{};
+    for (uint32_t b = 0; b < displacement.size(); ++b)
+    {
+        displacement[b] = c.Get("reorder.displacement." + std::to_string(b));
+    }
+    const uint64_t acks = c.Get("acks_at_senders");
+    const uint64_t groupPeak = c.Get("switch_state.group_table_peak_sum");
+    const uint64_t aggPeak = c.Get("switch_state.aggregation_peak_sum");
     // Copies per P2MP message leaving its source: over the broadcast workloads' messages.
     double copies = 0;
     uint64_t p2mpMessages = 0;
@@ -574,7 +473,7 @@ ScenarioRunner::NetworkSummary() const
         }
     }
     // Logical packets (each PSN sent once per queue pair): copies made at the NIC excluded.
-    uint64_t logical = dataPackets - (mcastCopies - mcastPackets);
+    uint64_t logical = c.Get("data_packets") - (c.Get("p2mp_copies") - c.Get("p2mp_packets"));
     double switches = std::max<uint32_t>(1, m_fabric->GetSwitchCount());
     Ptr<GroupController> ctl = m_fabric->GetGroupController();
     double simS = m_simEnd.GetSeconds();
@@ -583,70 +482,70 @@ ScenarioRunner::NetworkSummary() const
         = {{"not_awaited", delivery->GetAcksRefused(AckAggregator::REFUSED_NOT_AWAITED)},
            {"wrong_port", delivery->GetAcksRefused(AckAggregator::REFUSED_WRONG_PORT)},
            {"outside_window", delivery->GetAcksRefused(AckAggregator::REFUSED_OUTSIDE_WINDOW)},
-           {"not_from_aggregator", rootRefused}};
+           {"not_from_aggregator", c.Get("acks_refused.not_from_aggregator")}};
     nlohmann::json state
-        = {{"bift_entries", bift},
-           {"group_table_live_peak_max", groupPeakMax},
+        = {{"bift_entries", c.Get("switch_state.bift_entries")},
+           {"group_table_live_peak_max", c.Get("switch_state.group_table_live_peak_max")},
            {"group_table_live_peak_mean", groupPeak / switches},
            {"group_table_peak_sum", groupPeak},
            {"group_table_installs", ctl ? ctl->GetEntryInstalls() : 0},
            {"group_table_teardowns", ctl ? ctl->GetEntryTeardowns() : 0},
            {"group_table_evictions", ctl ? ctl->GetEntryEvictions() : 0},
-           {"aggregation_live_peak_max", aggPeakMax},
+           {"aggregation_live_peak_max", c.Get("switch_state.aggregation_live_peak_max")},
            {"aggregation_live_peak_mean", aggPeak / switches},
            {"aggregation_peak_sum", aggPeak},
-           {"aggregation_installs", aggInstalls},
-           {"aggregation_frees", aggFrees},
+           {"aggregation_installs", c.Get("switch_state.aggregation_installs")},
+           {"aggregation_frees", c.Get("switch_state.aggregation_frees")},
            {"extended_bier", m_fabric->GetDelivery()->ExtendsBier() && aggPeak > 0}};
-    return {{"link_bytes", linkBytes},
-            {"sender_nic_bytes", senderBytes},
-            {"pfc_pauses", pfc},
-            {"ecn_marks", marks},
-            {"cnps", cnps},
-            {"drops", drops},
-            {"link_losses", linkLosses},
-            {"link_down_losses", linkDownLosses},
-            {"unroutable_drops", unroutable},
-            {"retransmissions", retx},
-            {"naks", naks},
-            {"spurious_retransmissions", spurious},
-            {"reorder", ReorderSummary(displacement, reorderDrops)},
+    return {{"link_bytes", c.Get("link_bytes")},
+            {"sender_nic_bytes", c.Get("sender_nic_bytes")},
+            {"pfc_pauses", c.Get("pfc_pauses")},
+            {"ecn_marks", c.Get("ecn_marks")},
+            {"cnps", c.Get("cnps")},
+            {"drops", c.Get("drops")},
+            {"link_losses", c.Get("link_losses")},
+            {"link_down_losses", c.Get("link_down_losses")},
+            {"unroutable_drops", c.Get("unroutable_drops")},
+            {"retransmissions", c.Get("retransmissions")},
+            {"naks", c.Get("naks")},
+            {"spurious_retransmissions", c.Get("spurious_retransmissions")},
+            {"reorder", ReorderSummary(displacement, c.Get("reorder.drops"))},
             {"qps_per_host",
-             {{"mean", m_fabric->GetHostCount() ? double(qps) / m_fabric->GetHostCount() : 0.0},
-              {"max", qpsMax}}},
+             {{"mean",
+               m_fabric->GetHostCount() ? double(c.Get("qps")) / m_fabric->GetHostCount() : 0.0},
+              {"max", c.Get("qps_max")}}},
             {"steering",
-             {{"repaths", reported.Get("steering.repaths")},
-              {"probes", reported.Get("steering.probes")}}},
+             {{"repaths", c.Get("steering.repaths")}, {"probes", c.Get("steering.probes")}}},
             {"telemetry",
-             {{"probes", telemetryProbes},
-              {"claims", reported.Get("telemetry.claims")},
-              {"claims_lost", reported.Get("telemetry.claims_lost")},
-              {"probe_acks", telemetryAcks},
-              {"probe_bytes", telemetryBytes},
-              {"stamps", reported.Get("telemetry.stamps")},
-              {"overflows", reported.Get("telemetry.overflows")}}},
+             {{"probes", c.Get("telemetry.probes")},
+              {"claims", c.Get("telemetry.claims")},
+              {"claims_lost", c.Get("telemetry.claims_lost")},
+              {"probe_acks", c.Get("telemetry.probe_acks")},
+              {"probe_bytes", c.Get("telemetry.probe_bytes")},
+              {"stamps", c.Get("telemetry.stamps")},
+              {"overflows", c.Get("telemetry.overflows")}}},
             {"acks_at_senders", acks},
-            {"header_bytes", headerBytes},
-            {"data_packets", dataPackets},
+            {"header_bytes", c.Get("header_bytes")},
+            {"data_packets", c.Get("data_packets")},
             {"copies_from_source",
              p2mpMessages ? nlohmann::json(copies / p2mpMessages) : nlohmann::json(nullptr)},
             {"acks_per_data_packet", logical ? double(acks) / logical : 0.0},
-            {"switch_state_peak_sum", bift + groupPeak + aggPeak},
+            {"switch_state_peak_sum", c.Get("switch_state.bift_entries") + groupPeak + aggPeak},
             {"switch_state", state},
-            {"bth_parsed_packets", deepParsed},
-            {"aggregated_acks", aggregatedAcks},
+            {"bth_parsed_packets", c.Get("bth_parsed_packets")},
+            {"aggregated_acks", c.Get("aggregated_acks")},
             {"acks_refused", refused},
-            {"source_refused", sourceRefused},
+            {"source_refused", c.Get("source_refused")},
             {"group_installs", ctl ? ctl->GetInstalls() : 0},
             {"group_install_us_mean", ctl ? ctl->GetMeanInstallUs() : 0.0},
             {"group_evictions", ctl ? ctl->GetEvictions() : 0},
             {"group_teardowns", ctl ? ctl->GetTeardowns() : 0},
             {"group_install_rate_per_s", ctl && simS > 0 ? ctl->GetInstalls() / simS : 0.0},
             {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
-            {"switch_buffer_peak_bytes", bufferPeak},
+            {"switch_buffer_peak_bytes", c.Get("switch_buffer_peak_bytes")},
             {"nic_receive", ReceivePathSummary()},
             {"acks_by_link", AcksByLinkSummary()},
-            {"packet_hops", hops}};
+            {"packet_hops", c.Get("packet_hops")}};
 }
 
 nlohmann::json
@@ -706,8 +605,8 @@ ScenarioRunner::ReceivePathSummary() const
 }
 
 nlohmann::json
-ScenarioRunner::ReorderSummary(const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>& hist,
-                               uint64_t drops)
+ScenarioRunner::ReorderSummary(
+    const std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS>& hist, uint64_t drops)
 {
     // Buckets by powers of two, in order, only those with packets (a run without reordering
     // shows an empty list).

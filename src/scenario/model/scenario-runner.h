@@ -97,7 +97,7 @@ private:
     /// The reorder histogram of tolerant receivers (RdmaNic::RecordDisplacement) for
     /// summary.json.
     static nlohmann::json ReorderSummary(
-        const std::array<uint64_t, RdmaNic::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
+        const std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
     static uint8_t OwnerOf(std::size_t k);
     /// FrameInfo::owner of workload i's P2MP channels (Workload::Context::p2mpOwner).
     uint8_t P2mpOwnerOf(std::size_t i) const;

@@ -268,7 +268,7 @@ TopologyBuilder::ResolveFault(uint32_t i) const
 {
     const FaultConfig& f = m_config.faults[i];
     const std::string path = "faults[" + std::to_string(i) + "]";
-    if (f.type == "nic-down")
+    if (f.type == FaultType::NIC_DOWN)
     {
         return {f.host, 0}; // a host's only port
     }
@@ -279,8 +279,8 @@ TopologyBuilder::ResolveFault(uint32_t i) const
         {
             throw ScenarioError(m_config.file,
                                 path + "." + key,
-                                "no node is called '" + name + "' in this " + m_config.topology.kind
-                                    + " (nodes: host0.."
+                                "no node is called '" + name + "' in this "
+                                    + EnumName(m_config.topology.kind) + " (nodes: host0.."
                                     + m_graph->NodeName(m_graph->HostCount() - 1) + ", "
                                     + m_graph->NodeName(m_graph->HostCount()) + ".."
                                     + m_graph->NodeName(m_graph->NodeCount() - 1) + ")");

@@ -5,11 +5,26 @@
 #ifndef MCAST4AI_TOPOLOGY_CONFIG_H
 #define MCAST4AI_TOPOLOGY_CONFIG_H
 
+#include "core/model/enum-names.h"
+
 #include <cstdint>
 #include <string>
 
 namespace ns3
 {
+
+/// The fabric's shape (`topology.kind`).
+enum class TopologyKind : uint8_t
+{
+    LEAF_SPINE,
+    FAT_TREE,
+    RING
+};
+
+MCAST4AI_ENUM_NAMES(TopologyKind,
+                    {{TopologyKind::LEAF_SPINE, "leaf-spine"},
+                     {TopologyKind::FAT_TREE, "fat-tree"},
+                     {TopologyKind::RING, "ring"}});
 
 struct LinkConfig
 {
@@ -20,7 +35,7 @@ struct LinkConfig
 
 struct TopologyConfig
 {
-    std::string kind;   // "leaf-spine", "fat-tree" or "ring"
+    TopologyKind kind{TopologyKind::LEAF_SPINE};
     uint32_t leaves{0}; ///< leaf-spine: leaves; ring: its switches (each a top-of-rack)
     uint32_t spines{0};
     uint32_t hostsPerLeaf{0}; ///< ring: hosts_per_switch

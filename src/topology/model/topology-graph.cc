@@ -25,124 +25,129 @@ constexpr uint64_t kMaxPorts = 65536; // port numbers are uint16_t in the next-h
 TopologyGraph
 TopologyGraph::Build(const TopologyConfig& t)
 {
-    NS_LOG_FUNCTION(t.kind);
+    NS_LOG_FUNCTION(EnumName(t.kind));
     TopologyGraph g;
     g.m_kind = t.kind;
-    if (t.kind == "leaf-spine")
+    switch (t.kind)
     {
-        if (t.leaves == 0 || t.spines == 0 || t.hostsPerLeaf == 0)
+        case TopologyKind::LEAF_SPINE:
         {
-            throw std::invalid_argument("leaf-spine needs leaves, spines and hosts_per_leaf >= 1");
-        }
-        const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
-        if (hosts + t.leaves + t.spines > std::numeric_limits<uint32_t>::max())
-        {
-            throw std::invalid_argument("leaf-spine is too large");
-        }
-        const uint32_t h = static_cast<uint32_t>(hosts);
-        g.Init(h, t.leaves + t.spines);
-        g.m_leaves = t.leaves;
-        for (uint32_t l = 0; l < t.leaves; ++l)
-        {
-            g.m_tier[h + l] = 1;
-        }
-        for (uint32_t s = 0; s < t.spines; ++s)
-        {
-            g.m_tier[h + t.leaves + s] = 2;
-        }
-        for (uint32_t host = 0; host < h; ++host)
-        {
-            g.AddLink(host, h + host / t.hostsPerLeaf);
-        }
-        for (uint32_t l = 0; l < t.leaves; ++l)
-        {
+            if (t.leaves == 0 || t.spines == 0 || t.hostsPerLeaf == 0)
+            {
+                throw std::invalid_argument(
+                    "leaf-spine needs leaves, spines and hosts_per_leaf >= 1");
+            }
+            const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+            if (hosts + t.leaves + t.spines > std::numeric_limits<uint32_t>::max())
+            {
+                throw std::invalid_argument("leaf-spine is too large");
+            }
+            const uint32_t h = static_cast<uint32_t>(hosts);
+            g.Init(h, t.leaves + t.spines);
+            g.m_leaves = t.leaves;
+            for (uint32_t l = 0; l < t.leaves; ++l)
+            {
+                g.m_tier[h + l] = 1;
+            }
             for (uint32_t s = 0; s < t.spines; ++s)
             {
-                g.AddLink(h + l, h + t.leaves + s);
+                g.m_tier[h + t.leaves + s] = 2;
+            }
+            for (uint32_t host = 0; host < h; ++host)
+            {
+                g.AddLink(host, h + host / t.hostsPerLeaf);
+            }
+            for (uint32_t l = 0; l < t.leaves; ++l)
+            {
+                for (uint32_t s = 0; s < t.spines; ++s)
+                {
+                    g.AddLink(h + l, h + t.leaves + s);
+                }
             }
         }
-    }
-    else if (t.kind == "fat-tree")
-    {
-        if (t.k < 2 || t.k % 2 != 0 || t.k > 2048)
+        break;
+        case TopologyKind::FAT_TREE:
         {
-            throw std::invalid_argument("fat-tree needs an even k >= 2");
-        }
-        const uint32_t half = t.k / 2;
-        const uint32_t h = t.k * half * half;
-        const uint32_t edges = t.k * half; // also the number of aggregation switches
-        const uint32_t cores = half * half;
-        const uint32_t firstAgg = h + edges;
-        const uint32_t firstCore = firstAgg + edges;
-        g.Init(h, 2 * edges + cores);
-        g.m_leaves = edges;
-        for (uint32_t i = 0; i < edges; ++i)
-        {
-            g.m_tier[h + i] = 1;
-            g.m_tier[firstAgg + i] = 2;
-        }
-        for (uint32_t c = 0; c < cores; ++c)
-        {
-            g.m_tier[firstCore + c] = 3;
-        }
-        for (uint32_t host = 0; host < h; ++host)
-        {
-            g.AddLink(host, h + host / half);
-        }
-        for (uint32_t pod = 0; pod < t.k; ++pod)
-        {
-            for (uint32_t e = 0; e < half; ++e)
+            if (t.k < 2 || t.k % 2 != 0 || t.k > 2048)
             {
+                throw std::invalid_argument("fat-tree needs an even k >= 2");
+            }
+            const uint32_t half = t.k / 2;
+            const uint32_t h = t.k * half * half;
+            const uint32_t edges = t.k * half; // also the number of aggregation switches
+            const uint32_t cores = half * half;
+            const uint32_t firstAgg = h + edges;
+            const uint32_t firstCore = firstAgg + edges;
+            g.Init(h, 2 * edges + cores);
+            g.m_leaves = edges;
+            for (uint32_t i = 0; i < edges; ++i)
+            {
+                g.m_tier[h + i] = 1;
+                g.m_tier[firstAgg + i] = 2;
+            }
+            for (uint32_t c = 0; c < cores; ++c)
+            {
+                g.m_tier[firstCore + c] = 3;
+            }
+            for (uint32_t host = 0; host < h; ++host)
+            {
+                g.AddLink(host, h + host / half);
+            }
+            for (uint32_t pod = 0; pod < t.k; ++pod)
+            {
+                for (uint32_t e = 0; e < half; ++e)
+                {
+                    for (uint32_t a = 0; a < half; ++a)
+                    {
+                        g.AddLink(h + pod * half + e, firstAgg + pod * half + a);
+                    }
+                }
+                // Aggregation switch j of every pod reaches core group j.
                 for (uint32_t a = 0; a < half; ++a)
                 {
-                    g.AddLink(h + pod * half + e, firstAgg + pod * half + a);
+                    for (uint32_t i = 0; i < half; ++i)
+                    {
+                        g.AddLink(firstAgg + pod * half + a, firstCore + a * half + i);
+                    }
                 }
             }
-            // Aggregation switch j of every pod reaches core group j.
-            for (uint32_t a = 0; a < half; ++a)
+        }
+        break;
+        case TopologyKind::RING:
+        {
+            // Every ring switch is a top-of-rack switch (tier 1), linked to its two neighbours.
+            if (t.leaves < 3 || t.hostsPerLeaf == 0)
             {
-                for (uint32_t i = 0; i < half; ++i)
-                {
-                    g.AddLink(firstAgg + pod * half + a, firstCore + a * half + i);
-                }
+                throw std::invalid_argument("ring needs switches >= 3 and hosts_per_switch >= 1");
+            }
+            const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+            if (hosts + t.leaves > std::numeric_limits<uint32_t>::max())
+            {
+                throw std::invalid_argument("ring is too large");
+            }
+            const uint32_t h = static_cast<uint32_t>(hosts);
+            g.Init(h, t.leaves);
+            g.m_leaves = t.leaves;
+            for (uint32_t s = 0; s < t.leaves; ++s)
+            {
+                g.m_tier[h + s] = 1;
+            }
+            for (uint32_t host = 0; host < h; ++host)
+            {
+                g.AddLink(host, h + host / t.hostsPerLeaf);
+            }
+            for (uint32_t s = 0; s < t.leaves; ++s)
+            {
+                g.AddLink(h + s, h + (s + 1) % t.leaves);
             }
         }
-    }
-    else if (t.kind == "ring")
-    {
-        // Every ring switch is a top-of-rack switch (tier 1), linked to its two neighbours.
-        if (t.leaves < 3 || t.hostsPerLeaf == 0)
-        {
-            throw std::invalid_argument("ring needs switches >= 3 and hosts_per_switch >= 1");
-        }
-        const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
-        if (hosts + t.leaves > std::numeric_limits<uint32_t>::max())
-        {
-            throw std::invalid_argument("ring is too large");
-        }
-        const uint32_t h = static_cast<uint32_t>(hosts);
-        g.Init(h, t.leaves);
-        g.m_leaves = t.leaves;
-        for (uint32_t s = 0; s < t.leaves; ++s)
-        {
-            g.m_tier[h + s] = 1;
-        }
-        for (uint32_t host = 0; host < h; ++host)
-        {
-            g.AddLink(host, h + host / t.hostsPerLeaf);
-        }
-        for (uint32_t s = 0; s < t.leaves; ++s)
-        {
-            g.AddLink(h + s, h + (s + 1) % t.leaves);
-        }
-    }
-    else
-    {
-        throw std::invalid_argument("unknown topology kind '" + t.kind + "'");
+        break;
+        default:
+            throw std::invalid_argument("unknown topology kind " + std::to_string(int(t.kind)));
     }
     g.NumberPorts();
-    NS_LOG_INFO(t.kind << ": " << g.HostCount() << " hosts, " << g.SwitchCount() << " switches, "
-                       << boost::num_edges(g.m_graph) << " links");
+    NS_LOG_INFO(EnumName(t.kind) << ": " << g.HostCount() << " hosts, " << g.SwitchCount()
+                                 << " switches, " << boost::num_edges(g.m_graph) << " links");
     return g;
 }
 
@@ -498,13 +503,13 @@ TopologyGraph::Tier(uint32_t node) const
 std::string
 TopologyGraph::NodeName(uint32_t node) const
 {
-    const bool fatTree = m_kind == "fat-tree";
+    const bool fatTree = m_kind == TopologyKind::FAT_TREE;
     switch (m_tier.at(node))
     {
         case 0:
             return "host" + std::to_string(node);
         case 1:
-            if (m_kind == "ring")
+            if (m_kind == TopologyKind::RING)
             {
                 return "sw" + std::to_string(node - m_hosts);
             }

@@ -113,7 +113,7 @@ private:
     void NumberPorts();
     std::vector<uint32_t> Distances(uint32_t source) const;
 
-    std::string m_kind;
+    TopologyKind m_kind{TopologyKind::LEAF_SPINE};
     uint32_t m_hosts{0};
     uint32_t m_leaves{0};
     Graph m_graph;

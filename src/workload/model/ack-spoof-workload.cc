@@ -5,6 +5,7 @@
 #include "ns3/simulator.h"
 #include "rdma/model/queue-pair.h"
 #include "wire/model/bth-header.h"
+#include "wire/model/fabric-address.h"
 #include "workload/model/workload-schema-keys.h"
 #include "workload/model/workload-type-registry.h"
 
@@ -123,8 +124,8 @@ AckSpoofWorkload::Tick()
         for (uint32_t s : m_spoof)
         {
             RocePacketBuilder::Addressing a;
-            a.srcIp = RdmaNic::HostAddress(s).Get();
-            a.dstIp = RdmaNic::HostAddress(m_root).Get();
+            a.srcIp = FabricAddress::HostIpv4(s).Get();
+            a.dstIp = FabricAddress::HostIpv4(m_root).Get();
             a.srcPort = EntropyPort(Mix64(WorkloadSeed() ^ s));
             a.priority = nic->GetControlPriority();
             nic->SendAckAs(a,

@@ -28,10 +28,10 @@ AllgatherWorkload::GetTypeId()
 CollectiveSchedule
 AllgatherWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkBytes) const
 {
-    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << m_config.algorithm);
+    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << EnumName(m_config.algorithm));
     CollectiveSchedule schedule(ranks);
     CollectiveAlgorithms::Slicing slicing{ranks, bytes, chunkBytes};
-    if (m_config.algorithm == "multicast")
+    if (m_config.algorithm == CollectiveAlgorithm::MULTICAST)
     {
         CollectiveAlgorithms::MulticastAllGather(schedule, slicing, 0, {});
     }

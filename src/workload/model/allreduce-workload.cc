@@ -28,9 +28,9 @@ AllreduceWorkload::GetTypeId()
 CollectiveSchedule
 AllreduceWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkBytes) const
 {
-    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << m_config.algorithm);
+    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << EnumName(m_config.algorithm));
     CollectiveSchedule schedule(ranks);
-    if (m_config.algorithm == "tree")
+    if (m_config.algorithm == CollectiveAlgorithm::TREE)
     {
         CollectiveAlgorithms::DoubleTreeAllReduce(schedule, bytes, chunkBytes);
         return schedule;
@@ -41,7 +41,7 @@ AllreduceWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkB
     CollectiveAlgorithms::Frontier reduced
         = CollectiveAlgorithms::RingReduceScatter(schedule, slicing, {});
     schedule.SetPhase("all-gather");
-    if (m_config.algorithm == "multicast")
+    if (m_config.algorithm == CollectiveAlgorithm::MULTICAST)
     {
         CollectiveAlgorithms::MulticastAllGather(schedule, slicing, 1, reduced);
     }

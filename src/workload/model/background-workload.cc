@@ -14,6 +14,30 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("BackgroundWorkload");
+
+namespace
+{
+/// `pattern`: who sends to whom.
+enum class BackgroundPattern : uint8_t
+{
+    LONG_LIVED,
+    POISSON
+};
+
+MCAST4AI_ENUM_NAMES(BackgroundPattern,
+                    {{BackgroundPattern::LONG_LIVED, "long-lived"},
+                     {BackgroundPattern::POISSON, "poisson"}});
+
+/// `sizes.type`: what message sizes are drawn from.
+enum class SizeDistribution : uint8_t
+{
+    FIXED,
+    CDF
+};
+
+MCAST4AI_ENUM_NAMES(SizeDistribution,
+                    {{SizeDistribution::FIXED, "fixed"}, {SizeDistribution::CDF, "cdf"}});
+} // namespace
 NS_OBJECT_ENSURE_REGISTERED(BackgroundWorkload);
 MCAST4AI_REGISTER_WORKLOAD("background",
                            BackgroundWorkload,
@@ -111,7 +135,7 @@ BackgroundWorkload::GetTypeId()
 void
 BackgroundWorkload::Declare(ConfigSchemaObject& w)
 {
-    w.Enum("pattern", {"long-lived", "poisson"})
+    w.Enum<BackgroundPattern>("pattern")
         .Default("long-lived")
         .Doc("long-lived: every source keeps one message in flight to one peer (a random "
              "derangement of `ranks`), back to back; poisson: every source starts messages at "
@@ -127,7 +151,7 @@ BackgroundWorkload::Declare(ConfigSchemaObject& w)
              "size / mean interval = load x rate)");
     ConfigSchemaObject& sizes
         = w.Object("sizes").Required().Doc("what each message's size is drawn from").Fields();
-    sizes.Discriminator("type").Required().Doc("fixed, or a CDF");
+    sizes.Discriminator("type").Required().Doc("fixed, or a CDF").NamesOf<SizeDistribution>();
     sizes.Variant("fixed", "every message `bytes` long")
         .Integer("bytes", 1)
         .Required()
@@ -253,14 +277,14 @@ BackgroundWorkload::DoInstall()
             m_hosts.push_back(h);
         }
     }
-    m_longLived = spec.value("pattern", std::string("long-lived")) == "long-lived";
+    m_longLived = spec.at("pattern").get<BackgroundPattern>() == BackgroundPattern::LONG_LIVED;
     m_start = MicroSeconds(1) * m_config.startUs;
     if (spec.contains("end_us"))
     {
         m_end = MicroSeconds(1) * spec["end_us"].get<double>();
     }
     const json& sizes = spec.at("sizes");
-    if (sizes.at("type") == "fixed")
+    if (sizes.at("type").get<SizeDistribution>() == SizeDistribution::FIXED)
     {
         m_fixedBytes = sizes.at("bytes").get<uint64_t>();
     }

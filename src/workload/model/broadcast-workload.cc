@@ -55,7 +55,7 @@ void
 BroadcastWorkload::DoInstall()
 {
     const WorkloadConfig& w = m_config;
-    if (w.algorithm != "multicast")
+    if (w.algorithm != CollectiveAlgorithm::MULTICAST)
     {
         InstallRelay();
         return;
@@ -112,7 +112,7 @@ BroadcastWorkload::InstallRelay()
     c.spec["iterations"] = m_config.messages;
     c.spec["compute_us"] = 0.0;
     c.spec["chunk_bytes"] = m_config.spec.value("chunk_bytes", uint64_t{0});
-    const bool chain = m_config.algorithm == "ring";
+    const bool chain = m_config.algorithm == CollectiveAlgorithm::RING;
     m_relay = CreateObject<ScheduleWorkload>();
     m_relay->SetBuilder(
         [chain](uint32_t ranks, uint64_t bytes, uint64_t chunkBytes)
@@ -127,7 +127,8 @@ BroadcastWorkload::InstallRelay()
         });
     // Its rows read as a multicast broadcast's: the root (rank 0) sends, the others receive.
     m_relay->SetFirstRankIsSource(true);
-    NS_LOG_INFO("broadcast by " << m_config.algorithm << " over " << c.ranks.size() << " ranks");
+    NS_LOG_INFO("broadcast by " << EnumName(m_config.algorithm) << " over " << c.ranks.size()
+                                << " ranks");
     m_relay->Install(c, m_context);
 }
 

@@ -36,7 +36,7 @@ CheckpointWorkload::DescribeOp(Metrics::OpRecord& record) const
 CollectiveSchedule
 CheckpointWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkBytes) const
 {
-    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << m_config.algorithm);
+    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << EnumName(m_config.algorithm));
     CollectiveSchedule schedule(ranks);
     uint64_t chunk = chunkBytes ? chunkBytes : (bytes + ranks - 1) / ranks;
     std::vector<uint32_t> all;
@@ -49,7 +49,7 @@ CheckpointWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunk
     for (uint64_t offset = 0; offset < bytes; offset += chunk)
     {
         uint64_t size = std::min(chunk, bytes - offset);
-        if (m_config.algorithm == "multicast")
+        if (m_config.algorithm == CollectiveAlgorithm::MULTICAST)
         {
             schedule.AddMulticast(0, targets, size, 0);
             continue;

@@ -40,11 +40,11 @@ std::vector<FlowSpec>
 FlowWorkload::Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed)
 {
     std::vector<FlowSpec> flows;
-    if (w.pattern == "list")
+    if (w.pattern == FlowPattern::LIST)
     {
         return w.flows;
     }
-    if (w.pattern == "permutation")
+    if (w.pattern == FlowPattern::PERMUTATION)
     {
         std::vector<uint32_t> peer(hosts);
         for (uint32_t i = 0; i < hosts; ++i)
@@ -64,7 +64,7 @@ FlowWorkload::Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed)
             flows.push_back({i, peer[i], w.bytes, w.startUs});
         }
     }
-    else if (w.pattern == "incast")
+    else if (w.pattern == FlowPattern::INCAST)
     {
         for (uint32_t s = 1; s <= w.senders; ++s)
         {
@@ -78,11 +78,11 @@ void
 FlowWorkload::DoInstall()
 {
     const WorkloadConfig& w = m_config;
-    m_op = (w.op == "send") ? QueuePair::SEND : QueuePair::WRITE;
+    m_op = w.op;
     // Independent streams per workload: adding a workload does not reshuffle the others.
     uint64_t wseed = WorkloadSeed();
     m_flows = Expand(w, GetHostCount(), wseed);
-    NS_LOG_FUNCTION(this << w.pattern << m_flows.size());
+    NS_LOG_FUNCTION(this << EnumName(w.pattern) << m_flows.size());
     std::mt19937_64 entropy(wseed ^ 0xE17A0B5ULL);
     for (uint32_t f = 0; f < m_flows.size(); ++f)
     {

@@ -39,7 +39,7 @@ void
 FlowsWorkloadSchema::Declare(ConfigSchemaObject& w)
 {
     NS_LOG_FUNCTION_NOARGS();
-    w.Enum("op", {"write", "send"})
+    w.Enum<QueuePair::Operation>("op")
         .Default("write")
         .Doc("RDMA WRITE or SEND")
         .Bind(&WorkloadConfig::op);

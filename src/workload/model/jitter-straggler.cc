@@ -35,7 +35,8 @@ JitterStraggler::GetTypeId()
               .AddAttribute("Distribution",
                             "exponential, uniform or normal (truncated at 0)",
                             StringValue("exponential"),
-                            MakeStringAccessor(&JitterStraggler::m_distribution),
+                            MakeStringAccessor(&JitterStraggler::SetDistribution,
+                                               &JitterStraggler::GetDistribution),
                             MakeStringChecker())
               .AddAttribute("A",
                             "exponential, normal: the mean; uniform: the minimum (µs)",
@@ -59,7 +60,7 @@ JitterStraggler::Declare(ConfigSchemaObject& s)
                                 .Required()
                                 .Doc("what the extra compute delay is drawn from")
                                 .Fields();
-    d.Discriminator("type").Required().Doc("the distribution's family");
+    d.Discriminator("type").Required().Doc("the distribution's family").NamesOf<Distribution>();
     ConfigSchemaObject& exp = d.Variant("exponential", "mean `mean_us`");
     exp.Number("mean_us", ConfigSchemaBounds::Above(0)).Required().Unit("µs").Doc("the mean");
     ConfigSchemaObject& uni = d.Variant("uniform", "between `min_us` and `max_us`");
@@ -76,13 +77,25 @@ JitterStraggler::Declare(ConfigSchemaObject& s)
 }
 
 void
+JitterStraggler::SetDistribution(std::string name)
+{
+    m_distribution = EnumFromName<Distribution>(name);
+}
+
+std::string
+JitterStraggler::GetDistribution() const
+{
+    return EnumName(m_distribution);
+}
+
+void
 JitterStraggler::DoInstall()
 {
     const nlohmann::json& d = m_config.spec.at("distribution");
-    std::string type = d.at("type").get<std::string>();
+    const Distribution type = d.at("type").get<Distribution>();
     SetAttribute("Probability", DoubleValue(m_config.spec.at("probability").get<double>()));
-    SetAttribute("Distribution", StringValue(type));
-    if (type == "uniform")
+    SetAttribute("Distribution", StringValue(EnumName(type)));
+    if (type == UNIFORM)
     {
         SetAttribute("A", DoubleValue(d.at("min_us").get<double>()));
         SetAttribute("B", DoubleValue(d.at("max_us").get<double>()));
@@ -97,11 +110,11 @@ JitterStraggler::DoInstall()
 double
 JitterStraggler::Sample(double u1, double u2) const
 {
-    if (m_distribution == "uniform")
+    if (m_distribution == UNIFORM)
     {
         return m_a + (m_b - m_a) * u1;
     }
-    if (m_distribution == "normal")
+    if (m_distribution == NORMAL)
     {
         // Box-Muller; 1 - u1 is in (0, 1], so the logarithm is finite.
         double z = std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(2.0 * M_PI * u2);

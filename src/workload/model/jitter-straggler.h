@@ -8,6 +8,7 @@
 #define MCAST4AI_JITTER_STRAGGLER_H
 
 #include "core/model/config-schema-object.h"
+#include "core/model/enum-names.h"
 #include "workload/model/straggler.h"
 
 #include <string>
@@ -21,6 +22,14 @@ namespace ns3
 class JitterStraggler : public Straggler
 {
 public:
+    /// The delay's distribution (`distribution.type`).
+    enum Distribution : uint8_t
+    {
+        EXPONENTIAL,
+        UNIFORM,
+        NORMAL
+    };
+
     static TypeId GetTypeId();
     static void Declare(ConfigSchemaObject& s);
 
@@ -33,10 +42,18 @@ protected:
 
 private:
     double m_probability{1};
-    std::string m_distribution{"exponential"};
+    void SetDistribution(std::string name);
+    std::string GetDistribution() const;
+
+    Distribution m_distribution{EXPONENTIAL};
     double m_a{0}; ///< exponential, normal: mean; uniform: min (µs)
     double m_b{0}; ///< normal: standard deviation; uniform: max (µs)
 };
+
+MCAST4AI_ENUM_NAMES(JitterStraggler::Distribution,
+                    {{JitterStraggler::EXPONENTIAL, "exponential"},
+                     {JitterStraggler::UNIFORM, "uniform"},
+                     {JitterStraggler::NORMAL, "normal"}});
 
 } // namespace ns3
 

@@ -33,18 +33,51 @@ MCAST4AI_REGISTER_WORKLOAD("kv-cache-fanout",
 namespace
 {
 
+/// `prompt_tokens.type`: what prompt lengths are drawn from.
+enum class PromptDistribution : uint8_t
+{
+    FIXED,
+    UNIFORM,
+    CDF
+};
+
+MCAST4AI_ENUM_NAMES(PromptDistribution,
+                    {{PromptDistribution::FIXED, "fixed"},
+                     {PromptDistribution::UNIFORM, "uniform"},
+                     {PromptDistribution::CDF, "cdf"}});
+
+/// `arrival.type`: when requests arrive.
+enum class Arrival : uint8_t
+{
+    POISSON,
+    LIST
+};
+
+MCAST4AI_ENUM_NAMES(Arrival, {{Arrival::POISSON, "poisson"}, {Arrival::LIST, "list"}});
+
+/// `placement`: how a request's decode ranks are chosen.
+enum class Placement : uint8_t
+{
+    GPU_ONLY,
+    NETWORK_AWARE
+};
+
+MCAST4AI_ENUM_NAMES(Placement,
+                    {{Placement::GPU_ONLY, "gpu-only"},
+                     {Placement::NETWORK_AWARE, "network-aware"}});
+
 /// Tokens of the longest prompt a validated `prompt_tokens` object allows.
 uint64_t
 LongestPrompt(const nlohmann::json& prompt)
 {
-    const std::string type = prompt.value("type", "fixed");
-    if (type == "uniform")
+    switch (prompt.value("type", nlohmann::json("fixed")).get<PromptDistribution>())
     {
-        return prompt.at("max").get<uint64_t>();
-    }
-    if (type == "cdf")
-    {
-        return prompt.at("points").back().at("tokens").get<uint64_t>();
+        case PromptDistribution::UNIFORM:
+            return prompt.at("max").get<uint64_t>();
+        case PromptDistribution::CDF:
+            return prompt.at("points").back().at("tokens").get<uint64_t>();
+        case PromptDistribution::FIXED:
+            break;
     }
     return prompt.at("tokens").get<uint64_t>();
 }
@@ -130,7 +163,10 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
              "decode rank)");
     ConfigSchemaObject& arrival
         = w.Object("arrival").Doc("when the requests arrive (from start_us)").Fields();
-    arrival.Discriminator("type").Default("poisson").Doc("poisson, or a list of times");
+    arrival.Discriminator("type")
+        .Default("poisson")
+        .Doc("poisson, or a list of times")
+        .NamesOf<Arrival>();
     arrival.Variant("poisson", "exponential gaps at `rate_per_s`")
         .Number("rate_per_s", ConfigSchemaBounds::Between(0.001, 1e9))
         .Default(100.0)
@@ -149,7 +185,8 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         {
             const json* n = v.Get("requests");
             const json* a = v.Get("arrival");
-            if (!n || !a || a->value("type", "") != "list" || !a->contains("times_us"))
+            if (!n || !a || a->value("type", json("poisson")).get<Arrival>() != Arrival::LIST
+                || !a->contains("times_us"))
             {
                 return std::nullopt;
             }
@@ -163,7 +200,10 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         "a listed arrival per request");
     ConfigSchemaObject& prompt
         = w.Object("prompt_tokens").Doc("each request's prompt length, in tokens").Fields();
-    prompt.Discriminator("type").Default("fixed").Doc("fixed, uniform, or a CDF");
+    prompt.Discriminator("type")
+        .Default("fixed")
+        .Doc("fixed, uniform, or a CDF")
+        .NamesOf<PromptDistribution>();
     prompt.Variant("fixed", "every prompt `tokens` long")
         .Integer("tokens", 1, 1u << 24)
         .Default(1024)
@@ -241,7 +281,7 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
             return std::nullopt;
         },
         "replicas <= decode ranks");
-    w.Enum("placement", {"gpu-only", "network-aware"})
+    w.Enum<Placement>("placement")
         .Default("gpu-only")
         .Doc("gpu-only: the least-loaded decode ranks; network-aware: the lowest estimated KV "
              "transfer time from the prefill rank (bytes queued toward the rank and on their "
@@ -357,13 +397,13 @@ uint32_t
 KvCacheFanoutWorkload::DrawPrompt()
 {
     const json& p = m_config.spec.at("prompt_tokens");
-    const std::string type = p.at("type");
+    const PromptDistribution type = p.at("type").get<PromptDistribution>();
     double u = UnitInterval(m_rng());
-    if (type == "fixed")
+    if (type == PromptDistribution::FIXED)
     {
         return p.at("tokens").get<uint32_t>();
     }
-    if (type == "uniform")
+    if (type == PromptDistribution::UNIFORM)
     {
         uint64_t lo = p.at("min").get<uint64_t>();
         uint64_t hi = p.at("max").get<uint64_t>();
@@ -400,7 +440,7 @@ KvCacheFanoutWorkload::DoInstall()
                                         spec.at("head_dim").get<uint64_t>(),
                                         spec.at("bytes_per_element").get<uint64_t>());
     m_replicas = spec.at("replicas").get<uint32_t>();
-    m_networkAware = spec.at("placement") == "network-aware";
+    m_networkAware = spec.at("placement").get<Placement>() == Placement::NETWORK_AWARE;
     m_prefillPerToken = Time::FromDouble(spec.at("prefill_us_per_token").get<double>(), Time::US);
     m_decodeStep = Time::FromDouble(spec.at("decode_step_us").get<double>(), Time::US);
     m_decodePerSequence
@@ -440,7 +480,7 @@ KvCacheFanoutWorkload::DoInstall()
     const uint32_t n = spec.at("requests").get<uint32_t>();
     const uint32_t turns = spec.at("turns_per_session").get<uint32_t>();
     const json& arrival = spec.at("arrival");
-    const bool poisson = arrival.at("type") == "poisson";
+    const bool poisson = arrival.at("type").get<Arrival>() == Arrival::POISSON;
     const double rate = poisson ? arrival.at("rate_per_s").get<double>() : 0.0;
     Time start = Time::FromDouble(m_config.startUs, Time::US);
     double t = 0;

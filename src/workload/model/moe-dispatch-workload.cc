@@ -19,6 +19,29 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("MoeDispatchWorkload");
+
+namespace
+{
+/// `gating`: how a token's experts are drawn.
+enum class Gating : uint8_t
+{
+    UNIFORM,
+    ZIPF
+};
+
+MCAST4AI_ENUM_NAMES(Gating, {{Gating::UNIFORM, "uniform"}, {Gating::ZIPF, "zipf"}});
+
+/// `batching`: how tokens are packed into messages.
+enum class Batching : uint8_t
+{
+    PER_DESTINATION_SET,
+    PER_TOKEN
+};
+
+MCAST4AI_ENUM_NAMES(Batching,
+                    {{Batching::PER_DESTINATION_SET, "per-destination-set"},
+                     {Batching::PER_TOKEN, "per-token"}});
+} // namespace
 NS_OBJECT_ENSURE_REGISTERED(MoeDispatchWorkload);
 MCAST4AI_REGISTER_WORKLOAD("moe-dispatch",
                            MoeDispatchWorkload,
@@ -132,11 +155,10 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
                    + " bytes, above RDMA's limit of 2^31 bytes per message";
         },
         "tokens_per_rank x bytes per token <= 2^31");
-    w.Enum("gating", {"uniform", "zipf"})
-        .Default("uniform")
-        .Doc("uniform: every set of top_k experts equally likely; zipf: expert e drawn with "
-             "weight 1 / (e + 1)^zipf_exponent, without replacement (hot experts: the "
-             "lowest-numbered, on the first ranks)");
+    w.Enum<Gating>("gating").Default("uniform").Doc(
+        "uniform: every set of top_k experts equally likely; zipf: expert e drawn with "
+        "weight 1 / (e + 1)^zipf_exponent, without replacement (hot experts: the "
+        "lowest-numbered, on the first ranks)");
     w.Number("zipf_exponent", ConfigSchemaBounds::Between(0, 16))
         .Doc("the exponent s of zipf gating (needed with it, and only with it)");
     w.Rule(
@@ -144,7 +166,7 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         {"gating", "zipf_exponent"},
         [](const ConfigSchemaView& v) -> std::optional<std::string>
         {
-            bool zipf = v.Get("gating") && *v.Get("gating") == "zipf";
+            bool zipf = v.Get("gating") && v.Get("gating")->get<Gating>() == Gating::ZIPF;
             if (zipf && !v.Get("zipf_exponent"))
             {
                 return "is needed with " + v.Path("gating") + " \"zipf\"";
@@ -156,7 +178,7 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
             return std::nullopt;
         },
         "zipf_exponent goes with gating zipf");
-    w.Enum("batching", {"per-destination-set", "per-token"})
+    w.Enum<Batching>("batching")
         .Default("per-destination-set")
         .Doc("per-destination-set: one dispatch message per distinct receiver set per rank and "
              "one combine WRITE per (expert rank, home rank), as dispatch kernels pack tokens; "
@@ -305,13 +327,15 @@ MoeDispatchWorkload::DoInstall()
     m_combineTokenBytes = spec.contains("combine_token_bytes")
                               ? spec.at("combine_token_bytes").get<uint64_t>()
                               : hidden * spec.value("combine_bytes_per_element", 2u);
-    m_perToken = spec.at("batching") == "per-token";
+    m_perToken = spec.at("batching").get<Batching>() == Batching::PER_TOKEN;
     m_tolerantLayer.assign(spec.at("iterations").get<uint32_t>(), false);
     for (const json& l : spec.value("loss_tolerant_layers", json::array()))
     {
         m_tolerantLayer.at(l.get<uint32_t>()) = true;
     }
-    m_zipf = spec.at("gating") == "zipf" ? spec.at("zipf_exponent").get<double>() : 0.0;
+    m_zipf = spec.at("gating").get<Gating>() == Gating::ZIPF
+                 ? spec.at("zipf_exponent").get<double>()
+                 : 0.0;
     m_expertNs = static_cast<uint64_t>(std::llround(spec.at("expert_us").get<double>() * 1e3));
     if (m_zipf > 0)
     {

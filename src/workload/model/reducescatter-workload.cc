@@ -28,7 +28,7 @@ ReducescatterWorkload::GetTypeId()
 CollectiveSchedule
 ReducescatterWorkload::BuildSchedule(uint32_t ranks, uint64_t bytes, uint64_t chunkBytes) const
 {
-    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << m_config.algorithm);
+    NS_LOG_FUNCTION(this << ranks << bytes << chunkBytes << EnumName(m_config.algorithm));
     CollectiveSchedule schedule(ranks);
     CollectiveAlgorithms::Slicing slicing{ranks, bytes, chunkBytes};
     CollectiveAlgorithms::RingReduceScatter(schedule, slicing, {});

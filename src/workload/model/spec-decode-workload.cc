@@ -130,7 +130,7 @@ CollectiveSchedule
 SpecDecodeWorkload::BuildSchedule(uint32_t ranks, uint64_t proposal, uint64_t /* chunk */) const
 {
     uint64_t verdict = m_config.spec.at("verdict_bytes").get<uint64_t>();
-    NS_LOG_FUNCTION(this << ranks << proposal << verdict << m_config.algorithm);
+    NS_LOG_FUNCTION(this << ranks << proposal << verdict << EnumName(m_config.algorithm));
     CollectiveSchedule schedule(ranks);
     std::vector<uint32_t> verifiers;
     for (uint32_t r = 1; r < ranks; ++r)
@@ -138,7 +138,7 @@ SpecDecodeWorkload::BuildSchedule(uint32_t ranks, uint64_t proposal, uint64_t /*
         verifiers.push_back(r);
     }
     std::vector<uint32_t> sent(ranks, 0); // the proposal's transfer into each verifier
-    if (m_config.algorithm == "multicast")
+    if (m_config.algorithm == CollectiveAlgorithm::MULTICAST)
     {
         uint32_t t = schedule.AddMulticast(
             0, std::make_shared<const std::vector<uint32_t>>(verifiers), proposal, 0);

@@ -6,6 +6,9 @@
 #ifndef MCAST4AI_WORKLOAD_CONFIG_H
 #define MCAST4AI_WORKLOAD_CONFIG_H
 
+#include "core/model/enum-names.h"
+#include "rdma/model/queue-pair.h"
+
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,6 +16,37 @@
 
 namespace ns3
 {
+
+/// How a flows workload pairs its hosts (`pattern`); NONE: not a flows workload.
+enum class FlowPattern : uint8_t
+{
+    NONE,
+    LIST,
+    PERMUTATION,
+    INCAST
+};
+
+MCAST4AI_ENUM_NAMES(FlowPattern,
+                    {{FlowPattern::NONE, ""},
+                     {FlowPattern::LIST, "list"},
+                     {FlowPattern::PERMUTATION, "permutation"},
+                     {FlowPattern::INCAST, "incast"}});
+
+/// How a collective (or a broadcast) moves its data (`algorithm`); each workload type
+/// implements some of them.
+enum class CollectiveAlgorithm : uint8_t
+{
+    MULTICAST,
+    RING,
+    TREE,
+    UNICAST
+};
+
+MCAST4AI_ENUM_NAMES(CollectiveAlgorithm,
+                    {{CollectiveAlgorithm::MULTICAST, "multicast"},
+                     {CollectiveAlgorithm::RING, "ring"},
+                     {CollectiveAlgorithm::TREE, "tree"},
+                     {CollectiveAlgorithm::UNICAST, "unicast"}});
 
 struct FlowSpec
 {
@@ -24,17 +58,17 @@ struct FlowSpec
 
 struct WorkloadConfig
 {
-    std::string type;        // "flows"
-    std::string label;       // optional user label; defaults to "<type>-<index>"
-    std::string pattern;     // flows: "list", "permutation", "incast"
-    std::string op{"write"}; // "write" or "send"
+    std::string type;  // "flows"
+    std::string label; // optional user label; defaults to "<type>-<index>"
+    FlowPattern pattern{FlowPattern::NONE};
+    QueuePair::Operation op{QueuePair::WRITE};
     uint64_t bytes{0};
     double startUs{0};
     uint32_t senders{0};          // incast
     uint32_t receiver{0};         // incast
     uint32_t qpsPerConnection{1}; // flows: queue pairs each flow is split over
     // broadcast
-    std::string algorithm{"multicast"};
+    CollectiveAlgorithm algorithm{CollectiveAlgorithm::MULTICAST};
     uint32_t root{0};
     std::vector<uint32_t> ranks; // empty: every host
     uint64_t messages{1};
