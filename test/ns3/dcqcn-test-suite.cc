@@ -180,6 +180,13 @@ SampleQueue(QueueAverage* q)
     Simulator::Schedule(MicroSeconds(1), &SampleQueue, q);
 }
 
+/// One more event on a NIC trace source that carries a QPN (CnpSent, CnpReceived).
+void
+CountQpnEvent(uint64_t* n, uint32_t /* qpn */)
+{
+    ++*n;
+}
+
 class IncastDcqcnTestCase : public TestCase
 {
 public:
@@ -193,6 +200,8 @@ private:
     {
         uint64_t pauses;
         uint64_t cnps;
+        uint64_t cnpsTracedSent{0};     ///< RdmaNic::CnpSent events, every NIC
+        uint64_t cnpsTracedReceived{0}; ///< RdmaNic::CnpReceived events
         double avgQueue;
         uint64_t maxQueue;
         double end;
@@ -236,6 +245,19 @@ private:
         q.port = g.Ports(0)[0].peerPort;
         Simulator::Schedule(Seconds(0), &SampleQueue, &q);
         Outcome o;
+        // The NIC's trace sources live in its RdmaNicCounters (MakeMemberTraceSourceAccessor):
+        // connecting by name must reach them.
+        for (uint32_t h = 0; h < runner.GetFabric().GetHostCount(); ++h)
+        {
+            Ptr<RdmaNic> nic = runner.GetFabric().GetNic(h);
+            NS_TEST_EXPECT_MSG_EQ(
+                nic->TraceConnectWithoutContext(
+                    "CnpSent", MakeBoundCallback(&CountQpnEvent, &o.cnpsTracedSent)),
+                true,
+                "CnpSent connects");
+            nic->TraceConnectWithoutContext(
+                "CnpReceived", MakeBoundCallback(&CountQpnEvent, &o.cnpsTracedReceived));
+        }
         o.complete = runner.Run();
         nlohmann::json s = runner.Summary();
         o.pauses = s["network"]["pfc_pauses"];
@@ -254,6 +276,7 @@ private:
                   << off.end * 1e3 << " ms" << std::endl;
         NS_TEST_ASSERT_MSG_EQ(off.complete, true, "every flow completes without DCQCN");
         NS_TEST_ASSERT_MSG_GT(off.pauses, 0, "without DCQCN the incast needs PFC");
+        NS_TEST_ASSERT_MSG_EQ(off.cnpsTracedSent, 0, "no CNP traced without DCQCN");
         // The paper's parameters and the default preset.
         for (const std::string preset : {"paper", "hpcc-simulator"})
         {
@@ -262,6 +285,11 @@ private:
                       << " KB, max " << on.maxQueue / 1024 << " KB, " << on.pauses << " pauses, "
                       << on.cnps << " CNPs, done at " << on.end * 1e3 << " ms" << std::endl;
             NS_TEST_ASSERT_MSG_EQ(on.complete, true, "every flow completes with DCQCN");
+            NS_TEST_ASSERT_MSG_GT(on.cnps, 0, "DCQCN sends CNPs in this incast");
+            NS_TEST_ASSERT_MSG_EQ(on.cnpsTracedSent, on.cnps, "every CNP sent is traced");
+            NS_TEST_ASSERT_MSG_GT(on.cnpsTracedReceived, 0, "CNPs arrive and are traced");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(
+                on.cnpsTracedReceived, on.cnps, "no more CNPs arrive than were sent");
             NS_TEST_ASSERT_MSG_LT_OR_EQ(on.pauses * 5, off.pauses, "at least 5x fewer pauses");
             if (preset == "hpcc-simulator")
             {

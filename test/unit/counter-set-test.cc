@@ -1,6 +1,7 @@
 /*
- * CounterSet: what components add under one name is summed; a name nothing was added to
- * reads 0 (a model that did not run reports nothing, not an error).
+ * CounterSet: what components add under one name is summed, what they give to Max keeps the
+ * largest; a name nothing was added to reads 0 (a model that did not run reports nothing, not
+ * an error).
  */
 #include "core/model/counter-set.h"
 
@@ -21,6 +22,17 @@ TEST(CounterSet, SumsByNameAndReadsZeroForUnknownNames)
     EXPECT_EQ(c.Get("steering.repaths"), 0u);
     EXPECT_EQ(c.Get("steering.probes"), 3u);
     EXPECT_EQ(c.Get("telemetry"), 0u) << "no prefix matching: a key is a whole name";
+}
+
+TEST(CounterSet, MaxKeepsThePeakOverComponents)
+{
+    ns3::CounterSet c;
+    c.Max("switch_buffer_peak_bytes", 300);
+    c.Max("switch_buffer_peak_bytes", 900);
+    c.Max("switch_buffer_peak_bytes", 500);
+    EXPECT_EQ(c.Get("switch_buffer_peak_bytes"), 900u) << "the peak, not the sum (1,700)";
+    c.Max("qps_max", 0);
+    EXPECT_EQ(c.Get("qps_max"), 0u);
 }
 
 } // namespace

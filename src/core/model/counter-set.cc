@@ -3,21 +3,32 @@
 namespace ns3
 {
 
-void
-CounterSet::Add(const std::string& key, uint64_t value)
+uint64_t&
+CounterSet::At(std::string_view key)
 {
-    m_counters[key] += value;
+    auto it = m_counters.find(key);
+    if (it == m_counters.end())
+    {
+        it = m_counters.emplace(std::string(key), 0).first;
+    }
+    return it->second;
 }
 
 void
-CounterSet::Max(const std::string& key, uint64_t value)
+CounterSet::Add(std::string_view key, uint64_t value)
 {
-    uint64_t& c = m_counters[key];
+    At(key) += value;
+}
+
+void
+CounterSet::Max(std::string_view key, uint64_t value)
+{
+    uint64_t& c = At(key);
     c = c < value ? value : c;
 }
 
 uint64_t
-CounterSet::Get(const std::string& key) const
+CounterSet::Get(std::string_view key) const
 {
     auto it = m_counters.find(key);
     return it == m_counters.end() ? 0 : it->second;

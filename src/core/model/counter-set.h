@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace ns3
 {
@@ -21,14 +22,17 @@ class CounterSet
 {
 public:
     /// Add value to the counter key (created at 0).
-    void Add(const std::string& key, uint64_t value);
+    void Add(std::string_view key, uint64_t value);
     /// Raise the counter key to value if it is below (created at 0).
-    void Max(const std::string& key, uint64_t value);
+    void Max(std::string_view key, uint64_t value);
     /// The counter key; 0 if nothing was added to it.
-    uint64_t Get(const std::string& key) const;
+    uint64_t Get(std::string_view key) const;
 
 private:
-    std::map<std::string, uint64_t> m_counters;
+    /// The counter key, created at 0 (no string is built for a key that exists).
+    uint64_t& At(std::string_view key);
+
+    std::map<std::string, uint64_t, std::less<>> m_counters;
 };
 
 } // namespace ns3

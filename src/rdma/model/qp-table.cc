@@ -8,12 +8,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("QpTable");
 
-namespace
-{
-/// In m_groups: the group QPN is a P2MP requester's (the rest is its queue pair index).
-constexpr uint32_t REQUESTER = 0x80000000;
-} // namespace
-
 void
 QpTable::Add(Ptr<QueuePair> qp)
 {
@@ -42,19 +36,6 @@ QpTable::AddGroupReceiver(uint32_t groupQpn, uint32_t index)
 {
     NS_LOG_LOGIC("group QPN " << groupQpn << ": receiver " << index);
     m_groups[groupQpn] = index;
-}
-
-bool
-QpTable::FindGroup(uint32_t groupQpn, Group& group) const
-{
-    auto it = m_groups.find(groupQpn);
-    if (it == m_groups.end())
-    {
-        return false;
-    }
-    group.requester = (it->second & REQUESTER) != 0;
-    group.index = it->second & ~REQUESTER;
-    return true;
 }
 
 void

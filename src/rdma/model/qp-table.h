@@ -80,11 +80,24 @@ public:
     /// Packets of groupQpn go to this NIC's receiver number index.
     void AddGroupReceiver(uint32_t groupQpn, uint32_t index);
     /// The part this NIC has in groupQpn; false if none.
-    bool FindGroup(uint32_t groupQpn, Group& group) const;
+    bool FindGroup(uint32_t groupQpn, Group& group) const
+    {
+        auto it = m_groups.find(groupQpn);
+        if (it == m_groups.end())
+        {
+            return false;
+        }
+        group.requester = (it->second & REQUESTER) != 0;
+        group.index = it->second & ~REQUESTER;
+        return true;
+    }
 
     void Clear();
 
 private:
+    /// In m_groups: the group QPN is a P2MP requester's (the rest is its queue pair index).
+    static constexpr uint32_t REQUESTER = 0x80000000;
+
     std::vector<Ptr<QueuePair>> m_qps; // index = qpn - FIRST_QPN; null where reserved
     std::vector<uint32_t> m_created;   // indices of m_qps's queue pairs, in creation order
     // By group QPN: REQUESTER | a queue pair index, or a receiver index.

@@ -4,7 +4,9 @@
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "rdma/model/go-back-n-retransmission.h"
 #include "rdma/model/rdma-nic.h"
+#include "rdma/model/selective-retransmission.h"
 #include "wire/model/bth-header.h"
 #include "wire/model/reth-header.h"
 #include "wire/model/skip-header.h"
@@ -59,8 +61,7 @@ QueuePair::DoDispose()
     }
     m_steering = nullptr;
     m_nic = nullptr;
-    m_p2mp = nullptr;
-    m_localAgg = nullptr;
+    m_multicast.reset();
     m_messages.clear();
     Object::DoDispose();
 }
@@ -75,6 +76,9 @@ QueuePair::Setup(Ptr<RdmaNic> nic, uint32_t qpn, uint32_t remoteHost, uint16_t s
     m_mtu = nic->GetMtu();
     m_rx.SetAckEvery(nic->GetAckEvery());
     m_rto = nic->GetRto();
+    m_retx = nic->IsReorderTolerant()
+                 ? static_cast<const RetransmissionPolicy*>(&SelectiveRetransmission::Get())
+                 : &GoBackNRetransmission::Get();
 }
 
 void
@@ -227,41 +231,40 @@ QueuePair::SetMulticast(Ptr<P2mpEncapsulator> sender,
                         Ptr<AckAggregator> localAgg,
                         bool ackFree)
 {
-    m_p2mp = sender;
-    m_groupQpn = groupQpn;
-    m_localAgg = localAgg;
-    m_ackFree = ackFree;
+    m_multicast = std::make_unique<MulticastRequester>(
+        sender, groupQpn, localAgg, ackFree, AckAggregator::FlowKey(m_nic->GetHost(), m_qpn));
 }
 
 void
 QueuePair::SetAckSource(uint32_t address)
 {
-    m_ackSource = address;
+    NS_ASSERT_MSG(m_multicast, "SetAckSource on a unicast QP");
+    m_multicast->SetAckSource(address);
 }
 
 uint64_t
 QueuePair::PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target, uint32_t tag)
 {
-    NS_ASSERT_MSG(m_p2mp, "PostMulticast on a unicast QP");
+    NS_ASSERT_MSG(m_multicast, "PostMulticast on a unicast QP");
     return Enqueue(WRITE, bytes, target, tag);
 }
 
 bool
 QueuePair::IsMulticast() const
 {
-    return m_p2mp != nullptr;
+    return m_multicast != nullptr;
 }
 
 uint32_t
 QueuePair::GetGroupQpn() const
 {
-    return m_groupQpn;
+    return m_multicast ? m_multicast->GetGroupQpn() : 0;
 }
 
 Ptr<P2mpEncapsulator>
 QueuePair::GetP2mpEncapsulator() const
 {
-    return m_p2mp;
+    return m_multicast ? m_multicast->GetEncapsulator() : nullptr;
 }
 
 const QueuePair::Message&
@@ -288,7 +291,8 @@ bool
 QueuePair::WindowFull() const
 {
     // Ack-free data is acknowledged by nobody: no window applies (P2mpChannel, ack-free).
-    return !m_ackFree && (m_sndNxt - m_sndUna) * m_mtu >= m_cc->GetWindowBytes();
+    return !(m_multicast && m_multicast->IsAckFree())
+           && (m_sndNxt - m_sndUna) * m_mtu >= m_cc->GetWindowBytes();
 }
 
 bool
@@ -348,7 +352,8 @@ QueuePair::PacketSent(uint32_t wireBytes)
 void
 QueuePair::SetAggregateCnps(bool aggregate)
 {
-    m_aggregateCnps = aggregate;
+    NS_ASSERT_MSG(m_multicast, "SetAggregateCnps on a unicast QP");
+    m_multicast->SetAggregateCnps(aggregate);
 }
 
 void
@@ -359,12 +364,7 @@ QueuePair::ReceiveCnp()
     {
         return;
     }
-    if (m_aggregateCnps && m_localAgg
-        && m_localAgg
-                   ->ReceiveCnp(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),
-                                m_nic->GetCnpInterval())
-                   .kind
-               != AckAggregator::Action::CNP)
+    if (m_multicast && !m_multicast->PassesCnp(m_nic->GetCnpInterval()))
     {
         return;
     }
@@ -497,7 +497,7 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         p->AddHeader(reth);
     }
     BthHeader bth;
-    if (m_telemetry && !m_p2mp)
+    if (m_telemetry && !m_multicast)
     {
         // Room for every switch on the path to write its record; the ACK brings it back.
         IoamTraceHeader trace;
@@ -508,27 +508,19 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
     }
     bth.SetOpcode(opcode);
     bth.SetPadCount(pad);
-    bth.SetDestQp(m_p2mp ? m_groupQpn : m_remoteQpn);
+    bth.SetDestQp(m_multicast ? m_multicast->GetGroupQpn() : m_remoteQpn);
     bth.SetAckRequest(last || skip);
     bth.SetPsn(static_cast<uint32_t>(psn & BthHeader::PSN_MASK));
     p->AddHeader(bth);
 
     m_lastBuilt = messageIndex;
     m_lastBuiltFirst = first;
-    if (m_localAgg && m_localAgg->WatchesResends())
+    if (m_multicast)
     {
-        // The receivers' NAKs are reduced here: one waits for this resend (one NAK per loss).
-        m_localAgg->DataPassed(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),
-                               static_cast<uint32_t>(psn & BthHeader::PSN_MASK));
+        m_multicast->Built(psn, first, m.target, m.firstPsn, m.firstPsn + m.packets - 1);
     }
-    if (first && m_localAgg)
-    {
-        m_localAgg->ExpectMessage(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn),
-                                  *m.target.receivers,
-                                  m.firstPsn,
-                                  m.firstPsn + m.packets - 1);
-    }
-    if (!m_ackFree)
+    const bool ackFree = m_multicast && m_multicast->IsAckFree();
+    if (!ackFree)
     {
         if (m_sndUna == m_maxSent)
         {
@@ -548,7 +540,7 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         }
     }
     ++m_packetsSent;
-    if (!m_ackFree)
+    if (!ackFree)
     {
         ArmTimer();
     }
@@ -564,18 +556,17 @@ void
 QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
 {
     uint8_t kind = (fi.syndrome >> 5) & 0x3;
-    if (m_ackSource != 0 && fi.srcIp != m_ackSource)
+    if (m_multicast && m_multicast->Refuses(fi.srcIp))
     {
         NS_LOG_LOGIC("QP " << m_qpn << ": ACK from " << fi.srcIp
                            << ", not its aggregation point: refused");
         ++m_nic->GetCounters().acksRefused;
         return;
     }
-    if (m_localAgg)
+    if (m_multicast && m_multicast->GetLocalAggregator())
     {
         // Every receiver's ACK reaches this NIC: reduce them to the minimum here.
-        AckAggregator::Action a = m_localAgg->Receive(
-            AckAggregator::FlowKey(m_nic->GetHost(), m_qpn), fi.SrcHost(), fi.psn, kind == 3);
+        AckAggregator::Action a = m_multicast->ReceiveAck(fi.SrcHost(), fi.psn, kind == 3);
         if (a.kind == AckAggregator::Action::ACK && a.psn >= m_maxSent)
         {
             ++m_nic->GetCounters().acksBeyondSent;
@@ -586,7 +577,7 @@ QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
         }
         else if (a.kind == AckAggregator::Action::NAK)
         {
-            Nak(a.psn);
+            m_retx->Nak(*this, a.psn);
         }
         if (m_windowed && HasPacketToSend())
         {
@@ -616,30 +607,13 @@ QueuePair::ReceiveAck(const FrameInfo& fi, const IoamTraceHeader* trace)
     }
     else if (kind == 3) // NAK: the responder expects psn
     {
-        Nak(psn);
+        m_retx->Nak(*this, psn);
     }
     // RNR NAKs are not generated: receive queues are modelled as never empty.
     if (m_windowed && HasPacketToSend())
     {
         m_nic->NotifyReady(this); // the window may have opened
     }
-}
-
-void
-QueuePair::Nak(uint64_t psn)
-{
-    if (m_nic->IsReorderTolerant())
-    {
-        // A selective NAK names one missing PSN and says nothing of the others (through an
-        // aggregator it is one receiver's hole, not the group's cumulative point).
-        Resend(psn);
-        return;
-    }
-    if (psn > m_sndUna && psn <= m_maxSent)
-    {
-        Acknowledge(psn - 1);
-    }
-    GoBackN(std::max(psn, m_sndUna));
 }
 
 void
@@ -692,11 +666,7 @@ QueuePair::Acknowledge(uint64_t ackedPsn)
     }
     if (m_recovering)
     {
-        m_recovering = m_sndUna < m_maxSent;
-        if (m_recovering)
-        {
-            Resend(m_sndUna);
-        }
+        m_retx->AcknowledgedWhileRecovering(*this);
     }
     while (!m_messages.empty()
            && m_messages.front().firstPsn + m_messages.front().packets <= m_sndUna)
@@ -763,12 +733,11 @@ QueuePair::TimerExpired()
         m_timer = Simulator::Schedule(m_rto - idle, &QueuePair::TimerExpired, this);
         return;
     }
-    if (m_localAgg && m_localAgg->TimesOutReceivers())
+    if (m_multicast)
     {
         // A receiver silent past the timeout may be all that holds the flow: no other ACK
         // comes to check it (the only receiver of the message), so the timer does.
-        AckAggregator::Action a
-            = m_localAgg->CheckSilent(AckAggregator::FlowKey(m_nic->GetHost(), m_qpn));
+        AckAggregator::Action a = m_multicast->CheckSilent();
         if (a.kind == AckAggregator::Action::ACK && a.psn >= m_sndUna && a.psn < m_maxSent)
         {
             Acknowledge(a.psn); // progress: no resend, the timer runs again if still owed
@@ -780,22 +749,7 @@ QueuePair::TimerExpired()
     NS_LOG_LOGIC("QP " << m_qpn << " at host " << m_nic->GetHost() << ": timeout, back to PSN "
                        << m_sndUna);
     m_lastProgress = Simulator::Now();
-    if (m_nic->IsReorderTolerant() && !m_recovering)
-    {
-        // A tolerant responder holds what arrived: resend the oldest PSN, and then the next
-        // one at every ACK that does not cover all that was sent (TCP's partial ACKs), which
-        // finds the holes it has nothing behind to NAK for (a lost tail).
-        m_recovering = true;
-        Resend(m_sndUna);
-    }
-    else
-    {
-        // Go-back-N; and a tolerant NIC whose recovery timed out as well (many holes with
-        // nothing behind them: packets dropped past the responder's window) sends everything
-        // again, the responder counting what it holds already as duplicates.
-        m_recovering = false;
-        GoBackN(m_sndUna);
-    }
+    m_retx->Timeout(*this);
     QuadHeapScheduler::SetNextLane(m_nic->GetTimerLane());
     m_timer = Simulator::Schedule(m_rto, &QueuePair::TimerExpired, this);
 }
@@ -825,7 +779,7 @@ QueuePair::ReceiveData(const FrameInfo& fi)
                          m_receive(this, msn, bytes, lastPsn);
                      }
                  });
-    if (m_nic->IsReorderTolerant() && !IsPending(m_holeTimer))
+    if (m_retx->HoldsAhead() && !IsPending(m_holeTimer))
     {
         ArmHoleTimer();
     }

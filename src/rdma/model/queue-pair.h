@@ -16,10 +16,12 @@
 #include "ns3/traced-callback.h"
 #include "rdma/model/ack-aggregator.h"
 #include "rdma/model/loss-tolerance.h"
+#include "rdma/model/multicast-requester.h"
 #include "rdma/model/p2mp-encapsulator.h"
 #include "rdma/model/path-steering.h"
 #include "rdma/model/rc-responder.h"
 #include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/retransmission-policy.h"
 #include "wire/model/frame-info.h"
 
 #include <deque>
@@ -122,7 +124,7 @@ public:
      */
     void SetAckSource(uint32_t address);
     /// With sender-NIC aggregation CNPs are aggregated too: at most one per CNP interval
-    /// reaches the rate controller (without it, every receiver's CNP does).
+    /// reaches the rate controller (without it, every receiver's CNP does). P2MP only.
     void SetAggregateCnps(bool aggregate);
     /// Post one WRITE to a P2MP target (tag as for Post).
     uint64_t PostMulticast(uint64_t bytes,
@@ -260,11 +262,9 @@ private:
                && m_loss->IsAbandoned(psn, m.maxRetransmissions);
     }
     void Acknowledge(uint64_t ackedPsn);
-    /// The responder (or the aggregate of a group's) NAKed psn.
-    void Nak(uint64_t psn);
-    /// Go-back-N NIC: resend everything from fromPsn.
+    /// Resend everything from fromPsn (RetransmissionPolicy).
     void GoBackN(uint64_t fromPsn);
-    /// Tolerant NIC: resend psn alone (selective repeat).
+    /// Resend psn alone, before new data (RetransmissionPolicy).
     void Resend(uint64_t psn);
     void ArmTimer();
     void TimerExpired();
@@ -319,16 +319,15 @@ private:
     Time m_nextSend;
     Time m_lastSent;        ///< when the last frame started (PacingChanged)
     uint32_t m_lastWire{0}; ///< its wire bytes; 0: none yet
-    Ptr<P2mpEncapsulator> m_p2mp;
-    uint32_t m_groupQpn{0};
-    Ptr<AckAggregator> m_localAgg;
-    uint32_t m_ackSource{0}; ///< IPv4 its ACKs must come from; 0: any
-    bool m_ackFree{false};
-    bool m_aggregateCnps{false};
+    // A P2MP flow's root: its group, encapsulator and ACK handling (SetMulticast); none for
+    // unicast.
+    std::unique_ptr<MulticastRequester> m_multicast;
     bool m_telemetry{false};  // unicast data carries a trace for the congestion control
     bool m_windowed{false};   // the congestion control bounds the bytes in flight
     uint32_t m_cnps{0};       // CNPs received (path steering's congestion signal)
-    bool m_recovering{false}; // tolerant NIC after a timeout: resend at every partial ACK
+    bool m_recovering{false}; // after a timeout: the policy acts at every ACK (selective)
+    // How it recovers losses, chosen with its NIC's receivers when it is made.
+    const RetransmissionPolicy* m_retx{nullptr};
     std::size_t m_lastBuilt{0};
     bool m_lastBuiltFirst{false};
 
@@ -339,6 +338,8 @@ private:
 
     TracedCallback<uint64_t, uint64_t> m_completeTrace; // message id, bytes
     TracedCallback<uint64_t> m_retransmitTrace;         // PSN gone back to (or resent)
+
+    friend class RetransmissionPolicy; // recovers through GoBackN, Resend and Acknowledge
 };
 
 MCAST4AI_ENUM_NAMES(QueuePair::Operation, {{QueuePair::WRITE, "write"}, {QueuePair::SEND, "send"}});

@@ -9,43 +9,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaEgressArbiter");
 
-RdmaEgressArbiter::Choice
-RdmaEgressArbiter::Next(uint8_t pausedMask, FabricFrame& frame, const FabricFrame*& hint)
-{
-    hint = nullptr;
-    if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
-    {
-        frame = std::move(m_control.front());
-        m_control.pop_front();
-        hint = m_control.empty() ? nullptr : &m_control.front();
-        return FRAME;
-    }
-    if (!m_probes.empty() && !(pausedMask & (1u << (m_probes.front().info.dscp >> 3))))
-    {
-        // Telemetry probes ride their queue pair's class, to see the queues its data sees.
-        frame = std::move(m_probes.front());
-        m_probes.pop_front();
-        return FRAME;
-    }
-    if ((m_dataClasses & ~pausedMask) == 0)
-    {
-        NS_LOG_LOGIC("every class with data paused (mask " << +pausedMask << ")");
-        return NONE; // every class it sends on is paused
-    }
-    if (!m_copies.empty())
-    {
-        if (pausedMask & (1u << m_copiesPriority))
-        {
-            NS_LOG_LOGIC("the rest of a P2MP packet waits for its class");
-            return NONE; // the rest of a P2MP packet goes first, back to back
-        }
-        frame = std::move(m_copies.front());
-        m_copies.pop_front();
-        return FRAME;
-    }
-    return DATA;
-}
-
 QueuePair*
 RdmaEgressArbiter::NextQp(const std::vector<Ptr<QueuePair>>& qps,
                           uint8_t pausedMask,
@@ -67,6 +30,8 @@ RdmaEgressArbiter::NextQp(const std::vector<Ptr<QueuePair>>& qps,
         }
         if (pausedMask & (1u << qp->GetPriority()))
         {
+            NS_LOG_LOGIC("QP " << qp->GetQpn() << ": class " << +qp->GetPriority()
+                               << " paused, keeps its turn");
             m_active.push_back(index); // its class is paused: it keeps its turn for later
             continue;
         }

@@ -89,7 +89,40 @@ public:
      * frame), or whether data may go. hint: the control frame that will go after this one,
      * to warm up (ACKs can queue by the thousand behind a paused port), or null.
      */
-    Choice Next(uint8_t pausedMask, FabricFrame& frame, const FabricFrame*& hint);
+    Choice Next(uint8_t pausedMask, FabricFrame& frame, const FabricFrame*& hint)
+    {
+        // Inline: it runs for every frame the NIC sends.
+        hint = nullptr;
+        if (!m_control.empty() && !(pausedMask & (1u << m_ctrlPriority)))
+        {
+            frame = std::move(m_control.front());
+            m_control.pop_front();
+            hint = m_control.empty() ? nullptr : &m_control.front();
+            return FRAME;
+        }
+        if (!m_probes.empty() && !(pausedMask & (1u << (m_probes.front().info.dscp >> 3))))
+        {
+            // Telemetry probes ride their queue pair's class, to see the queues its data sees.
+            frame = std::move(m_probes.front());
+            m_probes.pop_front();
+            return FRAME;
+        }
+        if ((m_dataClasses & ~pausedMask) == 0)
+        {
+            return NONE; // every class it sends on is paused
+        }
+        if (!m_copies.empty())
+        {
+            if (pausedMask & (1u << m_copiesPriority))
+            {
+                return NONE; // the rest of a P2MP packet goes first, back to back
+            }
+            frame = std::move(m_copies.front());
+            m_copies.pop_front();
+            return FRAME;
+        }
+        return DATA;
+    }
 
     /**
      * The round-robin part: the next queue pair in turn that may send now (its class not
