@@ -9,10 +9,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("GoBackNRetransmission");
 
-GoBackNRetransmission::GoBackNRetransmission()
-    : RetransmissionPolicy(false)
-{
-}
+GoBackNRetransmission::GoBackNRetransmission() = default;
 
 const GoBackNRetransmission&
 GoBackNRetransmission::Get()

@@ -27,7 +27,6 @@ GroupResponderSet::Add(const RcResponder::Peer& peer,
 {
     NS_LOG_LOGIC("host " << m_nic->GetHost() << " QP " << qpn << ": receiver of host " << peer.host
                          << "'s group QP " << peer.qpn);
-    m_timed = m_nic->HasGroupReorderTimer();
     Responder& r = m_responders.emplace_back();
     r.rx.SetAckEvery(m_nic->GetAckEvery());
     r.rx.SetMulticast(ackEvery, silent);
@@ -72,7 +71,7 @@ GroupResponderSet::Receive(uint32_t index, const FrameInfo& fi)
                  {
                      Deliver(r, msn, bytes, lastPsn);
                  });
-    if (m_timed)
+    if (m_nic->HasGroupReorderTimer())
     {
         ArmCheck(index);
     }

@@ -74,7 +74,7 @@ private:
         Time checkDue{Time::Max()}; ///< its queued look; Max: none
     };
 
-    /// Responder index's whole message reaches its callback.
+    /// A whole message of responder r reaches its callback.
     void Deliver(Responder& r, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
     /// Responder index may owe something (an open hole, an unfinished message): queue its
     /// next look (RcResponder::NextHoleCheck) if it is due before the one queued. A look
@@ -86,7 +86,6 @@ private:
     void ChecksDue();
 
     RdmaNic* m_nic{nullptr};
-    bool m_timed{false}; // look at holes and tails when due (RdmaNic::HasGroupReorderTimer)
     // A deque: responders keep their address while more are created.
     std::deque<Responder> m_responders;
 

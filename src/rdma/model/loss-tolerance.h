@@ -2,7 +2,8 @@
  * The requester's side of loss-tolerant data (differentiated reliability, the inference-
  * transport draft; partial reliability as in RFC 3758): how often each PSN was named lost, and
  * which it gave up on, so that a PSN skip goes in its place. A queue pair has one only once it
- * posts loss-tolerant messages; reliable traffic pays nothing for it.
+ * is given a loss-tolerant budget (QueuePair::SetMaxRetransmissions); reliable traffic pays
+ * nothing for it.
  */
 #ifndef MCAST4AI_LOSS_TOLERANCE_H
 #define MCAST4AI_LOSS_TOLERANCE_H

@@ -14,10 +14,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("NicProbeAgent");
 
 void
-NicProbeAgent::Setup(Mac48Address mac, uint32_t framingBytes, RdmaNicCounters* counters)
+NicProbeAgent::Setup(Mac48Address mac, RdmaNicCounters* counters)
 {
     m_mac = mac;
-    m_framingBytes = framingBytes;
     m_counters = counters;
 }
 
@@ -27,7 +26,8 @@ NicProbeAgent::MakeProbe(const RocePacketBuilder::Addressing& a,
                          uint32_t probeId,
                          uint16_t ns,
                          uint32_t hops,
-                         bool claim)
+                         bool claim,
+                         uint32_t framingBytes)
 {
     Ptr<Packet> p = ProbeFrameBuilder::Probe(a,
                                              m_mac,
@@ -40,7 +40,7 @@ NicProbeAgent::MakeProbe(const RocePacketBuilder::Addressing& a,
     FabricFrame frame = FabricFrame::From(p);
     frame.info.owner = qp.GetOwner();
     ++m_counters->probesSent;
-    m_counters->probeBytes += p->GetSize() + m_framingBytes;
+    m_counters->probeBytes += p->GetSize() + framingBytes;
     NS_LOG_LOGIC("QP " << qp.GetQpn() << ": probe " << probeId << " on port " << a.srcPort
                        << (claim ? " (a claim)" : ""));
     return frame;
@@ -50,7 +50,8 @@ bool
 NicProbeAgent::Receive(QueuePair& qp,
                        FabricFrame& frame,
                        const RocePacketBuilder::Addressing& replyTo,
-                       FabricFrame& reply)
+                       FabricFrame& reply,
+                       uint32_t framingBytes)
 {
     IoamTraceHeader trace;
     if (!ProbeFrameBuilder::ReadTrace(frame.GetPacket(), trace))
@@ -75,7 +76,7 @@ NicProbeAgent::Receive(QueuePair& qp,
     reply = FabricFrame::From(ack);
     reply.info.owner = qp.GetOwner();
     ++m_counters->probeAcksSent;
-    m_counters->probeBytes += ack->GetSize() + m_framingBytes;
+    m_counters->probeBytes += ack->GetSize() + framingBytes;
     NS_LOG_LOGIC("QP " << qp.GetQpn() << ": probe " << fi.psn << " from host " << fi.SrcHost()
                        << " answered");
     return true;

@@ -26,9 +26,9 @@ struct RdmaNicCounters;
 class NicProbeAgent
 {
 public:
-    /// mac: the NIC's; framingBytes: its port's per-frame framing (preamble, gap), for the
-    /// wire bytes it counts; counters: where it counts.
-    void Setup(Mac48Address mac, uint32_t framingBytes, RdmaNicCounters* counters);
+    /// mac: the NIC's; counters: where it counts. The wire bytes it counts include
+    /// framingBytes, the port's per-frame framing (preamble, gap), given with each frame.
+    void Setup(Mac48Address mac, RdmaNicCounters* counters);
 
     /**
      * A probe of qp addressed as a says, numbered probeId, with room for hops switches' stamps
@@ -39,7 +39,8 @@ public:
                           uint32_t probeId,
                           uint16_t ns,
                           uint32_t hops,
-                          bool claim);
+                          bool claim,
+                          uint32_t framingBytes);
 
     /**
      * A probe, or a probe's acknowledgement, arrived for qp. An acknowledgement goes to qp's
@@ -49,11 +50,11 @@ public:
     bool Receive(QueuePair& qp,
                  FabricFrame& frame,
                  const RocePacketBuilder::Addressing& replyTo,
-                 FabricFrame& reply);
+                 FabricFrame& reply,
+                 uint32_t framingBytes);
 
 private:
     Mac48Address m_mac;
-    uint32_t m_framingBytes{0};
     RdmaNicCounters* m_counters{nullptr};
 };
 

@@ -231,6 +231,7 @@ QueuePair::SetMulticast(Ptr<P2mpEncapsulator> sender,
                         Ptr<AckAggregator> localAgg,
                         bool ackFree)
 {
+    NS_ABORT_MSG_UNLESS(sender, "a P2MP queue pair needs an encapsulator");
     m_multicast = std::make_unique<MulticastRequester>(
         sender, groupQpn, localAgg, ackFree, AckAggregator::FlowKey(m_nic->GetHost(), m_qpn));
 }
@@ -238,7 +239,7 @@ QueuePair::SetMulticast(Ptr<P2mpEncapsulator> sender,
 void
 QueuePair::SetAckSource(uint32_t address)
 {
-    NS_ASSERT_MSG(m_multicast, "SetAckSource on a unicast QP");
+    NS_ABORT_MSG_UNLESS(m_multicast, "SetAckSource on a unicast QP");
     m_multicast->SetAckSource(address);
 }
 
@@ -352,7 +353,7 @@ QueuePair::PacketSent(uint32_t wireBytes)
 void
 QueuePair::SetAggregateCnps(bool aggregate)
 {
-    NS_ASSERT_MSG(m_multicast, "SetAggregateCnps on a unicast QP");
+    NS_ABORT_MSG_UNLESS(m_multicast, "SetAggregateCnps on a unicast QP");
     m_multicast->SetAggregateCnps(aggregate);
 }
 
@@ -779,7 +780,7 @@ QueuePair::ReceiveData(const FrameInfo& fi)
                          m_receive(this, msn, bytes, lastPsn);
                      }
                  });
-    if (m_retx->HoldsAhead() && !IsPending(m_holeTimer))
+    if (m_nic->IsReorderTolerant() && !IsPending(m_holeTimer))
     {
         ArmHoleTimer();
     }

@@ -306,7 +306,7 @@ private:
     EventId m_timer;
     uint64_t m_retransmissions{0};
     uint8_t m_maxRetx{RELIABLE};
-    // Made when it first posts loss-tolerant messages: reliable traffic carries none.
+    // Made when it is given a loss-tolerant budget: reliable traffic carries none.
     std::unique_ptr<LossTolerance> m_loss;
     uint64_t m_timeouts{0};
     uint64_t m_packetsSent{0};

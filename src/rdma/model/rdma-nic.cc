@@ -275,7 +275,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_address = FabricAddress::HostIpv4(host);
     m_mac = FabricAddress::HostMac(host);
     m_ackFrames.SetSource(m_mac);
-    m_probes.Setup(m_mac, device->GetFramingBytes(), &m_counters);
+    m_probes.Setup(m_mac, &m_counters);
     m_groupRx.Setup(this);
     device->SetAddress(m_mac);
     device->SetOwner(this);
@@ -379,8 +379,9 @@ void
 RdmaNic::SetGroupMaxRetransmissions(uint32_t groupQpn, uint8_t maxRetransmissions)
 {
     QpTable::Group g;
-    NS_ASSERT_MSG(m_table.FindGroup(groupQpn, g) && !g.requester,
-                  "no group responder for QPN " << groupQpn);
+    // The lookup must run in every build: not inside an assert, which Release drops.
+    const bool found = m_table.FindGroup(groupQpn, g);
+    NS_ABORT_MSG_UNLESS(found && !g.requester, "no group responder for QPN " << groupQpn);
     m_groupRx.SetMaxRetransmissions(g.index, maxRetransmissions);
 }
 
@@ -789,8 +790,13 @@ RdmaNic::SendProbe(uint32_t qpn, uint16_t srcPort, uint32_t probeId, bool claim)
     Ptr<QueuePair> qp = GetQp(qpn);
     const RocePacketBuilder::Addressing a = MakeAddressing(
         FabricAddress::HostIpv4(qp->GetRemoteHost()).Get(), srcPort, qp->GetPriority(), false);
-    m_egress.QueueProbe(
-        m_probes.MakeProbe(a, *qp, probeId, m_telemetryNamespace, m_telemetryHops, claim));
+    m_egress.QueueProbe(m_probes.MakeProbe(a,
+                                           *qp,
+                                           probeId,
+                                           m_telemetryNamespace,
+                                           m_telemetryHops,
+                                           claim,
+                                           m_device->GetFramingBytes()));
     // Not TryTransmit here: a probe is sent from inside this NIC's own DequeueFrame (the
     // steering asks at a message's first packet), where the port is not marked busy yet.
     Simulator::ScheduleNow(&RdmaNic::Wake, this);
@@ -804,7 +810,8 @@ RdmaNic::ReceiveProbe(Ptr<QueuePair> qp, FabricFrame& frame)
             *qp,
             frame,
             MakeAddressing(frame.info.srcIp, qp->GetSourcePort(), m_ctrlPriority, false),
-            reply))
+            reply,
+            m_device->GetFramingBytes()))
     {
         QueueControl(std::move(reply));
     }

@@ -1,9 +1,9 @@
 /*
  * How a requester recovers what its responder (or a group's aggregation point) says is lost:
- * what a NAK makes it send again, what its retransmission timeout does, and whether its
- * responders hold packets that arrive ahead of a hole. Chosen once, when the queue pair is made,
- * from its NIC's receivers (RdmaNic::Reorder): go-back-N (the classic RoCE NIC) or selective
- * repeat (a reorder-tolerant NIC).
+ * what a NAK makes it send again and what its retransmission timeout does. Chosen once, when the
+ * queue pair is made, from its NIC's receivers (RdmaNic::Reorder, which applies to queue pairs
+ * made after it is set): go-back-N (the classic RoCE NIC) or selective repeat (a
+ * reorder-tolerant NIC). The responder half follows the NIC's receivers (RcResponder).
  */
 #ifndef MCAST4AI_RETRANSMISSION_POLICY_H
 #define MCAST4AI_RETRANSMISSION_POLICY_H
@@ -31,17 +31,8 @@ public:
     /// A cumulative ACK arrived while the queue pair was recovering (IsRecovering).
     virtual void AcknowledgedWhileRecovering(QueuePair& qp) const;
 
-    /// Whether its responders place packets ahead of a hole and look at holes when due.
-    bool HoldsAhead() const
-    {
-        return m_holdsAhead;
-    }
-
 protected:
-    explicit RetransmissionPolicy(bool holdsAhead)
-        : m_holdsAhead(holdsAhead)
-    {
-    }
+    RetransmissionPolicy() = default;
 
     // What a policy may do to a queue pair (QueuePair befriends this class only).
 
@@ -57,9 +48,6 @@ protected:
     /// After a timeout: resend at every partial ACK (see SelectiveRetransmission).
     static bool IsRecovering(const QueuePair& qp);
     static void SetRecovering(QueuePair& qp, bool recovering);
-
-private:
-    bool m_holdsAhead;
 };
 
 } // namespace ns3

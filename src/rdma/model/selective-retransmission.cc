@@ -8,10 +8,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SelectiveRetransmission");
 
-SelectiveRetransmission::SelectiveRetransmission()
-    : RetransmissionPolicy(true)
-{
-}
+SelectiveRetransmission::SelectiveRetransmission() = default;
 
 const SelectiveRetransmission&
 SelectiveRetransmission::Get()

@@ -93,11 +93,11 @@ private:
     nlohmann::json NetworkSummary() const;
     /// summary.json's `watchdog` block, when the watchdog stopped the run.
     nlohmann::json WatchdogSummary() const;
-    /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
-    /// The reorder histogram of tolerant receivers (RdmaNic::RecordDisplacement) for
+    /// The reorder histogram of tolerant receivers (RdmaNicCounters::RecordDisplacement) for
     /// summary.json.
     static nlohmann::json ReorderSummary(
         const std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
+    /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
     static uint8_t OwnerOf(std::size_t k);
     /// FrameInfo::owner of workload i's P2MP channels (Workload::Context::p2mpOwner).
     uint8_t P2mpOwnerOf(std::size_t i) const;

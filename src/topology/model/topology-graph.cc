@@ -25,7 +25,7 @@ constexpr uint64_t kMaxPorts = 65536; // port numbers are uint16_t in the next-h
 TopologyGraph
 TopologyGraph::Build(const TopologyConfig& t)
 {
-    NS_LOG_FUNCTION(EnumName(t.kind));
+    NS_LOG_FUNCTION(static_cast<int>(t.kind));
     TopologyGraph g;
     g.m_kind = t.kind;
     switch (t.kind)
