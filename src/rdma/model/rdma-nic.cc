@@ -883,34 +883,24 @@ RdmaNic::GetTrafficLedger() const
     return m_ledger;
 }
 
-uint64_t
-RdmaNic::GetRetransmissions() const
-{
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < m_table.GetNQps(); ++i)
-    {
-        n += m_table.GetByCreation(i)->GetRetransmissions();
-    }
-    return n;
-}
-
 void
 RdmaNic::AddCounters(CounterSet& counters) const
 {
     m_counters.AddTo(counters);
-    counters.Add("retransmissions", GetRetransmissions());
     counters.Add("qps", m_table.GetNQps());
     counters.Max("qps_max", m_table.GetNQps());
-    if (m_steering)
+    // One pass over its queue pairs: what they count themselves.
+    uint64_t retransmissions = 0;
+    for (uint32_t i = 0; i < m_table.GetNQps(); ++i)
     {
-        for (uint32_t i = 0; i < m_table.GetNQps(); ++i)
+        Ptr<QueuePair> qp = m_table.GetByCreation(i);
+        retransmissions += qp->GetRetransmissions();
+        if (Ptr<PathSteering> steering = qp->GetPathSteering())
         {
-            if (Ptr<PathSteering> steering = m_table.GetByCreation(i)->GetPathSteering())
-            {
-                steering->AddCounters(counters);
-            }
+            steering->AddCounters(counters);
         }
     }
+    counters.Add("retransmissions", retransmissions);
 }
 
 } // namespace ns3

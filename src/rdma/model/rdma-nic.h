@@ -188,8 +188,6 @@ public:
 
     /// Report its counters, its queue pairs' and their path steering's to the run's summary.
     void AddCounters(CounterSet& counters) const;
-    /// Retransmissions of its queue pairs.
-    uint64_t GetRetransmissions() const;
     /// Frames of queue pairs created for owner from now on ride this priority class instead of
     /// DataPriority (a workload's `priority`).
     void SetOwnerPriority(uint8_t owner, uint8_t priority);
