@@ -404,6 +404,40 @@ TEST(ConfigSchemaTest, NoVariableNoBound)
               "must be an integer between 0 and 49 (the shape has 50 cells), got 99; given");
 }
 
+TEST(ConfigSchemaTest, AllOrCountAndLengthMessages)
+{
+    // The array checks not in the table above: "all" or a count, and a least length.
+    ConfigSchema s("t", "");
+    s.Root()
+        .IntegerArray("hosts", "host indices")
+        .MaxFromVariable("n", -1)
+        .MinItems(2)
+        .AllOrCount();
+    auto check = [&s](const json& hosts)
+    {
+        return s.Validate(json{{"hosts", hosts}}, {{"n", {json(4), "n = given"}}});
+    };
+    ConfigSchemaResult r = check("all");
+    ASSERT_TRUE(r.Ok());
+    EXPECT_EQ(r.value["hosts"], json({0, 1, 2, 3}));
+    r = check(3);
+    ASSERT_TRUE(r.Ok());
+    EXPECT_EQ(r.value["hosts"], json({0, 1, 2}));
+    auto reason = [&](const json& hosts)
+    {
+        const ConfigSchemaResult bad = check(hosts);
+        return bad.issues.empty() ? std::string()
+                                  : bad.issues[0].path + ": " + bad.issues[0].reason;
+    };
+    EXPECT_EQ(reason("some"),
+              R"(hosts: must be "all", a count or an array of host indices, got "some")");
+    EXPECT_EQ(reason(5), "hosts: a count must be 2 .. 4, got 5");
+    EXPECT_EQ(reason(1), "hosts: a count must be 2 .. 4, got 1");
+    EXPECT_EQ(reason(json({1})), "hosts: must have at least 2 elements, got 1");
+    EXPECT_EQ(reason(json({1, 4})),
+              "hosts[1]: must be an integer between 0 and 3, got 4; n = given");
+}
+
 TEST(ConfigSchemaTest, ReadAndWriteThroughTheBinding)
 {
     const ConfigSchema s = TestSchema();

@@ -1,8 +1,9 @@
 /*
  * Where a scenario key meets the ns-3 attribute it sets: a key's JSON value becomes the
  * attribute's value, and an attribute's initial value becomes the key's default, by the key's
- * type and unit ("µs" is a Time, "Mb/s" a DataRate, "KB" a byte count). The one place that
- * knows both representations, so a model's parameter is declared once, as its attribute.
+ * type and unit ("µs" is a Time, "Mb/s" a DataRate, "KB" a byte count), so a model's
+ * parameter is declared once, as its attribute. Each value type converts its own values
+ * (ConfigSchemaValueType::ToAttribute); this is the entry point the helpers call.
  */
 #ifndef MCAST4AI_CONFIG_SCHEMA_ATTRIBUTE_H
 #define MCAST4AI_CONFIG_SCHEMA_ATTRIBUTE_H

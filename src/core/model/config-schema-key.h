@@ -74,6 +74,41 @@ struct ConfigSchemaDerived
     std::string explanation; ///< e.g. "hosts = topology.leaves x topology.hosts_per_leaf = 2 x 4"
 };
 
+class ConfigSchemaContext;
+class ConfigSchemaValueType;
+
+/**
+ * What a key's declaration constrains; each value type reads the fields it uses
+ * (ConfigSchemaValueType). Set by ConfigSchemaObject's key factories and the key's
+ * declaration methods.
+ */
+struct ConfigSchemaLimits
+{
+    uint64_t lo{0};                                    ///< integers: least value
+    uint64_t hi{std::numeric_limits<uint64_t>::max()}; ///< integers: greatest value
+    std::string hiVariable;                            ///< integers: also at most this variable
+    int64_t hiOffset{0};                               ///< ... plus this offset
+    std::vector<uint64_t> allowed;                     ///< integer sets: the values
+    ConfigSchemaBounds bounds;                         ///< numbers: the interval
+    std::vector<std::string> names;                    ///< enums: every name, in order
+    std::vector<std::string> implemented;              ///< enums: the names not reserved
+    std::size_t minItems{0};                           ///< arrays: least length
+    std::size_t maxItems{std::numeric_limits<std::size_t>::max()}; ///< arrays: greatest length
+    std::string maxItemsReason;        ///< arrays: message when too long
+    std::vector<std::string> uniqueBy; ///< object arrays: keys that must differ
+    bool distinct{false};              ///< integer arrays: no value twice
+    bool allOrCount{false};            ///< integer arrays: "all" or a count
+    std::string noun;                  ///< arrays: what the elements are
+    std::string note;                  ///< appended to the allowed range
+
+    /** \return the upper bound of an integer (hi, or the variable's value), none if unbounded */
+    std::optional<uint64_t> UpperBound(const ConfigSchemaContext* context) const;
+    /** \return the note with "{name}" replaced by the variable; "" if a variable is unknown */
+    std::string FormatNote(const ConfigSchemaContext* context) const;
+    /** \return how the variable bounding the key was derived, "" if none */
+    std::string VariableExplanation(const ConfigSchemaContext& context) const;
+};
+
 /**
  * The state of one validation walk: the issues found so far (the first maxIssues kept, the rest
  * counted), the variables derived so far (e.g. a host count other keys are bounded by) and the
@@ -144,6 +179,23 @@ private:
 using ConfigSchemaDefaultFunction
     = std::function<std::optional<nlohmann::json>(const ConfigSchemaView&)>;
 
+/// Type-erased accessors of the struct member a key is bound to (ConfigSchemaKey::Bind).
+struct ConfigSchemaBinding
+{
+    std::type_index owner{typeid(void)};
+    std::type_index child{typeid(void)}; ///< struct type of an OBJECT / element type
+    std::function<void(void*, const nlohmann::json&)> read;
+    std::function<nlohmann::json(const void*)> write;
+    std::function<void(void*)> readAuto;
+    std::function<bool(const void*)> isAuto;
+    std::function<void*(void*)> member;
+    std::function<const void*(const void*)> memberConst;
+    std::function<void(void*, std::size_t)> resize;
+    std::function<std::size_t(const void*)> size;
+    std::function<void*(void*, std::size_t)> element;
+    std::function<const void*(const void*, std::size_t)> elementConst;
+};
+
 /**
  * One key, declared once. Declaration methods return *this so a key reads as one statement:
  * object.Integer("leaves", 1, 65536).Required().Doc("leaf switches").Bind(&T::leaves);
@@ -151,7 +203,10 @@ using ConfigSchemaDefaultFunction
 class ConfigSchemaKey
 {
 public:
-    ConfigSchemaKey(const std::string& name, ConfigSchemaType type);
+    /// \param valueType the handler of `type` (one per type: ConfigSchemaIntegerType::Get(), ...)
+    ConfigSchemaKey(const std::string& name,
+                    ConfigSchemaType type,
+                    const ConfigSchemaValueType& valueType);
     ~ConfigSchemaKey();
     ConfigSchemaKey(const ConfigSchemaKey&) = delete;
     ConfigSchemaKey& operator=(const ConfigSchemaKey&) = delete;
@@ -259,12 +314,18 @@ public:
     /** \return what is allowed, as messages say it ("an integer between 1 and 7 (...)") */
     std::string Expect(const ConfigSchemaContext* context) const;
 
-    /// Markdown cells.
-    std::string TypeText() const;
-    std::string AllowedText() const;
-    std::string DefaultText() const;
     const std::string& GetUnit() const;
     const std::string& GetDoc() const;
+    /** \return how a computed or "auto" default is obtained */
+    const std::string& GetDefaultText() const;
+    /** \return the extra conditions' texts (Check), in declaration order */
+    std::vector<std::string> GetCheckTexts() const;
+    /** \return what the declaration constrains */
+    const ConfigSchemaLimits& GetLimits() const;
+    /** \return the handler of the key's value type */
+    const ConfigSchemaValueType& GetValueType() const;
+    /** \return the struct member the key is bound to, or nullptr */
+    const ConfigSchemaBinding* GetBinding() const;
 
     /// Copy the filled value of this key into the struct at `target` (of type `type`).
     void Read(const nlohmann::json& filledObject, void* target, std::type_index type) const;
@@ -275,23 +336,6 @@ public:
                const nlohmann::json* fallback) const;
 
 private:
-    /// Type-erased accessors of the bound struct member.
-    struct Binding
-    {
-        std::type_index owner{typeid(void)};
-        std::type_index child{typeid(void)}; ///< struct type of an OBJECT / element type
-        std::function<void(void*, const nlohmann::json&)> read;
-        std::function<nlohmann::json(const void*)> write;
-        std::function<void(void*)> readAuto;
-        std::function<bool(const void*)> isAuto;
-        std::function<void*(void*)> member;
-        std::function<const void*(const void*)> memberConst;
-        std::function<void(void*, std::size_t)> resize;
-        std::function<std::size_t(const void*)> size;
-        std::function<void*(void*, std::size_t)> element;
-        std::function<const void*(const void*, std::size_t)> elementConst;
-    };
-
     enum class Presence
     {
         OPTIONAL,
@@ -332,16 +376,8 @@ private:
     {
     };
 
-    void SetBinding(Binding binding, ConfigSchemaType kind);
+    void SetBinding(ConfigSchemaBinding binding, ConfigSchemaType kind);
     void CheckOwner(std::type_index type) const;
-    std::optional<uint64_t> UpperBound(const ConfigSchemaContext* context) const;
-    std::string IntegerExpect(const ConfigSchemaContext* context, bool article) const;
-    std::string FormatNote(const ConfigSchemaContext* context) const;
-    std::string VariableExplanation(const ConfigSchemaContext& context) const;
-    bool CheckInteger(const nlohmann::json& v,
-                      const std::string& path,
-                      ConfigSchemaContext& context,
-                      uint64_t& out) const;
     bool RunChecks(const nlohmann::json& v,
                    const std::string& path,
                    ConfigSchemaContext& context) const;
@@ -354,26 +390,12 @@ private:
     nlohmann::json m_default;
     ConfigSchemaDefaultFunction m_compute;
     std::string m_defaultText; // COMPUTED and AUTO
-    std::string m_note;
-    uint64_t m_lo{0};
-    uint64_t m_hi{std::numeric_limits<uint64_t>::max()};
-    std::string m_hiVariable;
-    int64_t m_hiOffset{0};
-    std::vector<uint64_t> m_allowed;
-    ConfigSchemaBounds m_bounds;
-    std::vector<std::string> m_names;
-    std::vector<std::string> m_implemented;
+    const ConfigSchemaValueType* m_valueType;
+    ConfigSchemaLimits m_limits;
     std::vector<std::string> m_enumNames; // of the enum it is bound to, if any
     std::vector<ExtraCheck> m_checks;
-    std::size_t m_minItems{0};
-    std::size_t m_maxItems{std::numeric_limits<std::size_t>::max()};
-    std::string m_maxItemsReason;
-    std::vector<std::string> m_uniqueBy;
-    bool m_distinct{false};
-    bool m_allOrCount{false};
-    std::string m_noun; // arrays: what the elements are
     std::unique_ptr<ConfigSchemaObject> m_fields;
-    std::unique_ptr<Binding> m_binding;
+    std::unique_ptr<ConfigSchemaBinding> m_binding;
     std::optional<TypeId> m_model; // of the object that declared the key
     std::string m_attribute;
     std::optional<TypeId> m_attributeOwner;
@@ -385,7 +407,7 @@ template<class S, class T>
 ConfigSchemaKey&
 ConfigSchemaKey::Bind(T S::*member)
 {
-    Binding b;
+    ConfigSchemaBinding b;
     b.owner = typeid(S);
     if constexpr (IsStructVector<T>::value)
     {

@@ -1,5 +1,14 @@
 #include "core/model/config-schema-object.h"
 
+#include "core/model/config-schema-boolean-type.h"
+#include "core/model/config-schema-enum-type.h"
+#include "core/model/config-schema-integer-array-type.h"
+#include "core/model/config-schema-integer-set-type.h"
+#include "core/model/config-schema-integer-type.h"
+#include "core/model/config-schema-number-type.h"
+#include "core/model/config-schema-object-array-type.h"
+#include "core/model/config-schema-object-type.h"
+#include "core/model/config-schema-string-type.h"
 #include "core/model/config-schema.h"
 #include "ns3/log.h"
 
@@ -35,29 +44,6 @@ Code(const std::string& s)
     return "`" + s + "`";
 }
 
-// A Markdown table cell: pipes would end the cell.
-std::string
-Cell(const std::string& s)
-{
-    std::string out;
-    for (char c : s)
-    {
-        if (c == '|')
-        {
-            out += "\\|";
-        }
-        else if (c == '\n')
-        {
-            out += ' ';
-        }
-        else
-        {
-            out += c;
-        }
-    }
-    return out.empty() ? "–" : out;
-}
-
 // A declared default in the form a written value takes (integers unsigned, numbers double);
 // a default the key itself rejects is a bug in the declaration.
 json
@@ -86,7 +72,9 @@ ConfigSchemaObject::~ConfigSchemaObject() = default;
 // Declaration
 
 ConfigSchemaKey&
-ConfigSchemaObject::Add(const std::string& name, ConfigSchemaType type)
+ConfigSchemaObject::Add(const std::string& name,
+                        ConfigSchemaType type,
+                        const ConfigSchemaValueType& valueType)
 {
     // A name may appear once along any chain of variants: otherwise a document could not say
     // which declaration it meant.
@@ -97,7 +85,7 @@ ConfigSchemaObject::Add(const std::string& name, ConfigSchemaType type)
             throw std::logic_error("ConfigSchemaObject: key " + name + " declared twice");
         }
     }
-    m_keys.push_back(std::make_unique<ConfigSchemaKey>(name, type));
+    m_keys.push_back(std::make_unique<ConfigSchemaKey>(name, type, valueType));
     // A nested object configures the same model unless it names its own.
     m_keys.back()->m_model = m_model;
     if (m_keys.back()->m_fields)
@@ -110,38 +98,39 @@ ConfigSchemaObject::Add(const std::string& name, ConfigSchemaType type)
 ConfigSchemaKey&
 ConfigSchemaObject::Integer(const std::string& name, uint64_t lo, uint64_t hi)
 {
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::INTEGER);
-    k.m_lo = lo;
-    k.m_hi = hi;
+    ConfigSchemaKey& k = Add(name, ConfigSchemaType::INTEGER, ConfigSchemaIntegerType::Get());
+    k.m_limits.lo = lo;
+    k.m_limits.hi = hi;
     return k;
 }
 
 ConfigSchemaKey&
 ConfigSchemaObject::IntegerIn(const std::string& name, const std::vector<uint64_t>& allowed)
 {
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::INTEGER_SET);
-    k.m_allowed = allowed;
+    ConfigSchemaKey& k
+        = Add(name, ConfigSchemaType::INTEGER_SET, ConfigSchemaIntegerSetType::Get());
+    k.m_limits.allowed = allowed;
     return k;
 }
 
 ConfigSchemaKey&
 ConfigSchemaObject::Number(const std::string& name, const ConfigSchemaBounds& bounds)
 {
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::NUMBER);
-    k.m_bounds = bounds;
+    ConfigSchemaKey& k = Add(name, ConfigSchemaType::NUMBER, ConfigSchemaNumberType::Get());
+    k.m_limits.bounds = bounds;
     return k;
 }
 
 ConfigSchemaKey&
 ConfigSchemaObject::Boolean(const std::string& name)
 {
-    return Add(name, ConfigSchemaType::BOOLEAN);
+    return Add(name, ConfigSchemaType::BOOLEAN, ConfigSchemaBooleanType::Get());
 }
 
 ConfigSchemaKey&
 ConfigSchemaObject::String(const std::string& name)
 {
-    return Add(name, ConfigSchemaType::STRING);
+    return Add(name, ConfigSchemaType::STRING, ConfigSchemaStringType::Get());
 }
 
 ConfigSchemaKey&
@@ -149,7 +138,7 @@ ConfigSchemaObject::Enum(const std::string& name,
                          const std::vector<std::string>& names,
                          const std::vector<std::string>& implemented)
 {
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::ENUM);
+    ConfigSchemaKey& k = Add(name, ConfigSchemaType::ENUM, ConfigSchemaEnumType::Get());
     for (const auto& n : names)
     {
         k.AddName(n, implemented.empty());
@@ -164,14 +153,15 @@ ConfigSchemaObject::Enum(const std::string& name,
 ConfigSchemaKey&
 ConfigSchemaObject::Object(const std::string& name)
 {
-    return Add(name, ConfigSchemaType::OBJECT);
+    return Add(name, ConfigSchemaType::OBJECT, ConfigSchemaObjectType::Get());
 }
 
 ConfigSchemaKey&
 ConfigSchemaObject::ObjectArray(const std::string& name, const std::string& noun)
 {
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::OBJECT_ARRAY);
-    k.m_noun = noun;
+    ConfigSchemaKey& k
+        = Add(name, ConfigSchemaType::OBJECT_ARRAY, ConfigSchemaObjectArrayType::Get());
+    k.m_limits.noun = noun;
     return k;
 }
 
@@ -181,10 +171,11 @@ ConfigSchemaObject::IntegerArray(const std::string& name,
                                  uint64_t lo,
                                  uint64_t hi)
 {
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::INTEGER_ARRAY);
-    k.m_noun = noun;
-    k.m_lo = lo;
-    k.m_hi = hi;
+    ConfigSchemaKey& k
+        = Add(name, ConfigSchemaType::INTEGER_ARRAY, ConfigSchemaIntegerArrayType::Get());
+    k.m_limits.noun = noun;
+    k.m_limits.lo = lo;
+    k.m_limits.hi = hi;
     return k;
 }
 
@@ -195,7 +186,7 @@ ConfigSchemaObject::Discriminator(const std::string& name, const std::vector<std
     {
         throw std::logic_error("ConfigSchemaObject: a second discriminator " + name);
     }
-    ConfigSchemaKey& k = Add(name, ConfigSchemaType::ENUM);
+    ConfigSchemaKey& k = Add(name, ConfigSchemaType::ENUM, ConfigSchemaEnumType::Get());
     for (const auto& n : names)
     {
         k.AddName(n, false); // implemented once a variant declares it
@@ -448,28 +439,10 @@ ConfigSchemaObject::LimitUnit(const std::string& unit, double hi, const std::str
         {
             k->m_fields->LimitUnit(unit, hi, why);
         }
-        if (k->m_unit != unit)
+        if (k->m_unit == unit && k->GetValueType().CapAt(k->m_limits, hi)
+            && k->m_limits.note.empty())
         {
-            continue;
-        }
-        const bool integer = k->m_type == ConfigSchemaType::INTEGER
-                             || k->m_type == ConfigSchemaType::INTEGER_ARRAY;
-        if (integer && k->m_hi == std::numeric_limits<uint64_t>::max())
-        {
-            k->m_hi = static_cast<uint64_t>(std::floor(hi));
-        }
-        else if (k->m_type == ConfigSchemaType::NUMBER && !std::isfinite(k->m_bounds.hi))
-        {
-            k->m_bounds.hi = hi;
-            k->m_bounds.hiOpen = false;
-        }
-        else
-        {
-            continue;
-        }
-        if (k->m_note.empty())
-        {
-            k->m_note = why;
+            k->m_limits.note = why;
         }
     }
     for (auto& v : m_variants)
@@ -988,208 +961,6 @@ ConfigSchemaObject::Write(const void* source,
                                                      : nullptr;
     }
     return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Markdown
-
-std::string
-ConfigSchemaObject::DefaultCell(const ConfigSchemaKey& key,
-                                const std::vector<const ConfigSchemaObject*>& scope) const
-{
-    std::string text = key.DefaultText();
-    for (const ConfigSchemaObject* o : scope)
-    {
-        for (const PresetDecl& p : o->m_presets)
-        {
-            auto it = p.defaults.find(key.GetName());
-            if (it != p.defaults.end())
-            {
-                text += "; " + Code(p.selector) + " " + Code(json(p.value).dump()) + ": "
-                        + Code(it->dump());
-            }
-        }
-    }
-    return text;
-}
-
-void
-ConfigSchemaObject::Rows(
-    std::ostream& os,
-    const std::string& path,
-    const std::vector<const ConfigSchemaObject*>& scope,
-    std::vector<std::pair<const ConfigSchemaObject*, std::string>>& sections) const
-{
-    std::vector<const ConfigSchemaObject*> here{this};
-    here.insert(here.end(), scope.begin(), scope.end());
-    for (const auto& k : m_keys)
-    {
-        const std::string keyPath = ConfigSchema::KeyPath(path, k->GetName());
-        std::string meaning = k->GetDoc();
-        if (k->GetName() == m_discriminator && !m_variants.empty())
-        {
-            meaning += (meaning.empty() ? "" : "; ") + std::string("selects the keys below");
-        }
-        os << "| " << Code(keyPath) << " | " << Cell(k->TypeText()) << " | "
-           << Cell(k->AllowedText()) << " | " << Cell(DefaultCell(*k, here)) << " | "
-           << Cell(k->GetUnit()) << " | " << Cell(meaning) << " |\n";
-        if (k->GetType() == ConfigSchemaType::OBJECT
-            || k->GetType() == ConfigSchemaType::OBJECT_ARRAY)
-        {
-            const std::string sub
-                = keyPath + (k->GetType() == ConfigSchemaType::OBJECT_ARRAY ? "[]" : "");
-            const ConfigSchemaObject& fields = k->Fields();
-            if (!fields.m_sectionTitle.empty())
-            {
-                sections.push_back({&fields, sub});
-            }
-            else
-            {
-                fields.Rows(os, sub, {}, sections);
-            }
-        }
-    }
-}
-
-std::vector<std::pair<const ConfigSchemaObject*, std::string>>
-ConfigSchemaObject::Inlined(const std::string& path) const
-{
-    // This object and the nested ones without a section of their own: they share its table.
-    std::vector<std::pair<const ConfigSchemaObject*, std::string>> objects{{this, path}};
-    for (std::size_t i = 0; i < objects.size(); ++i)
-    {
-        const auto [o, p] = objects[i];
-        for (const auto& k : o->m_keys)
-        {
-            const bool array = k->GetType() == ConfigSchemaType::OBJECT_ARRAY;
-            if ((array || k->GetType() == ConfigSchemaType::OBJECT)
-                && k->Fields().m_sectionTitle.empty())
-            {
-                objects.push_back(
-                    {&k->Fields(), ConfigSchema::KeyPath(p, k->GetName()) + (array ? "[]" : "")});
-            }
-        }
-    }
-    return objects;
-}
-
-void
-ConfigSchemaObject::Notes(std::ostream& os, const std::string& path) const
-{
-    // Rules, presets and derived values of this object and of the objects inlined in its table.
-    const auto objects = Inlined(path);
-    std::vector<std::string> lines;
-    for (const auto& [o, p] : objects)
-    {
-        for (const RuleDecl& r : o->m_rules)
-        {
-            std::vector<std::string> keys;
-            for (const auto& k : r.keys)
-            {
-                keys.push_back(Code(ConfigSchema::KeyPath(p, k)));
-            }
-            if (keys.empty())
-            {
-                keys.push_back(Code(r.target.empty() ? (p.empty() ? "(root)" : p)
-                                                     : ConfigSchema::KeyPath(p, r.target)));
-            }
-            lines.push_back("- Rule (" + Join(keys) + "): " + r.doc);
-        }
-        for (const PresetDecl& pr : o->m_presets)
-        {
-            std::vector<std::string> values;
-            for (const auto& item : pr.defaults.items())
-            {
-                values.push_back(Code(item.key()) + " " + Code(item.value().dump()));
-            }
-            lines.push_back("- Preset " + Code(ConfigSchema::KeyPath(p, pr.selector)) + " "
-                            + Code(json(pr.value).dump()) + ": " + pr.doc + "; defaults "
-                            + Join(values));
-        }
-        for (const DeriveDecl& d : o->m_derives)
-        {
-            lines.push_back("- Derived value " + Code(d.variable) + ": " + d.doc);
-        }
-    }
-    if (!lines.empty())
-    {
-        os << "\n";
-        for (const auto& l : lines)
-        {
-            os << l << "\n";
-        }
-    }
-}
-
-void
-ConfigSchemaObject::VariantsMarkdown(
-    std::ostream& os,
-    const std::string& path,
-    int level,
-    std::vector<std::pair<const ConfigSchemaObject*, std::string>>& sections) const
-{
-    for (const VariantDecl& v : m_variants)
-    {
-        os << "\n"
-           << std::string(std::min(level, 6), '#') << " "
-           << Code(ConfigSchema::KeyPath(path, m_discriminator)) << " = "
-           << Code(json(v.value).dump()) << "\n\n";
-        if (!v.object->m_doc.empty())
-        {
-            os << v.object->m_doc << "\n\n";
-        }
-        if (!v.object->m_keys.empty())
-        {
-            os << "| key | type | allowed | default | unit | meaning |\n"
-               << "|---|---|---|---|---|---|\n";
-            std::vector<const ConfigSchemaObject*> scope;
-            for (const ConfigSchemaObject* o = this; o; o = o->m_parent)
-            {
-                scope.push_back(o);
-            }
-            v.object->Rows(os, path, scope, sections);
-        }
-        else
-        {
-            os << "No keys of its own.\n";
-        }
-        v.object->Notes(os, path);
-        for (const auto& [o, p] : v.object->Inlined(path))
-        {
-            o->VariantsMarkdown(os, p, level + 1, sections);
-        }
-    }
-}
-
-void
-ConfigSchemaObject::Markdown(std::ostream& os, const std::string& path, int level) const
-{
-    const std::string hashes(std::min(level, 6), '#');
-    os << "\n"
-       << hashes << " " << (m_sectionTitle.empty() ? Code(path) : m_sectionTitle)
-       << (path.empty() ? "" : " (" + Code(path) + ")") << "\n\n";
-    if (!m_sectionIntro.empty())
-    {
-        os << m_sectionIntro << "\n\n";
-    }
-    std::vector<std::pair<const ConfigSchemaObject*, std::string>> sections;
-    os << "| key | type | allowed | default | unit | meaning |\n"
-       << "|---|---|---|---|---|---|\n";
-    std::vector<const ConfigSchemaObject*> scope;
-    for (const ConfigSchemaObject* o = m_parent; o; o = o->m_parent)
-    {
-        scope.push_back(o);
-    }
-    Rows(os, path, scope, sections);
-    Notes(os, path);
-    for (const auto& [o, p] : Inlined(path))
-    {
-        o->VariantsMarkdown(os, p, level + 1, sections);
-    }
-    for (const auto& [o, p] : sections)
-    {
-        o->Markdown(os, p, level);
-    }
 }
 
 } // namespace ns3

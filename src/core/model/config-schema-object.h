@@ -9,7 +9,6 @@
 #include "core/model/config-schema-attribute.h"
 #include "core/model/config-schema-key.h"
 
-#include <iosfwd>
 #include <set>
 
 namespace ns3
@@ -179,9 +178,6 @@ public:
                          std::type_index type,
                          const nlohmann::json* fallback) const;
 
-    /// Append this object's section (and the sections nested in it) to `os`.
-    void Markdown(std::ostream& os, const std::string& path, int level) const;
-
     std::optional<std::type_index> GetStructType() const;
     void SetStructType(std::type_index type);
 
@@ -215,7 +211,9 @@ private:
         std::unique_ptr<ConfigSchemaObject> object;
     };
 
-    ConfigSchemaKey& Add(const std::string& name, ConfigSchemaType type);
+    ConfigSchemaKey& Add(const std::string& name,
+                         ConfigSchemaType type,
+                         const ConfigSchemaValueType& valueType);
     std::vector<const ConfigSchemaObject*> Chain(const nlohmann::json& filled) const;
     void ReportUndeclared(const nlohmann::json& value,
                           const std::string& path,
@@ -230,20 +228,6 @@ private:
                      nlohmann::json& filled,
                      std::set<std::string>& invalid) const;
     std::string VariantContext() const;
-    std::string DefaultCell(const ConfigSchemaKey& key,
-                            const std::vector<const ConfigSchemaObject*>& scope) const;
-    void Rows(std::ostream& os,
-              const std::string& path,
-              const std::vector<const ConfigSchemaObject*>& scope,
-              std::vector<std::pair<const ConfigSchemaObject*, std::string>>& sections) const;
-    std::vector<std::pair<const ConfigSchemaObject*, std::string>> Inlined(
-        const std::string& path) const;
-    void Notes(std::ostream& os, const std::string& path) const;
-    void VariantsMarkdown(
-        std::ostream& os,
-        const std::string& path,
-        int level,
-        std::vector<std::pair<const ConfigSchemaObject*, std::string>>& sections) const;
 
     std::vector<std::unique_ptr<ConfigSchemaKey>> m_keys;
     std::string m_discriminator;
@@ -263,6 +247,7 @@ private:
     std::optional<std::type_index> m_jsonOwner;
 
     friend class ConfigSchemaKey;
+    friend class ConfigSchemaMarkdown; // reads the declarations it renders
 };
 
 template<class S>

@@ -1,5 +1,6 @@
 #include "core/model/config-schema.h"
 
+#include "core/model/config-schema-markdown.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -121,12 +122,7 @@ std::string
 ConfigSchema::Markdown() const
 {
     std::ostringstream os;
-    os << "# " << m_title << "\n";
-    if (!m_intro.empty())
-    {
-        os << "\n" << m_intro << "\n";
-    }
-    m_root->Markdown(os, "", 2);
+    ConfigSchemaMarkdown::Document(os, m_title, m_intro, *m_root);
     return os.str();
 }
 

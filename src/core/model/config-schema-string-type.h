@@ -1,0 +1,38 @@
+/*
+ * A non-empty string; sets a StringValue attribute (or any attribute that reads its value from
+ * a string).
+ */
+#ifndef MCAST4AI_CONFIG_SCHEMA_STRING_TYPE_H
+#define MCAST4AI_CONFIG_SCHEMA_STRING_TYPE_H
+
+#include "core/model/config-schema-value-type.h"
+
+namespace ns3
+{
+
+/**
+ * \brief ConfigSchemaType::STRING.
+ */
+class ConfigSchemaStringType : public ConfigSchemaValueType
+{
+public:
+    static const ConfigSchemaStringType& Get();
+
+    std::string Expect(const ConfigSchemaKey& key,
+                       const ConfigSchemaContext* context) const override;
+    std::optional<nlohmann::json> Validate(const ConfigSchemaKey& key,
+                                           const nlohmann::json& value,
+                                           const std::string& path,
+                                           ConfigSchemaContext& context) const override;
+    std::string TypeText(const ConfigSchemaKey& key) const override;
+    std::vector<std::string> AllowedText(const ConfigSchemaKey& key) const override;
+    Ptr<AttributeValue> ToAttribute(const ConfigSchemaKey& key,
+                                    const nlohmann::json& value) const override;
+    nlohmann::json FromAttribute(const ConfigSchemaKey& key,
+                                 const AttributeValue& value,
+                                 Ptr<const AttributeChecker> checker) const override;
+};
+
+} // namespace ns3
+
+#endif /* MCAST4AI_CONFIG_SCHEMA_STRING_TYPE_H */

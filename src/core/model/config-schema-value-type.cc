@@ -1,0 +1,102 @@
+#include "core/model/config-schema-value-type.h"
+
+#include "core/model/config-schema-object.h"
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+
+ConfigSchemaValueType::~ConfigSchemaValueType() = default;
+
+bool
+ConfigSchemaValueType::CapAt(ConfigSchemaLimits& /* limits */, double /* hi */) const
+{
+    return false;
+}
+
+Ptr<AttributeValue>
+ConfigSchemaValueType::ToAttribute(const ConfigSchemaKey& key, const json& /* value */) const
+{
+    NoAttribute(key);
+}
+
+json
+ConfigSchemaValueType::FromAttribute(const ConfigSchemaKey& key,
+                                     const AttributeValue& /* value */,
+                                     Ptr<const AttributeChecker> /* checker */) const
+{
+    NoAttribute(key);
+}
+
+void
+ConfigSchemaValueType::Read(const ConfigSchemaKey& key, const json* value, void* target) const
+{
+    const ConfigSchemaBinding& b = *key.GetBinding();
+    if (value)
+    {
+        b.read(target, *value);
+    }
+    else if (b.readAuto)
+    {
+        b.readAuto(target);
+    }
+}
+
+std::optional<json>
+ConfigSchemaValueType::Write(const ConfigSchemaKey& key,
+                             const void* source,
+                             const json* /* fallback */) const
+{
+    const ConfigSchemaBinding& b = *key.GetBinding();
+    if (b.isAuto && b.isAuto(source))
+    {
+        return std::nullopt; // an "auto" key at its auto value is omitted, as written
+    }
+    return b.write(source);
+}
+
+std::optional<json>
+ConfigSchemaValueType::WriteDefault(const ConfigSchemaKey& key) const
+{
+    const json* d = key.GetDefault();
+    return d ? std::optional<json>(*d) : std::nullopt;
+}
+
+void
+ConfigSchemaValueType::NoAttribute(const ConfigSchemaKey& key)
+{
+    NS_ABORT_MSG("schema key " << key.GetName() << ": " << key.GetValueType().TypeText(key)
+                               << " has no attribute value");
+    std::abort(); // not reached
+}
+
+std::string
+ConfigSchemaValueType::Join(const std::vector<std::string>& items)
+{
+    std::string s;
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        s += (i > 0 ? ", " : "") + items[i];
+    }
+    return s;
+}
+
+std::string
+ConfigSchemaValueType::Code(const std::string& s)
+{
+    return "`" + s + "`";
+}
+
+std::string
+ConfigSchemaValueType::CodeList(const std::vector<std::string>& names)
+{
+    std::vector<std::string> s;
+    for (const auto& n : names)
+    {
+        s.push_back(Code(json(n).dump()));
+    }
+    return Join(s);
+}
+
+} // namespace ns3
