@@ -9,6 +9,7 @@
  */
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 #include "p2mp/model/p2mp-channel.h"
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
@@ -25,9 +26,17 @@ using namespace ns3::test;
 namespace
 {
 
+/// The keys of a test-fanout entry of its own; `rounds` is an attribute.
+struct FanoutKeys
+{
+    uint64_t bytes{0};
+};
+
 /**
  * "test-fanout": the first rank sends `rounds` messages of `bytes` to every other host, one
- * after the other: round k+1 starts when round k is done.
+ * after the other: round k+1 starts when round k is done. Its keys reach it both ways a
+ * workload's may (docs/extending.md): `rounds` sets its attribute Rounds, `bytes` is read into
+ * its own struct.
  */
 class FanoutTestWorkload : public Workload
 {
@@ -37,7 +46,12 @@ public:
         static TypeId tid = TypeId("ns3::FanoutTestWorkload")
                                 .SetParent<Workload>()
                                 .SetGroupName("Mcast4aiTest")
-                                .AddConstructor<FanoutTestWorkload>();
+                                .AddConstructor<FanoutTestWorkload>()
+                                .AddAttribute("Rounds",
+                                              "Messages, one after the other",
+                                              UintegerValue(1),
+                                              MakeUintegerAccessor(&FanoutTestWorkload::m_rounds),
+                                              MakeUintegerChecker<uint32_t>(1, 1000));
         return tid;
     }
 
@@ -57,8 +71,7 @@ protected:
 
     void DoInstall() override
     {
-        m_rounds = m_config.spec.value("rounds", 1u);
-        m_bytes = m_config.spec.value("bytes", uint64_t{65536});
+        m_bytes = ReadKeys<FanoutKeys>().bytes; // m_rounds: set from `rounds` already
         std::vector<uint32_t> others;
         for (uint32_t h = 1; h < GetHostCount(); ++h)
         {
@@ -124,8 +137,13 @@ NS_OBJECT_ENSURE_REGISTERED(FanoutTestWorkload);
 void
 DeclareFanout(ConfigSchemaObject& w)
 {
-    w.Integer("rounds", 1, 1000).Default(1).Doc("messages, one after the other");
-    w.Integer("bytes", 1).Default(65536).Unit("bytes").Doc("size of every message");
+    w.BindStruct<FanoutKeys>();
+    w.Integer("rounds", 1, 1000).Doc("messages, one after the other").Attribute("Rounds");
+    w.Integer("bytes", 1)
+        .Default(65536)
+        .Unit("bytes")
+        .Doc("size of every message")
+        .Bind(&FanoutKeys::bytes);
 }
 
 MCAST4AI_REGISTER_WORKLOAD("test-fanout",

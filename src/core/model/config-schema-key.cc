@@ -537,6 +537,12 @@ ConfigSchemaKey::GetBinding() const
     return m_binding.get();
 }
 
+bool
+ConfigSchemaKey::IsBoundTo(std::type_index type) const
+{
+    return m_binding && m_binding->owner == type;
+}
+
 void
 ConfigSchemaKey::SetBinding(ConfigSchemaBinding binding, ConfigSchemaType kind)
 {

@@ -326,6 +326,8 @@ public:
     const ConfigSchemaValueType& GetValueType() const;
     /** \return the struct member the key is bound to, or nullptr */
     const ConfigSchemaBinding* GetBinding() const;
+    /** \return whether the key is bound to a member of `type` */
+    bool IsBoundTo(std::type_index type) const;
 
     /// Copy the filled value of this key into the struct at `target` (of type `type`).
     void Read(const nlohmann::json& filledObject, void* target, std::type_index type) const;

@@ -522,6 +522,12 @@ ConfigSchemaObject::SetStructType(std::type_index type)
     m_structType = type;
 }
 
+bool
+ConfigSchemaObject::HasOwnStruct(std::type_index type) const
+{
+    return m_parent && m_structType && *m_structType != type;
+}
+
 std::string
 ConfigSchemaObject::VariantContext() const
 {
@@ -911,9 +917,15 @@ ConfigSchemaObject::Read(const nlohmann::json& filled, void* target, std::type_i
     }
     for (const ConfigSchemaObject* level : Chain(filled))
     {
+        // A variant with a struct of its own reads into this one only the keys bound to it;
+        // its type reads the rest (ReadBound), whose values stay in the JSON kept here.
+        const bool own = level->HasOwnStruct(type);
         for (const auto& k : level->m_keys)
         {
-            k->Read(filled, target, type);
+            if (!own || k->IsBoundTo(type))
+            {
+                k->Read(filled, target, type);
+            }
         }
     }
     if (m_jsonRead)
@@ -923,6 +935,21 @@ ConfigSchemaObject::Read(const nlohmann::json& filled, void* target, std::type_i
             throw std::logic_error("ConfigSchemaObject::BindJson: member of another struct");
         }
         m_jsonRead(target, filled);
+    }
+}
+
+void
+ConfigSchemaObject::ReadBound(const nlohmann::json& filled, void* target, std::type_index type) const
+{
+    for (const ConfigSchemaObject* level : Chain(filled))
+    {
+        for (const auto& k : level->m_keys)
+        {
+            if (k->IsBoundTo(type))
+            {
+                k->Read(filled, target, type);
+            }
+        }
     }
 }
 
@@ -948,9 +975,11 @@ ConfigSchemaObject::Write(const void* source,
     const ConfigSchemaObject* level = this;
     while (level)
     {
+        // A variant's keys bound to a struct of its own write their values from the JSON kept.
+        const bool own = level->HasOwnStruct(type);
         for (const auto& k : level->m_keys)
         {
-            k->Write(out, source, type, fb);
+            k->Write(out, !own || k->IsBoundTo(type) ? source : nullptr, type, fb);
         }
         if (level->m_discriminator.empty())
         {

@@ -142,7 +142,13 @@ public:
     /// Documentation of a variant (or of an object without a section).
     ConfigSchemaObject& Doc(const std::string& doc);
 
-    /// The struct the root object reads into (nested objects get theirs from Bind).
+    /**
+     * The struct the root object reads into (nested objects get theirs from Bind). A variant
+     * may name a struct of its own: its keys bound to it are then read by the type that
+     * declared them (SchemaTypeRegistry::Keys, ReadBound), not into the enclosing object's
+     * struct, which keeps their values in its JSON member (BindJson); its keys bound to the
+     * enclosing struct are read into that as usual.
+     */
     template<class S>
     ConfigSchemaObject& BindStruct();
     /// Keep the whole validated object (defaults filled) in a JSON member; on write, the
@@ -173,6 +179,9 @@ public:
 
     /// Copy a filled object into the struct at `target` (whose type is `type`).
     void Read(const nlohmann::json& filled, void* target, std::type_index type) const;
+    /// Copy the keys bound to members of `type` into the struct at `target`, and no others
+    /// (a type's own keys beside the ones every entry has: SchemaTypeRegistry::Keys).
+    void ReadBound(const nlohmann::json& filled, void* target, std::type_index type) const;
     /// The JSON of the struct at `source`; unbound keys come from `fallback` (may be null).
     nlohmann::json Write(const void* source,
                          std::type_index type,
@@ -228,6 +237,9 @@ private:
                      nlohmann::json& filled,
                      std::set<std::string>& invalid) const;
     std::string VariantContext() const;
+    /// A variant bound to a struct of its own, not `type`: only its keys bound to `type` are
+    /// read into a `type`.
+    bool HasOwnStruct(std::type_index type) const;
 
     std::vector<std::unique_ptr<ConfigSchemaKey>> m_keys;
     std::string m_discriminator;

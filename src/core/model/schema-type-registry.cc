@@ -1,5 +1,6 @@
 #include "core/model/schema-type-registry.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -96,6 +97,48 @@ SchemaTypeRegistry::GetNames() const
         names.push_back(e.name);
     }
     return names;
+}
+
+std::unique_ptr<ConfigSchemaObject>
+SchemaTypeRegistry::Keys(const std::string& name) const
+{
+    const Entry* e = Find(name);
+    NS_ABORT_MSG_UNLESS(e, "no type is registered as " << name);
+    auto keys = std::make_unique<ConfigSchemaObject>();
+    Declare(*e, *keys);
+    return keys;
+}
+
+void
+SchemaTypeRegistry::Declare(const Entry& entry, ConfigSchemaObject& variant)
+{
+    if (entry.tid != TypeId())
+    {
+        variant.Model(entry.tid);
+    }
+    entry.declare(variant);
+}
+
+void
+SchemaTypeRegistry::ApplyAttributes(const std::string& name,
+                                    const nlohmann::json& spec,
+                                    Object& object) const
+{
+    if (!Find(name))
+    {
+        return; // an object made in C++, not from a scenario entry, sets its own attributes
+    }
+    const TypeId tid = object.GetInstanceTypeId();
+    Keys(name)->ApplyAttributes(
+        spec,
+        [&object, &tid](TypeId owner, const std::string& attribute, const AttributeValue& value)
+        {
+            if (ConfigSchemaAttribute::IsOf(tid, owner))
+            {
+                NS_LOG_LOGIC(tid.GetName() << "::" << attribute << " from the scenario");
+                object.SetAttribute(attribute, value);
+            }
+        });
 }
 
 } // namespace ns3

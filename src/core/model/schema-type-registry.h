@@ -9,9 +9,11 @@
 #define MCAST4AI_SCHEMA_TYPE_REGISTRY_H
 
 #include "core/model/config-schema-object.h"
+#include "ns3/object.h"
 #include "ns3/type-id.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,12 @@ public:
         std::string doc;
     };
 
+    /**
+     * Declare a type's keys in `variant`, which configures the type's class (so its keys may
+     * name the class's attributes: ConfigSchemaKey::Attribute).
+     */
+    static void Declare(const Entry& entry, ConfigSchemaObject& variant);
+
     /// \param reserved every name the format reserves, in the order messages list them
     explicit SchemaTypeRegistry(std::vector<std::string> reserved);
 
@@ -54,6 +62,23 @@ public:
     std::vector<Entry> GetEntries() const;
     /** \return the registered names, in the order of GetEntries() */
     std::vector<std::string> GetNames() const;
+    /**
+     * The keys of a type declared on their own (its variant without the keys every entry
+     * has), configuring its class (ConfigSchemaObject::Model), for what the class does with an
+     * entry's validated values: read the keys bound to a struct of the type's own
+     * (ConfigSchemaObject::Read) and set the attributes its keys name
+     * (ConfigSchemaObject::ApplyAttributes).
+     *
+     * \return the keys; aborts for a name that is not registered
+     */
+    std::unique_ptr<ConfigSchemaObject> Keys(const std::string& name) const;
+
+    /**
+     * Set on `object` every attribute of its own class that the keys of type `name` name, from
+     * an entry as validated; nothing for a name not registered (an object made in C++ sets its
+     * own).
+     */
+    void ApplyAttributes(const std::string& name, const nlohmann::json& spec, Object& object) const;
 
 private:
     std::vector<std::string> m_reserved;

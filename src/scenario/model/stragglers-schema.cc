@@ -35,7 +35,7 @@ StragglersSchema::Declare(ConfigSchemaObject& root)
         .Bind(&StragglerConfig::type);
     for (const SchemaTypeRegistry::Entry& e : registry.GetEntries())
     {
-        e.declare(s.Variant(e.name, e.doc));
+        SchemaTypeRegistry::Declare(e, s.Variant(e.name, e.doc));
     }
 }
 

@@ -100,7 +100,7 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
         "`max_retransmissions` only with `loss_tolerant` true or `loss_tolerant_layers`");
     for (const WorkloadTypeRegistry::Entry& e : WorkloadTypeRegistry::GetEntries())
     {
-        e.declare(w.Variant(e.name, e.doc));
+        SchemaTypeRegistry::Declare(e, w.Variant(e.name, e.doc));
     }
 }
 

@@ -37,6 +37,32 @@ enum class SizeDistribution : uint8_t
 
 MCAST4AI_ENUM_NAMES(SizeDistribution,
                     {{SizeDistribution::FIXED, "fixed"}, {SizeDistribution::CDF, "cdf"}});
+
+/// One point of a size CDF.
+struct SizePoint
+{
+    double bytes{0};
+    double p{0};
+};
+
+/// `sizes`.
+struct SizeKeys
+{
+    SizeDistribution type{SizeDistribution::FIXED};
+    uint64_t bytes{0};
+    std::vector<SizePoint> points;
+    std::string file; ///< "": points given
+};
+
+/// The keys of a background entry of its own, as Declare binds them (`ranks` and `start_us`
+/// are WorkloadConfig's).
+struct BackgroundKeys
+{
+    BackgroundPattern pattern{BackgroundPattern::LONG_LIVED};
+    double load{0};
+    SizeKeys sizes;
+    double endUs{0}; ///< 0: until the run ends
+};
 } // namespace
 NS_OBJECT_ENSURE_REGISTERED(BackgroundWorkload);
 MCAST4AI_REGISTER_WORKLOAD("background",
@@ -135,11 +161,13 @@ BackgroundWorkload::GetTypeId()
 void
 BackgroundWorkload::Declare(ConfigSchemaObject& w)
 {
+    w.BindStruct<BackgroundKeys>();
     w.Enum<BackgroundPattern>("pattern")
         .Default("long-lived")
         .Doc("long-lived: every source keeps one message in flight to one peer (a random "
              "derangement of `ranks`), back to back; poisson: every source starts messages at "
-             "exponential intervals, each to a random other rank, offering `load`");
+             "exponential intervals, each to a random other rank, offering `load`")
+        .Bind(&BackgroundKeys::pattern);
     WorkloadSchemaKeys::Ranks(w)
         .MinItems(2)
         .AllOrCount()
@@ -148,27 +176,41 @@ BackgroundWorkload::Declare(ConfigSchemaObject& w)
     w.Number("load", ConfigSchemaBounds::AboveUpTo(0, 1))
         .Default(0.3)
         .Doc("poisson: the load each source offers, as a fraction of its link's rate (mean "
-             "size / mean interval = load x rate)");
-    ConfigSchemaObject& sizes
-        = w.Object("sizes").Required().Doc("what each message's size is drawn from").Fields();
-    sizes.Discriminator("type").Required().Doc("fixed, or a CDF").NamesOf<SizeDistribution>();
+             "size / mean interval = load x rate)")
+        .Bind(&BackgroundKeys::load);
+    ConfigSchemaObject& sizes = w.Object("sizes")
+                                    .Required()
+                                    .Doc("what each message's size is drawn from")
+                                    .Bind(&BackgroundKeys::sizes)
+                                    .Fields();
+    sizes.Discriminator("type").Required().Doc("fixed, or a CDF").Bind(&SizeKeys::type);
     sizes.Variant("fixed", "every message `bytes` long")
         .Integer("bytes", 1)
         .Required()
         .Unit("bytes")
-        .Doc("size of every message");
+        .Doc("size of every message")
+        .Bind(&SizeKeys::bytes);
     ConfigSchemaObject& cdf = sizes.Variant(
         "cdf", "a piecewise-linear CDF of sizes, given as `points` or read from `file`");
     ConfigSchemaObject& pt = cdf.ObjectArray("points", "{bytes, p} objects")
                                  .MinItems(1)
                                  .Doc("(bytes, P(size <= bytes)) points, ascending, the last "
                                       "with p = 1; sizes between two points are uniform")
+                                 .Bind(&SizeKeys::points)
                                  .Fields();
-    pt.Number("bytes", ConfigSchemaBounds::AtLeast(1)).Required().Unit("bytes").Doc("a size");
-    pt.Number("p", ConfigSchemaBounds::Between(0, 1)).Required().Doc("P(size <= bytes)");
-    cdf.String("file").Doc(
-        "a text file of \"bytes probability\" lines (`#` comments), relative to the working "
-        "directory, as the CDF files of HPCC's traffic generator");
+    pt.Number("bytes", ConfigSchemaBounds::AtLeast(1))
+        .Required()
+        .Unit("bytes")
+        .Doc("a size")
+        .Bind(&SizePoint::bytes);
+    pt.Number("p", ConfigSchemaBounds::Between(0, 1))
+        .Required()
+        .Doc("P(size <= bytes)")
+        .Bind(&SizePoint::p);
+    cdf.String("file")
+        .Doc("a text file of \"bytes probability\" lines (`#` comments), relative to the working "
+             "directory, as the CDF files of HPCC's traffic generator")
+        .Bind(&SizeKeys::file);
     cdf.Rule(
         "",
         {"points", "file"},
@@ -207,7 +249,8 @@ BackgroundWorkload::Declare(ConfigSchemaObject& w)
     w.Number("end_us", ConfigSchemaBounds::Above(0))
         .Unit("µs")
         .Note("none: until the run ends")
-        .Doc("no message starts after it; those in flight finish");
+        .Doc("no message starts after it; those in flight finish")
+        .Bind(&BackgroundKeys::endUs);
     WorkloadSchemaKeys::EndAfterStart(w);
 }
 
@@ -267,7 +310,7 @@ BackgroundWorkload::DrawBytes()
 void
 BackgroundWorkload::DoInstall()
 {
-    const json& spec = m_config.spec;
+    const BackgroundKeys keys = ReadKeys<BackgroundKeys>();
     m_rng.seed(WorkloadSeed());
     m_hosts = m_config.ranks;
     if (m_hosts.empty())
@@ -277,24 +320,26 @@ BackgroundWorkload::DoInstall()
             m_hosts.push_back(h);
         }
     }
-    m_longLived = spec.at("pattern").get<BackgroundPattern>() == BackgroundPattern::LONG_LIVED;
+    m_longLived = keys.pattern == BackgroundPattern::LONG_LIVED;
     m_start = MicroSeconds(1) * m_config.startUs;
-    if (spec.contains("end_us"))
+    if (keys.endUs > 0)
     {
-        m_end = MicroSeconds(1) * spec["end_us"].get<double>();
+        m_end = MicroSeconds(1) * keys.endUs;
     }
-    const json& sizes = spec.at("sizes");
-    if (sizes.at("type").get<SizeDistribution>() == SizeDistribution::FIXED)
+    if (keys.sizes.type == SizeDistribution::FIXED)
     {
-        m_fixedBytes = sizes.at("bytes").get<uint64_t>();
+        m_fixedBytes = keys.sizes.bytes;
     }
-    else if (sizes.contains("file"))
+    else if (!keys.sizes.file.empty())
     {
-        ReadCdfFile(sizes["file"].get<std::string>(), m_cdf); // validated when loaded
+        ReadCdfFile(keys.sizes.file, m_cdf); // validated when loaded
     }
     else
     {
-        m_cdf = PointsOf(sizes);
+        for (const SizePoint& pt : keys.sizes.points)
+        {
+            m_cdf.emplace_back(pt.bytes, pt.p);
+        }
     }
     const uint32_t n = static_cast<uint32_t>(m_hosts.size());
     if (m_longLived)
@@ -323,7 +368,7 @@ BackgroundWorkload::DoInstall()
     else
     {
         double rate = m_context.nics[m_hosts[0]]->GetDevice()->GetDataRate().GetBitRate();
-        m_meanGapUs = GetMeanBytes() * 8 / (spec.value("load", 0.3) * rate) * 1e6;
+        m_meanGapUs = GetMeanBytes() * 8 / (keys.load * rate) * 1e6;
     }
     NS_LOG_INFO("background over " << n << " hosts, mean size " << GetMeanBytes() << " B"
                                    << (m_longLived ? ", long-lived" : ", poisson"));

@@ -21,6 +21,18 @@ MCAST4AI_REGISTER_STRAGGLER("congested-receiver",
                             "An incast of back-to-back RDMA WRITEs toward `host` from `senders` "
                             "other hosts, from `start_us` to `end_us`.");
 
+namespace
+{
+
+/// The keys of a congested-receiver entry of its own (`host` and `bytes` are attributes).
+struct CongestedReceiverKeys
+{
+    uint32_t senders{0};
+    std::vector<uint32_t> from; ///< empty: `senders` drawn
+};
+
+} // namespace
+
 TypeId
 CongestedReceiverStraggler::GetTypeId()
 {
@@ -46,21 +58,25 @@ void
 CongestedReceiverStraggler::Declare(ConfigSchemaObject& s)
 {
     using json = nlohmann::json;
-    StragglerSchemaKeys::Host(s).Doc("the congested receiver");
+    s.BindStruct<CongestedReceiverKeys>();
+    StragglerSchemaKeys::Host(s).Doc("the congested receiver").Attribute("Host");
     s.Integer("senders", 1)
         .Default(4)
         .Doc("how many other hosts send to it, drawn at random (fixed by the seed) unless "
-             "`from` lists them");
+             "`from` lists them")
+        .Bind(&CongestedReceiverKeys::senders);
     s.IntegerArray("from", "host indices")
         .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
         .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Distinct()
         .MinItems(1)
-        .Doc("the senders; `senders` of them drawn at random if left out");
+        .Doc("the senders; `senders` of them drawn at random if left out")
+        .Bind(&CongestedReceiverKeys::from);
     s.Integer("bytes", 1)
         .Default(1048576)
         .Unit("bytes")
-        .Doc("bytes of each RDMA WRITE; every sender keeps one in flight, back to back");
+        .Doc("bytes of each RDMA WRITE; every sender keeps one in flight, back to back")
+        .Attribute("MessageBytes");
     StragglerSchemaKeys::Window(s, "the incast");
     s.Rule(
         "senders",
@@ -98,13 +114,12 @@ CongestedReceiverStraggler::Declare(ConfigSchemaObject& s)
 void
 CongestedReceiverStraggler::DoInstall()
 {
-    const nlohmann::json& spec = m_config.spec;
-    SetAttribute("Host", UintegerValue(spec.at("host").get<uint32_t>()));
-    SetAttribute("MessageBytes", UintegerValue(spec.at("bytes").get<uint64_t>()));
+    const CongestedReceiverKeys keys = ReadKeys<CongestedReceiverKeys>();
+    const StragglerWindowKeys window = ReadKeys<StragglerWindowKeys>();
     const uint32_t hosts = static_cast<uint32_t>(m_context.nics.size());
-    if (spec.contains("from"))
+    if (!keys.from.empty())
     {
-        m_senders = spec.at("from").get<std::vector<uint32_t>>();
+        m_senders = keys.from;
     }
     else
     {
@@ -117,7 +132,7 @@ CongestedReceiverStraggler::DoInstall()
                 others.push_back(h);
             }
         }
-        uint32_t n = spec.at("senders").get<uint32_t>();
+        const uint32_t n = keys.senders;
         for (uint32_t i = 0; i < n; ++i)
         {
             uint32_t j = i + static_cast<uint32_t>(Draw(i, 0, 0) * (others.size() - i));
@@ -139,14 +154,11 @@ CongestedReceiverStraggler::DoInstall()
         b->SetReceiveCallback(MakeCallback(&CongestedReceiverStraggler::Received, this));
         m_qps.push_back(a);
     }
-    Simulator::Schedule(MicroSeconds(1) * spec.at("start_us").get<double>(),
-                        &CongestedReceiverStraggler::Start,
-                        this);
-    if (spec.contains("end_us"))
+    Simulator::Schedule(MicroSeconds(1) * window.startUs, &CongestedReceiverStraggler::Start, this);
+    if (window.endUs > 0)
     {
-        Simulator::Schedule(MicroSeconds(1) * spec.at("end_us").get<double>(),
-                            &CongestedReceiverStraggler::Stop,
-                            this);
+        Simulator::Schedule(
+            MicroSeconds(1) * window.endUs, &CongestedReceiverStraggler::Stop, this);
     }
 }
 

@@ -19,6 +19,25 @@ MCAST4AI_REGISTER_STRAGGLER("jitter",
                             "A rank's compute time before an iteration gets an extra delay drawn "
                             "from `distribution`.");
 
+namespace
+{
+
+/// The keys of a jitter entry of its own (`probability` is an attribute).
+struct JitterKeys
+{
+    /// `distribution`: a and b as the attributes A and B mean them.
+    struct Distribution
+    {
+        JitterStraggler::Distribution type{JitterStraggler::EXPONENTIAL};
+        double a{0};
+        double b{0};
+    };
+
+    Distribution distribution;
+};
+
+} // namespace
+
 TypeId
 JitterStraggler::GetTypeId()
 {
@@ -54,26 +73,48 @@ JitterStraggler::GetTypeId()
 void
 JitterStraggler::Declare(ConfigSchemaObject& s)
 {
+    s.BindStruct<JitterKeys>();
     StragglerSchemaKeys::Targets(s);
     StragglerSchemaKeys::Probability(s);
     ConfigSchemaObject& d = s.Object("distribution")
                                 .Required()
                                 .Doc("what the extra compute delay is drawn from")
+                                .Bind(&JitterKeys::distribution)
                                 .Fields();
-    d.Discriminator("type").Required().Doc("the distribution's family").NamesOf<Distribution>();
+    d.Discriminator("type")
+        .Required()
+        .Doc("the distribution's family")
+        .Bind(&JitterKeys::Distribution::type);
     ConfigSchemaObject& exp = d.Variant("exponential", "mean `mean_us`");
-    exp.Number("mean_us", ConfigSchemaBounds::Above(0)).Required().Unit("µs").Doc("the mean");
+    exp.Number("mean_us", ConfigSchemaBounds::Above(0))
+        .Required()
+        .Unit("µs")
+        .Doc("the mean")
+        .Bind(&JitterKeys::Distribution::a);
     ConfigSchemaObject& uni = d.Variant("uniform", "between `min_us` and `max_us`");
-    uni.Number("min_us", ConfigSchemaBounds::AtLeast(0)).Default(0.0).Unit("µs").Doc("least");
-    uni.Number("max_us", ConfigSchemaBounds::Above(0)).Required().Unit("µs").Doc("greatest");
+    uni.Number("min_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Doc("least")
+        .Bind(&JitterKeys::Distribution::a);
+    uni.Number("max_us", ConfigSchemaBounds::Above(0))
+        .Required()
+        .Unit("µs")
+        .Doc("greatest")
+        .Bind(&JitterKeys::Distribution::b);
     uni.LessOrEqual("min_us", "max_us");
     ConfigSchemaObject& normal
         = d.Variant("normal", "mean `mean_us`, deviation `stddev_us`, negative draws taken as 0");
-    normal.Number("mean_us", ConfigSchemaBounds::AtLeast(0)).Required().Unit("µs").Doc("the mean");
+    normal.Number("mean_us", ConfigSchemaBounds::AtLeast(0))
+        .Required()
+        .Unit("µs")
+        .Doc("the mean")
+        .Bind(&JitterKeys::Distribution::a);
     normal.Number("stddev_us", ConfigSchemaBounds::AtLeast(0))
         .Required()
         .Unit("µs")
-        .Doc("the standard deviation");
+        .Doc("the standard deviation")
+        .Bind(&JitterKeys::Distribution::b);
 }
 
 void
@@ -91,20 +132,11 @@ JitterStraggler::GetDistribution() const
 void
 JitterStraggler::DoInstall()
 {
-    const nlohmann::json& d = m_config.spec.at("distribution");
-    const Distribution type = d.at("type").get<Distribution>();
-    SetAttribute("Probability", DoubleValue(m_config.spec.at("probability").get<double>()));
-    SetAttribute("Distribution", StringValue(EnumName(type)));
-    if (type == UNIFORM)
-    {
-        SetAttribute("A", DoubleValue(d.at("min_us").get<double>()));
-        SetAttribute("B", DoubleValue(d.at("max_us").get<double>()));
-    }
-    else
-    {
-        SetAttribute("A", DoubleValue(d.at("mean_us").get<double>()));
-        SetAttribute("B", DoubleValue(d.value("stddev_us", 0.0)));
-    }
+    // The µs keys stay doubles: as Time attributes they would round to the clock's tick.
+    const JitterKeys::Distribution d = ReadKeys<JitterKeys>().distribution;
+    SetAttribute("Distribution", StringValue(EnumName(d.type)));
+    SetAttribute("A", DoubleValue(d.a));
+    SetAttribute("B", DoubleValue(d.b));
 }
 
 double

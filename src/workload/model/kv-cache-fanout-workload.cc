@@ -66,6 +66,54 @@ MCAST4AI_ENUM_NAMES(Placement,
                     {{Placement::GPU_ONLY, "gpu-only"},
                      {Placement::NETWORK_AWARE, "network-aware"}});
 
+/// One point of a prompt-length CDF.
+struct CdfPoint
+{
+    uint64_t tokens{0};
+    double p{0};
+};
+
+/// `prompt_tokens`.
+struct PromptKeys
+{
+    PromptDistribution type{PromptDistribution::FIXED};
+    uint64_t tokens{0};
+    uint64_t min{0};
+    uint64_t max{0};
+    std::vector<CdfPoint> points;
+};
+
+/// `arrival`.
+struct ArrivalKeys
+{
+    Arrival type{Arrival::POISSON};
+    double ratePerS{0};
+    std::vector<int64_t> timesUs;
+};
+
+/// The keys of a kv-cache-fanout entry, as Declare binds them.
+struct KvCacheFanoutKeys
+{
+    std::vector<uint32_t> prefillRanks;
+    std::vector<uint32_t> decodeRanks;
+    uint32_t requests{0};
+    uint32_t turnsPerSession{1};
+    ArrivalKeys arrival;
+    PromptKeys promptTokens;
+    std::string model;
+    uint64_t layers{0};
+    uint64_t kvHeads{0};
+    uint64_t headDim{0};
+    uint64_t bytesPerElement{0};
+    uint32_t replicas{1};
+    Placement placement{Placement::GPU_ONLY};
+    double prefillUsPerToken{0};
+    double decodeStepUs{0};
+    double decodeUsPerSequence{0};
+    uint32_t outputTokens{1};
+    double startUs{0};
+};
+
 /// Tokens of the longest prompt a validated `prompt_tokens` object allows.
 uint64_t
 LongestPrompt(const nlohmann::json& prompt)
@@ -118,6 +166,36 @@ Overlap(const json& a, const json& b)
     return false;
 }
 
+/// A prompt length drawn from `prompt_tokens`.
+uint32_t
+DrawPrompt(const PromptKeys& p, std::mt19937_64& rng)
+{
+    double u = UnitInterval(rng());
+    if (p.type == PromptDistribution::FIXED)
+    {
+        return static_cast<uint32_t>(p.tokens);
+    }
+    if (p.type == PromptDistribution::UNIFORM)
+    {
+        return static_cast<uint32_t>(p.min + rng() % (p.max - p.min + 1));
+    }
+    // Piecewise linear between points; below the first point's p, its length.
+    double prevTokens = static_cast<double>(p.points[0].tokens);
+    double prevP = 0;
+    for (const CdfPoint& pt : p.points)
+    {
+        const double t = static_cast<double>(pt.tokens);
+        if (u <= pt.p)
+        {
+            double f = pt.p > prevP ? (u - prevP) / (pt.p - prevP) : 1.0;
+            return static_cast<uint32_t>(std::llround(prevTokens + f * (t - prevTokens)));
+        }
+        prevTokens = t;
+        prevP = pt.p;
+    }
+    return static_cast<uint32_t>(prevTokens);
+}
+
 } // namespace
 
 TypeId
@@ -133,14 +211,17 @@ KvCacheFanoutWorkload::GetTypeId()
 void
 KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
 {
+    w.BindStruct<KvCacheFanoutKeys>();
     w.IntegerArray("prefill_ranks", "host indices")
         .MinItems(1)
         .DefaultFrom(HalfOfTheHosts(false), "the first half of the hosts")
-        .Doc("the hosts that run prefill");
+        .Doc("the hosts that run prefill")
+        .Bind(&KvCacheFanoutKeys::prefillRanks);
     w.IntegerArray("decode_ranks", "host indices")
         .MinItems(1)
         .DefaultFrom(HalfOfTheHosts(true), "the second half of the hosts")
-        .Doc("the hosts that decode");
+        .Doc("the hosts that decode")
+        .Bind(&KvCacheFanoutKeys::decodeRanks);
     w.Rule(
         "decode_ranks",
         {"prefill_ranks", "decode_ranks"},
@@ -155,29 +236,37 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
             return std::nullopt;
         },
         "a host prefills or decodes, not both");
-    w.Integer("requests", 1, 1000000).Default(100).Doc("requests, one operation each");
+    w.Integer("requests", 1, 1000000)
+        .Default(100)
+        .Doc("requests, one operation each")
+        .Bind(&KvCacheFanoutKeys::requests);
     w.Integer("turns_per_session", 1, 1000000)
         .Default(1)
         .Doc("requests per session: request r is turn r mod T of session r / T, and ops.csv "
              "carries both ids (the join key; placement does not prefer a session's earlier "
-             "decode rank)");
-    ConfigSchemaObject& arrival
-        = w.Object("arrival").Doc("when the requests arrive (from start_us)").Fields();
+             "decode rank)")
+        .Bind(&KvCacheFanoutKeys::turnsPerSession);
+    ConfigSchemaObject& arrival = w.Object("arrival")
+                                      .Doc("when the requests arrive (from start_us)")
+                                      .Bind(&KvCacheFanoutKeys::arrival)
+                                      .Fields();
     arrival.Discriminator("type")
         .Default("poisson")
         .Doc("poisson, or a list of times")
-        .NamesOf<Arrival>();
+        .Bind(&ArrivalKeys::type);
     arrival.Variant("poisson", "exponential gaps at `rate_per_s`")
         .Number("rate_per_s", ConfigSchemaBounds::Between(0.001, 1e9))
         .Default(100.0)
         .Note("a mean gap of at most 1000 s, the simulated-time horizon")
-        .Doc("mean arrivals per second");
+        .Doc("mean arrivals per second")
+        .Bind(&ArrivalKeys::ratePerS);
     arrival.Variant("list", "the times in `times_us`, one per request")
         .IntegerArray("times_us", "times in µs")
         .Required()
         .Unit("µs")
         .MinItems(1)
-        .Doc("arrival times after start_us, µs, as many as `requests`");
+        .Doc("arrival times after start_us, µs, as many as `requests`")
+        .Bind(&ArrivalKeys::timesUs);
     w.Rule(
         "requests",
         {"requests", "arrival"},
@@ -198,19 +287,22 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
             return std::nullopt;
         },
         "a listed arrival per request");
-    ConfigSchemaObject& prompt
-        = w.Object("prompt_tokens").Doc("each request's prompt length, in tokens").Fields();
+    ConfigSchemaObject& prompt = w.Object("prompt_tokens")
+                                     .Doc("each request's prompt length, in tokens")
+                                     .Bind(&KvCacheFanoutKeys::promptTokens)
+                                     .Fields();
     prompt.Discriminator("type")
         .Default("fixed")
         .Doc("fixed, uniform, or a CDF")
-        .NamesOf<PromptDistribution>();
+        .Bind(&PromptKeys::type);
     prompt.Variant("fixed", "every prompt `tokens` long")
         .Integer("tokens", 1, 1u << 24)
         .Default(1024)
-        .Doc("tokens of every prompt");
+        .Doc("tokens of every prompt")
+        .Bind(&PromptKeys::tokens);
     ConfigSchemaObject& uni = prompt.Variant("uniform", "uniform in [`min`, `max`]");
-    uni.Integer("min", 1, 1u << 24).Required().Doc("fewest tokens");
-    uni.Integer("max", 1, 1u << 24).Required().Doc("most tokens");
+    uni.Integer("min", 1, 1u << 24).Required().Doc("fewest tokens").Bind(&PromptKeys::min);
+    uni.Integer("max", 1, 1u << 24).Required().Doc("most tokens").Bind(&PromptKeys::max);
     uni.LessOrEqual("min", "max");
     ConfigSchemaObject& cdf
         = prompt.Variant("cdf", "a piecewise-linear CDF of prompt lengths in `points`");
@@ -219,9 +311,13 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
                                  .MinItems(1)
                                  .Doc("(tokens, P(length <= tokens)) points, tokens ascending, p "
                                       "not decreasing, the last with p = 1")
+                                 .Bind(&PromptKeys::points)
                                  .Fields();
-    pt.Integer("tokens", 1, 1u << 24).Required().Doc("a length");
-    pt.Number("p", ConfigSchemaBounds::Between(0, 1)).Required().Doc("P(length <= tokens)");
+    pt.Integer("tokens", 1, 1u << 24).Required().Doc("a length").Bind(&CdfPoint::tokens);
+    pt.Number("p", ConfigSchemaBounds::Between(0, 1))
+        .Required()
+        .Doc("P(length <= tokens)")
+        .Bind(&CdfPoint::p);
     cdf.Rule(
         "points",
         {"points"},
@@ -253,19 +349,33 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         .Default("llama-3-8b")
         .Doc("a public grouped-query-attention model whose shape sets the defaults of layers, "
              "kv_heads, head_dim and bytes_per_element (Meta's Llama 3 configurations: 8B has "
-             "32 layers, 70B 80, both 8 KV heads of 128 in BF16)");
+             "32 layers, 70B 80, both 8 KV heads of 128 in BF16)")
+        .Bind(&KvCacheFanoutKeys::model);
     w.Preset("model",
              "llama-3-70b",
              {{"layers", 80}},
              "Llama 3 70B: 80 layers, 8 KV heads of 128, BF16 (327,680 bytes per token)");
-    w.Integer("layers", 1, 1024).Default(32).Doc("transformer layers");
-    w.Integer("kv_heads", 1, 1024).Default(8).Doc("key/value heads (GQA)");
-    w.Integer("head_dim", 1, 65536).Default(128).Doc("dimension of a head");
-    w.Integer("bytes_per_element", 1, 8).Default(2).Doc("bytes per KV element (2: BF16)");
+    w.Integer("layers", 1, 1024)
+        .Default(32)
+        .Doc("transformer layers")
+        .Bind(&KvCacheFanoutKeys::layers);
+    w.Integer("kv_heads", 1, 1024)
+        .Default(8)
+        .Doc("key/value heads (GQA)")
+        .Bind(&KvCacheFanoutKeys::kvHeads);
+    w.Integer("head_dim", 1, 65536)
+        .Default(128)
+        .Doc("dimension of a head")
+        .Bind(&KvCacheFanoutKeys::headDim);
+    w.Integer("bytes_per_element", 1, 8)
+        .Default(2)
+        .Doc("bytes per KV element (2: BF16)")
+        .Bind(&KvCacheFanoutKeys::bytesPerElement);
     w.Integer("replicas", 1, 4096)
         .Default(1)
         .Doc("decode ranks that receive each request's KV as one P2MP message; the first "
-             "decodes");
+             "decodes")
+        .Bind(&KvCacheFanoutKeys::replicas);
     w.Rule(
         "replicas",
         {"replicas", "decode_ranks"},
@@ -285,21 +395,28 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         .Default("gpu-only")
         .Doc("gpu-only: the least-loaded decode ranks; network-aware: the lowest estimated KV "
              "transfer time from the prefill rank (bytes queued toward the rank and on their "
-             "way to it, the rate of the last transfer into it)");
+             "way to it, the rate of the last transfer into it)")
+        .Bind(&KvCacheFanoutKeys::placement);
     w.Number("prefill_us_per_token", ConfigSchemaBounds::AtLeast(0))
         .Default(20.0)
         .Unit("µs")
         .Doc("prefill compute per prompt token (20: an 8B model's 16 GFLOP per token at 800 "
-             "TFLOP/s)");
+             "TFLOP/s)")
+        .Bind(&KvCacheFanoutKeys::prefillUsPerToken);
     w.Number("decode_step_us", ConfigSchemaBounds::Above(0))
         .Default(10000.0)
         .Unit("µs")
-        .Doc("a decode step of a batch of one (10 ms: a typical time per output token)");
+        .Doc("a decode step of a batch of one (10 ms: a typical time per output token)")
+        .Bind(&KvCacheFanoutKeys::decodeStepUs);
     w.Number("decode_us_per_sequence", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
-        .Doc("what each further sequence in a decode rank's batch adds to its step");
-    w.Integer("output_tokens", 1, 1u << 20).Default(16).Doc("tokens each request generates");
+        .Doc("what each further sequence in a decode rank's batch adds to its step")
+        .Bind(&KvCacheFanoutKeys::decodeUsPerSequence);
+    w.Integer("output_tokens", 1, 1u << 20)
+        .Default(16)
+        .Doc("tokens each request generates")
+        .Bind(&KvCacheFanoutKeys::outputTokens);
     // Products of keys each in range can still leave what the model represents.
     w.Rule(
         "prompt_tokens",
@@ -357,7 +474,7 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         .Default(0.0)
         .Unit("µs")
         .Doc("when arrivals begin")
-        .Bind(&WorkloadConfig::startUs);
+        .Bind(&KvCacheFanoutKeys::startUs);
 }
 
 uint64_t
@@ -393,59 +510,21 @@ KvCacheFanoutWorkload::DoDispose()
     Workload::DoDispose();
 }
 
-uint32_t
-KvCacheFanoutWorkload::DrawPrompt()
-{
-    const json& p = m_config.spec.at("prompt_tokens");
-    const PromptDistribution type = p.at("type").get<PromptDistribution>();
-    double u = UnitInterval(m_rng());
-    if (type == PromptDistribution::FIXED)
-    {
-        return p.at("tokens").get<uint32_t>();
-    }
-    if (type == PromptDistribution::UNIFORM)
-    {
-        uint64_t lo = p.at("min").get<uint64_t>();
-        uint64_t hi = p.at("max").get<uint64_t>();
-        return static_cast<uint32_t>(lo + m_rng() % (hi - lo + 1));
-    }
-    // Piecewise linear between points; below the first point's p, its length.
-    const json& pts = p.at("points");
-    double prevTokens = pts[0]["tokens"].get<double>();
-    double prevP = 0;
-    for (const json& pt : pts)
-    {
-        double t = pt["tokens"].get<double>();
-        double q = pt["p"].get<double>();
-        if (u <= q)
-        {
-            double f = q > prevP ? (u - prevP) / (q - prevP) : 1.0;
-            return static_cast<uint32_t>(std::llround(prevTokens + f * (t - prevTokens)));
-        }
-        prevTokens = t;
-        prevP = q;
-    }
-    return static_cast<uint32_t>(prevTokens);
-}
-
 void
 KvCacheFanoutWorkload::DoInstall()
 {
-    const json& spec = m_config.spec;
+    const KvCacheFanoutKeys keys = ReadKeys<KvCacheFanoutKeys>();
     m_rng.seed(WorkloadSeed());
-    m_prefillHosts = spec.at("prefill_ranks").get<std::vector<uint32_t>>();
-    std::vector<uint32_t> decodeHosts = spec.at("decode_ranks").get<std::vector<uint32_t>>();
-    m_kvBytesPerToken = KvBytesPerToken(spec.at("layers").get<uint64_t>(),
-                                        spec.at("kv_heads").get<uint64_t>(),
-                                        spec.at("head_dim").get<uint64_t>(),
-                                        spec.at("bytes_per_element").get<uint64_t>());
-    m_replicas = spec.at("replicas").get<uint32_t>();
-    m_networkAware = spec.at("placement").get<Placement>() == Placement::NETWORK_AWARE;
-    m_prefillPerToken = Time::FromDouble(spec.at("prefill_us_per_token").get<double>(), Time::US);
-    m_decodeStep = Time::FromDouble(spec.at("decode_step_us").get<double>(), Time::US);
-    m_decodePerSequence
-        = Time::FromDouble(spec.at("decode_us_per_sequence").get<double>(), Time::US);
-    m_outputTokens = spec.at("output_tokens").get<uint32_t>();
+    m_prefillHosts = keys.prefillRanks;
+    std::vector<uint32_t> decodeHosts = keys.decodeRanks;
+    m_kvBytesPerToken
+        = KvBytesPerToken(keys.layers, keys.kvHeads, keys.headDim, keys.bytesPerElement);
+    m_replicas = keys.replicas;
+    m_networkAware = keys.placement == Placement::NETWORK_AWARE;
+    m_prefillPerToken = Time::FromDouble(keys.prefillUsPerToken, Time::US);
+    m_decodeStep = Time::FromDouble(keys.decodeStepUs, Time::US);
+    m_decodePerSequence = Time::FromDouble(keys.decodeUsPerSequence, Time::US);
+    m_outputTokens = keys.outputTokens;
 
     m_decodeOfHost.assign(GetHostCount(), -1);
     std::sort(decodeHosts.begin(), decodeHosts.end());
@@ -477,12 +556,11 @@ KvCacheFanoutWorkload::DoInstall()
         m_channels.push_back(c);
     }
 
-    const uint32_t n = spec.at("requests").get<uint32_t>();
-    const uint32_t turns = spec.at("turns_per_session").get<uint32_t>();
-    const json& arrival = spec.at("arrival");
-    const bool poisson = arrival.at("type").get<Arrival>() == Arrival::POISSON;
-    const double rate = poisson ? arrival.at("rate_per_s").get<double>() : 0.0;
-    Time start = Time::FromDouble(m_config.startUs, Time::US);
+    const uint32_t n = keys.requests;
+    const uint32_t turns = keys.turnsPerSession;
+    const bool poisson = keys.arrival.type == Arrival::POISSON;
+    const double rate = keys.arrival.ratePerS;
+    Time start = Time::FromDouble(keys.startUs, Time::US);
     double t = 0;
     m_requests.resize(n);
     for (uint32_t r = 0; r < n; ++r)
@@ -496,9 +574,9 @@ KvCacheFanoutWorkload::DoInstall()
         }
         else
         {
-            req.arrival = start + MicroSeconds(arrival.at("times_us")[r].get<int64_t>());
+            req.arrival = start + MicroSeconds(keys.arrival.timesUs[r]);
         }
-        req.prompt = DrawPrompt();
+        req.prompt = DrawPrompt(keys.promptTokens, m_rng);
         req.kvBytes = uint64_t{req.prompt} * m_kvBytesPerToken;
         req.tokensLeft = m_outputTokens;
         Metrics::OpRecord rec;

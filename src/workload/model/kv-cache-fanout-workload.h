@@ -104,7 +104,6 @@ private:
     };
 
     uint16_t Entropy();
-    uint32_t DrawPrompt();
     void Arrive(uint32_t r);
     void StartPrefill(uint32_t p);
     void PrefillDone(uint32_t p, uint32_t r);

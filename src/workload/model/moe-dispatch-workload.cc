@@ -41,6 +41,26 @@ enum class Batching : uint8_t
 MCAST4AI_ENUM_NAMES(Batching,
                     {{Batching::PER_DESTINATION_SET, "per-destination-set"},
                      {Batching::PER_TOKEN, "per-token"}});
+
+/// The keys of a moe-dispatch entry of its own, as Declare binds them (`ranks`, `start_us`
+/// and the collectives' keys are the CollectiveWorkload's). 0: an optional key not given.
+struct MoeDispatchKeys
+{
+    uint32_t experts{0};
+    uint32_t topK{0};
+    uint32_t tokensPerRank{0};
+    uint64_t hidden{0};
+    uint64_t dispatchBytesPerElement{0};
+    uint64_t dispatchTokenBytes{0};
+    uint64_t combineBytesPerElement{0};
+    uint64_t combineTokenBytes{0};
+    Gating gating{Gating::UNIFORM};
+    double zipfExponent{0};
+    Batching batching{Batching::PER_DESTINATION_SET};
+    double expertUs{0};
+    uint32_t iterations{1};
+    std::vector<uint32_t> lossTolerantLayers;
+};
 } // namespace
 NS_OBJECT_ENSURE_REGISTERED(MoeDispatchWorkload);
 MCAST4AI_REGISTER_WORKLOAD("moe-dispatch",
@@ -82,33 +102,48 @@ MoeDispatchWorkload::GetTypeId()
 void
 MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
 {
+    w.BindStruct<MoeDispatchKeys>();
     WorkloadSchemaKeys::Ranks(w)
         .MinItems(2)
         .AllOrCount()
         .Doc("the expert-parallel ranks: each is a token's home and holds experts; \"all\" or "
              "a count n, the first n hosts")
         .Bind(&WorkloadConfig::ranks);
-    w.Integer("experts", 2, 65536).Default(256).Doc("routed experts (256: DeepSeek-V3)");
-    w.Integer("top_k", 1, 256).Default(8).Doc("experts per token (8: DeepSeek-V3)");
+    w.Integer("experts", 2, 65536)
+        .Default(256)
+        .Doc("routed experts (256: DeepSeek-V3)")
+        .Bind(&MoeDispatchKeys::experts);
+    w.Integer("top_k", 1, 256)
+        .Default(8)
+        .Doc("experts per token (8: DeepSeek-V3)")
+        .Bind(&MoeDispatchKeys::topK);
     w.LessOrEqual("top_k", "experts");
     w.Integer("tokens_per_rank", 1, 1u << 20)
         .Default(128)
-        .Doc("tokens each rank routes per layer (128: a decode batch)");
-    w.Integer("hidden", 1, 1u << 20).Default(7168).Doc("hidden size (7168: DeepSeek-V3)");
+        .Doc("tokens each rank routes per layer (128: a decode batch)")
+        .Bind(&MoeDispatchKeys::tokensPerRank);
+    w.Integer("hidden", 1, 1u << 20)
+        .Default(7168)
+        .Doc("hidden size (7168: DeepSeek-V3)")
+        .Bind(&MoeDispatchKeys::hidden);
     w.Integer("dispatch_bytes_per_element", 1, 8)
         .Doc("bytes per hidden element dispatched; 1 (FP8) when neither this nor "
-             "dispatch_token_bytes is given");
+             "dispatch_token_bytes is given")
+        .Bind(&MoeDispatchKeys::dispatchBytesPerElement);
     w.Integer("dispatch_token_bytes", 1, 1u << 24)
         .Unit("bytes")
         .Doc("bytes per dispatched token, to give a kernel's format exactly (DeepEP's FP8 "
              "dispatch: 7,408 = 7,168 + 224 of scales + 16 of metadata); instead of "
-             "dispatch_bytes_per_element");
+             "dispatch_bytes_per_element")
+        .Bind(&MoeDispatchKeys::dispatchTokenBytes);
     w.Integer("combine_bytes_per_element", 1, 8)
         .Doc("bytes per hidden element combined; 2 (BF16) when neither this nor "
-             "combine_token_bytes is given");
+             "combine_token_bytes is given")
+        .Bind(&MoeDispatchKeys::combineBytesPerElement);
     w.Integer("combine_token_bytes", 1, 1u << 24)
         .Unit("bytes")
-        .Doc("bytes per combined (token, rank) output; instead of combine_bytes_per_element");
+        .Doc("bytes per combined (token, rank) output; instead of combine_bytes_per_element")
+        .Bind(&MoeDispatchKeys::combineTokenBytes);
     w.Rule(
         "dispatch_token_bytes",
         {"dispatch_token_bytes", "dispatch_bytes_per_element"},
@@ -155,12 +190,15 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
                    + " bytes, above RDMA's limit of 2^31 bytes per message";
         },
         "tokens_per_rank x bytes per token <= 2^31");
-    w.Enum<Gating>("gating").Default("uniform").Doc(
-        "uniform: every set of top_k experts equally likely; zipf: expert e drawn with "
-        "weight 1 / (e + 1)^zipf_exponent, without replacement (hot experts: the "
-        "lowest-numbered, on the first ranks)");
+    w.Enum<Gating>("gating")
+        .Default("uniform")
+        .Doc("uniform: every set of top_k experts equally likely; zipf: expert e drawn with "
+             "weight 1 / (e + 1)^zipf_exponent, without replacement (hot experts: the "
+             "lowest-numbered, on the first ranks)")
+        .Bind(&MoeDispatchKeys::gating);
     w.Number("zipf_exponent", ConfigSchemaBounds::Between(0, 16))
-        .Doc("the exponent s of zipf gating (needed with it, and only with it)");
+        .Doc("the exponent s of zipf gating (needed with it, and only with it)")
+        .Bind(&MoeDispatchKeys::zipfExponent);
     w.Rule(
         "zipf_exponent",
         {"gating", "zipf_exponent"},
@@ -182,20 +220,26 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         .Default("per-destination-set")
         .Doc("per-destination-set: one dispatch message per distinct receiver set per rank and "
              "one combine WRITE per (expert rank, home rank), as dispatch kernels pack tokens; "
-             "per-token: one message per token and one WRITE per (token, rank)");
+             "per-token: one message per token and one WRITE per (token, rank)")
+        .Bind(&MoeDispatchKeys::batching);
     w.Number("expert_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
         .Doc("a rank's expert compute, from the last dispatch message reaching it to its "
-             "first combine WRITE");
-    w.Integer("iterations", 1, 1000000).Default(4).Doc("MoE layers, one after the other");
+             "first combine WRITE")
+        .Bind(&MoeDispatchKeys::expertUs);
+    w.Integer("iterations", 1, 1000000)
+        .Default(4)
+        .Doc("MoE layers, one after the other")
+        .Bind(&MoeDispatchKeys::iterations);
     w.IntegerArray("loss_tolerant_layers", "layer indices", 0, 999999)
         .Distinct()
         .Doc("differentiated reliability by model layer: these layers' dispatch and combine "
              "data is loss-tolerant with the workload's `max_retransmissions` (0 by default), "
              "on connections of their own; the other layers' is reliable. Instead of "
              "`loss_tolerant`, which makes every layer tolerant; see "
-             "docs/rdma-dcqcn.md#loss-tolerant-data");
+             "docs/rdma-dcqcn.md#loss-tolerant-data")
+        .Bind(&MoeDispatchKeys::lossTolerantLayers);
     w.Rule(
         "loss_tolerant_layers",
         {"loss_tolerant_layers", "iterations", "loss_tolerant", "ranks"},
@@ -316,27 +360,27 @@ MoeDispatchWorkload::GetCombineTokenBytes() const
 void
 MoeDispatchWorkload::DoInstall()
 {
-    const json& spec = m_config.spec;
-    m_experts = spec.at("experts").get<uint32_t>();
-    m_topK = spec.at("top_k").get<uint32_t>();
-    m_tokensPerRank = spec.at("tokens_per_rank").get<uint32_t>();
-    uint64_t hidden = spec.at("hidden").get<uint64_t>();
-    m_dispatchTokenBytes = spec.contains("dispatch_token_bytes")
-                               ? spec.at("dispatch_token_bytes").get<uint64_t>()
-                               : hidden * spec.value("dispatch_bytes_per_element", 1u);
-    m_combineTokenBytes = spec.contains("combine_token_bytes")
-                              ? spec.at("combine_token_bytes").get<uint64_t>()
-                              : hidden * spec.value("combine_bytes_per_element", 2u);
-    m_perToken = spec.at("batching").get<Batching>() == Batching::PER_TOKEN;
-    m_tolerantLayer.assign(spec.at("iterations").get<uint32_t>(), false);
-    for (const json& l : spec.value("loss_tolerant_layers", json::array()))
+    const MoeDispatchKeys keys = ReadKeys<MoeDispatchKeys>();
+    m_experts = keys.experts;
+    m_topK = keys.topK;
+    m_tokensPerRank = keys.tokensPerRank;
+    // FP8 dispatch and BF16 combine when neither size is given.
+    m_dispatchTokenBytes
+        = keys.dispatchTokenBytes
+              ? keys.dispatchTokenBytes
+              : keys.hidden * (keys.dispatchBytesPerElement ? keys.dispatchBytesPerElement : 1);
+    m_combineTokenBytes
+        = keys.combineTokenBytes
+              ? keys.combineTokenBytes
+              : keys.hidden * (keys.combineBytesPerElement ? keys.combineBytesPerElement : 2);
+    m_perToken = keys.batching == Batching::PER_TOKEN;
+    m_tolerantLayer.assign(keys.iterations, false);
+    for (uint32_t l : keys.lossTolerantLayers)
     {
-        m_tolerantLayer.at(l.get<uint32_t>()) = true;
+        m_tolerantLayer.at(l) = true;
     }
-    m_zipf = spec.at("gating").get<Gating>() == Gating::ZIPF
-                 ? spec.at("zipf_exponent").get<double>()
-                 : 0.0;
-    m_expertNs = static_cast<uint64_t>(std::llround(spec.at("expert_us").get<double>() * 1e3));
+    m_zipf = keys.gating == Gating::ZIPF ? keys.zipfExponent : 0.0;
+    m_expertNs = static_cast<uint64_t>(std::llround(keys.expertUs * 1e3));
     if (m_zipf > 0)
     {
         m_weights.resize(m_experts);

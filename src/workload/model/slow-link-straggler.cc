@@ -43,25 +43,25 @@ SlowLinkStraggler::GetTypeId()
 void
 SlowLinkStraggler::Declare(ConfigSchemaObject& s)
 {
-    StragglerSchemaKeys::Host(s).Doc("the host whose link to its top-of-rack switch is slowed");
+    s.BindStruct<StragglerWindowKeys>();
+    StragglerSchemaKeys::Host(s)
+        .Doc("the host whose link to its top-of-rack switch is slowed")
+        .Attribute("Host");
     s.Number("factor", ConfigSchemaBounds::Between(0.001, 1))
         .Required()
-        .Doc("what the link's rate is multiplied by (0.5 = half rate)");
+        .Doc("what the link's rate is multiplied by (0.5 = half rate)")
+        .Attribute("Factor");
     StragglerSchemaKeys::Window(s, "the link is slow");
 }
 
 void
 SlowLinkStraggler::DoInstall()
 {
-    const nlohmann::json& spec = m_config.spec;
-    SetAttribute("Host", UintegerValue(spec.at("host").get<uint32_t>()));
-    SetAttribute("Factor", DoubleValue(spec.at("factor").get<double>()));
-    Simulator::Schedule(
-        MicroSeconds(1) * spec.at("start_us").get<double>(), &SlowLinkStraggler::Slow, this);
-    if (spec.contains("end_us"))
+    const StragglerWindowKeys window = ReadKeys<StragglerWindowKeys>();
+    Simulator::Schedule(MicroSeconds(1) * window.startUs, &SlowLinkStraggler::Slow, this);
+    if (window.endUs > 0)
     {
-        Simulator::Schedule(
-            MicroSeconds(1) * spec.at("end_us").get<double>(), &SlowLinkStraggler::Restore, this);
+        Simulator::Schedule(MicroSeconds(1) * window.endUs, &SlowLinkStraggler::Restore, this);
     }
 }
 

@@ -46,14 +46,14 @@ SlowNodeStraggler::Declare(ConfigSchemaObject& s)
     s.Number("factor", ConfigSchemaBounds::Between(1, 1000))
         .Required()
         .Doc("what the compute time of a slow rank is multiplied by (its workload's "
-             "compute_us; 10 = ten times slower)");
+             "compute_us; 10 = ten times slower)")
+        .Attribute("Factor");
 }
 
 void
 SlowNodeStraggler::DoInstall()
 {
-    SetAttribute("Probability", DoubleValue(m_config.spec.at("probability").get<double>()));
-    SetAttribute("Factor", DoubleValue(m_config.spec.at("factor").get<double>()));
+    // Its keys are its attributes, set before this.
 }
 
 Time

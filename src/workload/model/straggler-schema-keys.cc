@@ -50,7 +50,8 @@ StragglerSchemaKeys::Probability(ConfigSchemaObject& s)
     s.Number("probability", ConfigSchemaBounds::Between(0, 1))
         .Default(1.0)
         .Doc("chance, drawn independently per rank and iteration, that it fires; 1 = always, "
-             "0 = never (the baseline of a sweep)");
+             "0 = never (the baseline of a sweep)")
+        .Attribute("Probability");
 }
 
 void
@@ -59,11 +60,13 @@ StragglerSchemaKeys::Window(ConfigSchemaObject& s, const std::string& what)
     s.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
-        .Doc("when " + what + " begins");
+        .Doc("when " + what + " begins")
+        .Bind(&StragglerWindowKeys::startUs);
     s.Number("end_us", ConfigSchemaBounds::Above(0))
         .Unit("µs")
         .Note("none: until the run ends")
-        .Doc("when " + what + " ends");
+        .Doc("when " + what + " ends")
+        .Bind(&StragglerWindowKeys::endUs);
     WorkloadSchemaKeys::EndAfterStart(s);
 }
 

@@ -9,14 +9,22 @@
 namespace ns3
 {
 
+/// When a straggler acts (`start_us`, `end_us`), as StragglerSchemaKeys::Window binds them.
+struct StragglerWindowKeys
+{
+    double startUs{0};
+    double endUs{0}; ///< 0: until the run ends
+};
+
 class StragglerSchemaKeys
 {
 public:
     /// `workload` (a label; every workload by default) and `ranks` (hosts; every host).
     static void Targets(ConfigSchemaObject& s);
-    /// `probability` per rank and iteration, 1 by default.
+    /// `probability` per rank and iteration, 1 by default: the type's attribute "Probability".
     static void Probability(ConfigSchemaObject& s);
-    /// `start_us` and `end_us` (none: until the run ends), end after start.
+    /// `start_us` and `end_us` (none: until the run ends), end after start, bound to
+    /// StragglerWindowKeys (Straggler::ReadKeys).
     static void Window(ConfigSchemaObject& s, const std::string& what);
     /// `host`: a host index, required.
     static ConfigSchemaKey& Host(ConfigSchemaObject& s);

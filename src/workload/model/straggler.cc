@@ -4,6 +4,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "workload/model/straggler-type-registry.h"
 
 namespace ns3
 {
@@ -38,6 +39,7 @@ Straggler::Install(const StragglerConfig& config, const Context& context)
     NS_LOG_FUNCTION(this << config.type << context.index);
     m_config = config;
     m_context = context;
+    StragglerTypeRegistry::Instance().ApplyAttributes(config.type, config.spec, *this);
     const nlohmann::json& spec = m_config.spec;
     if (spec.contains("ranks") && spec["ranks"].is_array())
     {

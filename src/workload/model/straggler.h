@@ -16,6 +16,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "workload/model/straggler-config.h"
 #include "workload/model/straggler-log.h"
+#include "workload/model/straggler-type-registry.h"
 
 #include <map>
 #include <set>
@@ -87,6 +88,20 @@ protected:
     double Draw(uint64_t a, uint64_t b, uint64_t c, uint64_t k = 0) const;
     /// Whether the entry's optional `workload` (a label) and `ranks` (hosts) keys select it.
     bool Selects(uint32_t workload, uint32_t host) const;
+    /**
+     * \return the keys of this straggler's type that are bound to S (a struct of the type's
+     * own, or StragglerWindowKeys), read from the entry as validated; the attributes its keys
+     * name are set before DoInstall
+     */
+    template<class S>
+    S ReadKeys() const
+    {
+        S keys;
+        StragglerTypeRegistry::Instance()
+            .Keys(m_config.type)
+            ->ReadBound(m_config.spec, &keys, typeid(S));
+        return keys;
+    }
 
     StragglerConfig m_config;
     Context m_context;

@@ -64,4 +64,18 @@ WorkloadTypeRegistry::GetNames()
     return Instance().GetNames();
 }
 
+std::unique_ptr<ConfigSchemaObject>
+WorkloadTypeRegistry::Keys(const std::string& name)
+{
+    return Instance().Keys(name);
+}
+
+void
+WorkloadTypeRegistry::ApplyAttributes(const std::string& name,
+                                      const nlohmann::json& spec,
+                                      Object& object)
+{
+    Instance().ApplyAttributes(name, spec, object);
+}
+
 } // namespace ns3

@@ -58,6 +58,12 @@ public:
     static std::vector<Entry> GetEntries();
     /** \return the registered names, in the order of GetEntries() */
     static std::vector<std::string> GetNames();
+    /** \return the keys of a type on their own (SchemaTypeRegistry::Keys) */
+    static std::unique_ptr<ConfigSchemaObject> Keys(const std::string& name);
+    /** Set the attributes a type's keys name on its workload (SchemaTypeRegistry). */
+    static void ApplyAttributes(const std::string& name,
+                                const nlohmann::json& spec,
+                                Object& object);
 
 private:
     static SchemaTypeRegistry& Instance();

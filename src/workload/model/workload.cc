@@ -3,6 +3,7 @@
 #include "ns3/log.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "rdma/model/rdma-nic.h"
+#include "workload/model/workload-type-registry.h"
 
 namespace ns3
 {
@@ -37,6 +38,7 @@ Workload::Install(const WorkloadConfig& config, const Context& context)
     NS_LOG_FUNCTION(this << config.type << config.label);
     m_config = config;
     m_context = context;
+    WorkloadTypeRegistry::ApplyAttributes(config.type, config.spec, *this);
     DoInstall();
 }
 

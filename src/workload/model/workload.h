@@ -14,6 +14,7 @@
 #include "workload/model/metrics.h"
 #include "workload/model/straggler.h"
 #include "workload/model/workload-config.h"
+#include "workload/model/workload-type-registry.h"
 
 #include <cstdint>
 #include <map>
@@ -92,6 +93,19 @@ protected:
     /// This workload's first P2MP group QPN: group QPNs sit above every connected QPN,
     /// 0x800000 + 4096 per workload index.
     uint32_t GroupQpnBase() const;
+    /**
+     * \return the keys of this workload's type that are bound to S, a struct of the type's
+     * own (its declare function calls BindStruct<S>() and binds its keys to S's members), read
+     * from the entry as validated; its keys bound to WorkloadConfig are in m_config, and the
+     * attributes its keys name are set before DoInstall.
+     */
+    template<class S>
+    S ReadKeys() const
+    {
+        S keys;
+        WorkloadTypeRegistry::Keys(m_config.type)->ReadBound(m_config.spec, &keys, typeid(S));
+        return keys;
+    }
 
     WorkloadConfig m_config;
     Context m_context;
