@@ -123,19 +123,6 @@ FabricHelper::SetMaxFrameBytes(uint32_t bytes)
 }
 
 void
-FabricHelper::SetHeadroomBytes(std::optional<uint64_t> bytes)
-{
-    m_headroomBytes = bytes;
-}
-
-void
-FabricHelper::SetEcnThresholdsKb(std::optional<double> kminKb, std::optional<double> kmaxKb)
-{
-    m_kminKb = kminKb;
-    m_kmaxKb = kmaxKb;
-}
-
-void
 FabricHelper::SetSeed(uint64_t seed)
 {
     m_seed = seed;
@@ -269,16 +256,14 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
         for (uint32_t p = 0; p < ports[n].size(); ++p)
         {
             const LinkConfig& link = linkOf(graph.Ports(n)[p]);
-            mmu->SetHeadroom(p,
-                             m_headroomBytes ? *m_headroomBytes
-                                             : HeadroomBytes(link.rateGbps,
-                                                             link.delayUs,
-                                                             m_switchLatency.GetSeconds() * 1e9,
-                                                             m_maxFrameBytes));
             // Default RED thresholds scale with port speed: 100/400 KB at 25 Gb/s.
-            double kmin = m_kminKb ? *m_kminKb : 4.0 * link.rateGbps;
-            double kmax = m_kmaxKb ? *m_kmaxKb : 16.0 * link.rateGbps;
-            mmu->SetEcnThresholds(p, KbToBytes(kmin), KbToBytes(kmax));
+            mmu->SetPortDefaults(p,
+                                 HeadroomBytes(link.rateGbps,
+                                               link.delayUs,
+                                               m_switchLatency.GetSeconds() * 1e9,
+                                               m_maxFrameBytes),
+                                 KbToBytes(4.0 * link.rateGbps),
+                                 KbToBytes(16.0 * link.rateGbps));
         }
         if (mmu->GetSharedPoolBytes() == 0)
         {

@@ -58,10 +58,6 @@ public:
     void SetSwitchLatency(Time latency);
     /// The largest frame on the wire (framing included), for the headroom closed form.
     void SetMaxFrameBytes(uint32_t bytes);
-    /// PFC headroom per ingress (port, priority); unset: HeadroomBytes() of the port's link.
-    void SetHeadroomBytes(std::optional<uint64_t> bytes);
-    /// RED thresholds of every egress queue; unset: 4 KiB and 16 KiB per Gb/s of the port.
-    void SetEcnThresholdsKb(std::optional<double> kminKb, std::optional<double> kmaxKb);
     /// Seed of the per-switch path-choice seeds (switch node n gets seed * 0x9E3779B1 + n).
     void SetSeed(uint64_t seed);
     /// Give every switch with host ports a SourceGuardStage, first in its pipeline: a host
@@ -96,9 +92,6 @@ private:
     ObjectFactory m_schedulerFactory;
     Time m_switchLatency;
     uint32_t m_maxFrameBytes{1024 + 58 + 16 + 24};
-    std::optional<uint64_t> m_headroomBytes;
-    std::optional<double> m_kminKb;
-    std::optional<double> m_kmaxKb;
     uint64_t m_seed{1};
     bool m_sourceValidation{false};
     bool m_telemetry{false};

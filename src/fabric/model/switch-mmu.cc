@@ -46,6 +46,24 @@ SwitchMmu::GetTypeId()
                             UintegerValue(2 * 1500),
                             MakeUintegerAccessor(&SwitchMmu::m_hysteresisBytes),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute("HeadroomBytes",
+                            "PFC headroom of every ingress (port, lossless priority); "
+                            "PER_PORT: each port's from its link (FabricHelper::HeadroomBytes)",
+                            UintegerValue(PER_PORT),
+                            MakeUintegerAccessor(&SwitchMmu::m_headroomBytes),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("EcnKminBytes",
+                            "Egress queue length where RED marking starts; PER_PORT: 4 KiB "
+                            "per Gb/s of the port",
+                            UintegerValue(PER_PORT),
+                            MakeUintegerAccessor(&SwitchMmu::m_kminBytes),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("EcnKmaxBytes",
+                            "Egress queue length where the marking probability reaches "
+                            "EcnPmax; PER_PORT: 16 KiB per Gb/s of the port",
+                            UintegerValue(PER_PORT),
+                            MakeUintegerAccessor(&SwitchMmu::m_kmaxBytes),
+                            MakeUintegerChecker<uint64_t>())
               .AddAttribute("EcnPmax",
                             "RED marking probability at kmax",
                             DoubleValue(0.2),
@@ -114,6 +132,23 @@ SwitchMmu::SetEcnThresholds(uint32_t port, uint64_t kminBytes, uint64_t kmaxByte
     NS_LOG_FUNCTION(this << port << kminBytes << kmaxBytes);
     m_kmin[port] = kminBytes;
     m_kmax[port] = std::max(kminBytes, kmaxBytes);
+}
+
+void
+SwitchMmu::SetPortDefaults(uint32_t port,
+                           uint64_t headroomBytes,
+                           uint64_t kminBytes,
+                           uint64_t kmaxBytes)
+{
+    auto pick = [](uint64_t fixed, uint64_t perPort)
+    {
+        return fixed == PER_PORT ? perPort : fixed;
+    };
+    NS_LOG_LOGIC("port " << port << ": headroom " << pick(m_headroomBytes, headroomBytes)
+                         << ", ECN " << pick(m_kminBytes, kminBytes) << " to "
+                         << pick(m_kmaxBytes, kmaxBytes) << " bytes");
+    SetHeadroom(port, pick(m_headroomBytes, headroomBytes));
+    SetEcnThresholds(port, pick(m_kminBytes, kminBytes), pick(m_kmaxBytes, kmaxBytes));
 }
 
 SwitchMmu::IngressQueue&

@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-value.h"
 
+#include <limits>
 #include <vector>
 
 namespace ns3
@@ -30,6 +31,18 @@ public:
     void SetHeadroom(uint32_t port, uint64_t bytes);
     /// RED marking thresholds of one egress port (bytes).
     void SetEcnThresholds(uint32_t port, uint64_t kminBytes, uint64_t kmaxBytes);
+    /**
+     * A port's headroom and ECN thresholds from its link (bytes), each where its attribute
+     * (HeadroomBytes, EcnKminBytes, EcnKmaxBytes) is PER_PORT, its default; a fixed attribute
+     * applies to every port instead.
+     */
+    void SetPortDefaults(uint32_t port,
+                         uint64_t headroomBytes,
+                         uint64_t kminBytes,
+                         uint64_t kmaxBytes);
+
+    /// The value of HeadroomBytes, EcnKminBytes and EcnKmaxBytes that leaves them per port.
+    static constexpr uint64_t PER_PORT = std::numeric_limits<uint64_t>::max();
 
     /**
      * Account a frame arriving on (inPort, prio) bound for outPort.
@@ -93,6 +106,9 @@ private:
     double m_alpha;
     bool m_pfcEnabled;
     uint64_t m_hysteresisBytes;
+    uint64_t m_headroomBytes; ///< PER_PORT: SetPortDefaults' value
+    uint64_t m_kminBytes;     ///< PER_PORT: SetPortDefaults' value
+    uint64_t m_kmaxBytes;     ///< PER_PORT: SetPortDefaults' value
     double m_pmax;
     uint8_t m_losslessMask;
 

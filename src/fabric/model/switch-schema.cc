@@ -82,7 +82,8 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
         .Auto("sized from the link BDP plus MTUs")
         .Unit("KB")
         .Doc("buffer kept per ingress for packets in flight after XOFF")
-        .Bind(&PfcConfig::headroomKb, kAuto);
+        .Bind(&PfcConfig::headroomKb, kAuto)
+        .Attribute("HeadroomBytes");
     pfc.Number("hysteresis_kb", Bounds::AtLeast(0))
         .Auto("two max-size frames below the XOFF threshold")
         .Unit("KB")
@@ -101,12 +102,14 @@ SwitchSchema::Declare(ConfigSchemaObject& sw)
         .Auto("4 KB per Gb/s of the port (100 KB at 25G, 400 KB at 100G)")
         .Unit("KB")
         .Doc("queue length where marking starts")
-        .Bind(&EcnConfig::kminKb, kAuto);
+        .Bind(&EcnConfig::kminKb, kAuto)
+        .Attribute("EcnKminBytes");
     ecn.Number("kmax_kb", Bounds::AtLeast(0))
         .Auto("16 KB per Gb/s of the port")
         .Unit("KB")
         .Doc("queue length where the marking probability reaches pmax")
-        .Bind(&EcnConfig::kmaxKb, kAuto);
+        .Bind(&EcnConfig::kmaxKb, kAuto)
+        .Attribute("EcnKmaxBytes");
     ecn.Number("pmax", Bounds::Between(0, 1))
         .Default(0.2)
         .Doc("marking probability at kmax (every packet above kmax is marked)")

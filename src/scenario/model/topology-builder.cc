@@ -31,14 +31,6 @@ NS_LOG_COMPONENT_DEFINE("TopologyBuilder");
 
 namespace
 {
-constexpr uint64_t KIB = 1024;
-
-uint64_t
-KbToBytes(double kb)
-{
-    return static_cast<uint64_t>(std::llround(kb * KIB));
-}
-
 std::string
 Num(double x)
 {
@@ -154,14 +146,6 @@ TopologyBuilder::Build()
     }
     fabric.SetMmuAttribute("LosslessPriorities", UintegerValue(lossless));
     fabric.SetMmuAttribute("HysteresisBytes", UintegerValue(2ULL * maxFrame));
-    // Negative means "auto": the closed forms, per port.
-    if (sw.pfc.headroomKb >= 0)
-    {
-        fabric.SetHeadroomBytes(KbToBytes(sw.pfc.headroomKb));
-    }
-    fabric.SetEcnThresholdsKb(
-        sw.ecn.kminKb >= 0 ? std::optional<double>(sw.ecn.kminKb) : std::nullopt,
-        sw.ecn.kmaxKb >= 0 ? std::optional<double>(sw.ecn.kmaxKb) : std::nullopt);
     fabric.SetSeed(m_config.seed);
     fabric.SetSourceValidation(sw.sourceValidation);
     // Switches stamp telemetry for a steering model's probes and a congestion control's data.
