@@ -12,6 +12,7 @@
 #include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -182,16 +183,16 @@ ScenarioRunner::Build()
         context.index = i;
         context.owner = OwnerOf(i);
         context.p2mpOwner = P2mpOwnerOf(i);
-        if (w.spec.contains("priority") && context.owner != TrafficLedger::NO_OWNER)
+        if (w.priority >= 0 && context.owner != TrafficLedger::NO_OWNER)
         {
             // Its queue pairs' frames ride its class at every NIC, so its switch queues too.
             for (const Ptr<RdmaNic>& nic : context.nics)
             {
-                nic->SetOwnerPriority(context.owner, w.spec.at("priority").get<uint8_t>());
-                nic->SetOwnerPriority(context.p2mpOwner, w.spec.at("priority").get<uint8_t>());
+                nic->SetOwnerPriority(context.owner, static_cast<uint8_t>(w.priority));
+                nic->SetOwnerPriority(context.p2mpOwner, static_cast<uint8_t>(w.priority));
             }
         }
-        if (w.spec.is_object() && w.spec.value("loss_tolerant", false))
+        if (w.lossTolerant)
         {
             if (context.owner == TrafficLedger::NO_OWNER)
             {
@@ -203,7 +204,7 @@ ScenarioRunner::Build()
                                         + std::to_string(TrafficLedger::MAX_OWNERS - 1)
                                         + " workloads and stragglers can be loss-tolerant");
             }
-            uint8_t budget = w.spec.value("max_retransmissions", uint8_t{0});
+            const auto budget = static_cast<uint8_t>(std::max<int16_t>(0, w.maxRetransmissions));
             for (const Ptr<RdmaNic>& nic : context.nics)
             {
                 nic->SetOwnerMaxRetransmissions(context.owner, budget);
@@ -801,7 +802,7 @@ ScenarioRunner::LossSummary(std::size_t k) const
     {
         c += m_fabric->GetTrafficLedger()->Get(p2mpOwner);
     }
-    return {{"max_retransmissions", m_config.workloads[k].spec.value("max_retransmissions", 0)},
+    return {{"max_retransmissions", std::max<int>(0, m_config.workloads[k].maxRetransmissions)},
             {"lost_packets", c.lostPackets},
             {"lost_bytes", c.lostBytes},
             {"ops_with_loss", lossyOps},

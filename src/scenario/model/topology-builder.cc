@@ -139,9 +139,9 @@ TopologyBuilder::Build()
     uint8_t lossless = static_cast<uint8_t>((1u << nic.dataPriority) | (1u << nic.ctrlPriority));
     for (const WorkloadConfig& w : m_config.workloads)
     {
-        if (w.spec.contains("priority"))
+        if (w.priority >= 0)
         {
-            lossless |= static_cast<uint8_t>(1u << w.spec.at("priority").get<uint32_t>());
+            lossless |= static_cast<uint8_t>(1u << w.priority);
         }
     }
     fabric.SetMmuAttribute("LosslessPriorities", UintegerValue(lossless));

@@ -47,7 +47,8 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
     w.Integer("priority", 0, 7)
         .Note("nic.data_priority")
         .Doc("the PFC priority class (and DSCP class) of the workload's data frames, hence the "
-             "switch egress queue they wait in; the class is lossless");
+             "switch egress queue they wait in; the class is lossless")
+        .Bind(&WorkloadConfig::priority, int32_t{-1});
     w.Rule(
         "priority",
         {"priority"},
@@ -74,10 +75,12 @@ WorkloadsSchema::Declare(ConfigSchemaObject& root)
              "`max_retransmissions` times, then given up on: the sender sends a PSN skip "
              "instead, and the receiver completes the message without those bytes, which "
              "`lost_bytes` reports (summary.json, ops.csv). A message's first packet is always "
-             "recovered; see docs/rdma-dcqcn.md#loss-tolerant-data");
+             "recovered; see docs/rdma-dcqcn.md#loss-tolerant-data")
+        .Bind(&WorkloadConfig::lossTolerant, false);
     w.Integer("max_retransmissions", 0, QueuePair::RELIABLE - 1)
         .Auto("0 with loss_tolerant")
-        .Doc("loss_tolerant: how often each lost packet is sent again before it is given up on");
+        .Doc("loss_tolerant: how often each lost packet is sent again before it is given up on")
+        .Bind(&WorkloadConfig::maxRetransmissions, int16_t{-1});
     w.Rule(
         "max_retransmissions",
         {"max_retransmissions", "loss_tolerant", "type"},

@@ -20,6 +20,23 @@ MCAST4AI_REGISTER_WORKLOAD("ack-spoof",
                            "An attacker host forging ACKs for a P2MP sender's group in its "
                            "receivers' names (aggregated-ACK spoofing); it posts no operations.");
 
+namespace
+{
+
+/// The keys of an ack-spoof entry of its own, as Declare binds them (`start_us` is
+/// WorkloadConfig's). 0 or empty: a key left out.
+struct AckSpoofKeys
+{
+    uint32_t host{0};
+    uint32_t root{0};
+    std::vector<uint32_t> spoof;
+    uint64_t psnOffset{0};
+    double intervalUs{0};
+    double endUs{0};
+};
+
+} // namespace
+
 TypeId
 AckSpoofWorkload::GetTypeId()
 {
@@ -33,30 +50,35 @@ AckSpoofWorkload::GetTypeId()
 void
 AckSpoofWorkload::Declare(ConfigSchemaObject& w)
 {
+    w.BindStruct<AckSpoofKeys>();
     w.Integer("host")
         .Required()
         .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
         .Note(WorkloadSchemaKeys::HOST_NOTE)
-        .Doc("the attacker");
+        .Doc("the attacker")
+        .Bind(&AckSpoofKeys::host);
     w.Integer("root")
         .Default(0)
         .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
         .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Doc("the P2MP sender whose groups it attacks (its multicast queue pairs; a unicast "
-             "mechanism has none)");
+             "mechanism has none)")
+        .Bind(&AckSpoofKeys::root);
     w.IntegerArray("spoof", "host indices")
         .Auto("every host but host and root")
         .MinItems(1)
         .MaxFromVariable(WorkloadSchemaKeys::HOSTS, -1)
         .Note(WorkloadSchemaKeys::HOST_NOTE)
         .Distinct()
-        .Doc("the receivers whose names its ACKs carry (IPv4 source address)");
+        .Doc("the receivers whose names its ACKs carry (IPv4 source address)")
+        .Bind(&AckSpoofKeys::spoof);
     w.Integer("psn_offset", 0, BthHeader::PSN_MASK >> 2)
         .Default(0)
         .Doc("the PSN each forged ACK claims: the root's highest sent PSN plus this (0: all "
              "that was sent, the most a receiver could honestly acknowledge; more: data never "
              "sent). At most 2^22 - 1, a quarter of the 24-bit PSN space, so that it never "
-             "wraps to look like an old PSN");
+             "wraps to look like an old PSN")
+        .Bind(&AckSpoofKeys::psnOffset);
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -66,11 +88,13 @@ AckSpoofWorkload::Declare(ConfigSchemaObject& w)
         .Default(1.0)
         .Unit("µs")
         .Doc("time between rounds of forgeries (one per spoofed receiver and attacked queue "
-             "pair each round)");
+             "pair each round)")
+        .Bind(&AckSpoofKeys::intervalUs);
     w.Number("end_us", ConfigSchemaBounds::Above(0))
         .Unit("µs")
         .Note("none: until the run ends")
-        .Doc("no forgery after it");
+        .Doc("no forgery after it")
+        .Bind(&AckSpoofKeys::endUs);
     WorkloadSchemaKeys::EndAfterStart(w);
     w.Different("host", "root", "the attacker is not the sender");
 }
@@ -78,12 +102,12 @@ AckSpoofWorkload::Declare(ConfigSchemaObject& w)
 void
 AckSpoofWorkload::DoInstall()
 {
-    const nlohmann::json& spec = m_config.spec;
-    m_host = spec.at("host").get<uint32_t>();
-    m_root = spec.value("root", 0u);
-    if (spec.contains("spoof"))
+    const AckSpoofKeys keys = ReadKeys<AckSpoofKeys>();
+    m_host = keys.host;
+    m_root = keys.root;
+    if (!keys.spoof.empty())
     {
-        m_spoof = spec["spoof"].get<std::vector<uint32_t>>();
+        m_spoof = keys.spoof;
     }
     else
     {
@@ -95,11 +119,11 @@ AckSpoofWorkload::DoInstall()
             }
         }
     }
-    m_psnOffset = spec.value("psn_offset", uint64_t{0});
-    m_interval = MicroSeconds(1) * spec.value("interval_us", 1.0);
-    if (spec.contains("end_us"))
+    m_psnOffset = keys.psnOffset;
+    m_interval = MicroSeconds(1) * keys.intervalUs;
+    if (keys.endUs > 0)
     {
-        m_end = MicroSeconds(1) * spec["end_us"].get<double>();
+        m_end = MicroSeconds(1) * keys.endUs;
     }
     m_tick = Simulator::Schedule(MicroSeconds(1) * m_config.startUs, &AckSpoofWorkload::Tick, this);
 }

@@ -81,7 +81,8 @@ BroadcastWorkloadSchema::Declare(ConfigSchemaObject& w)
         .Unit("bytes")
         .Note("0 = bytes / ranks")
         .Doc("ring, tree: bytes of one chunk (0: bytes / ranks); a rank forwards a chunk as soon "
-             "as it has arrived");
+             "as it has arrived")
+        .Bind(&WorkloadConfig::chunkBytes, uint64_t{0});
     for (const char* relay : {"ring", "tree"})
     {
         w.Preset("algorithm",

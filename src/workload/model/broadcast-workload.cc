@@ -109,9 +109,8 @@ BroadcastWorkload::InstallRelay()
             c.ranks.push_back(r);
         }
     }
-    c.spec["iterations"] = m_config.messages;
-    c.spec["compute_us"] = 0.0;
-    c.spec["chunk_bytes"] = m_config.spec.value("chunk_bytes", uint64_t{0});
+    c.iterations = static_cast<uint32_t>(m_config.messages);
+    c.computeUs = 0;
     const bool chain = m_config.algorithm == CollectiveAlgorithm::RING;
     m_relay = CreateObject<ScheduleWorkload>();
     m_relay->SetBuilder(

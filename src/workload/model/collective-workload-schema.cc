@@ -72,19 +72,24 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         .Doc("ring, multicast: bytes of one shard per loop, the buffer is sent in loops of "
              "ranks x chunk_bytes, which pipeline through the ring; tree: bytes of one chunk, "
              "each tree's half of the buffer pipelines through it in such chunks; checkpoint: "
-             "bytes of each message the source sends");
+             "bytes of each message the source sends")
+        .Bind(&WorkloadConfig::chunkBytes);
     w.Integer("iterations", 1, 1000000)
         .Default(1)
-        .Doc("operations, one after the other; each is one row of ops.csv");
+        .Doc("operations, one after the other; each is one row of ops.csv")
+        .Bind(&WorkloadConfig::iterations);
     w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
-        .Doc("compute time of every rank between one iteration and the next");
-    w.Boolean("barrier").Default(true).Doc(
-        "true: iteration i+1 starts, with its compute, on every rank when iteration i has "
-        "completed on all ranks (a training step's synchronisation point); false: each "
-        "rank goes on as soon as its own part of iteration i is done, so ranks drift "
-        "apart");
+        .Doc("compute time of every rank between one iteration and the next")
+        .Bind(&WorkloadConfig::computeUs);
+    w.Boolean("barrier")
+        .Default(true)
+        .Doc("true: iteration i+1 starts, with its compute, on every rank when iteration i has "
+             "completed on all ranks (a training step's synchronisation point); false: each "
+             "rank goes on as soon as its own part of iteration i is done, so ranks drift "
+             "apart")
+        .Bind(&WorkloadConfig::barrier);
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")

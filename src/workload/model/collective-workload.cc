@@ -90,7 +90,6 @@ CollectiveWorkload::Plan::Plan(CollectiveSchedule s)
 void
 CollectiveWorkload::DoInstall()
 {
-    const nlohmann::json& spec = m_config.spec;
     m_rng.seed(WorkloadSeed());
     m_hosts = m_config.ranks;
     if (m_hosts.empty())
@@ -107,10 +106,10 @@ CollectiveWorkload::DoInstall()
         m_rankOfHost[m_hosts[r]] = r;
     }
     m_bytes = m_config.bytes;
-    m_iterations = spec.value("iterations", 1u);
-    m_compute = Time::FromDouble(spec.value("compute_us", 0.0), Time::US);
-    m_barrier = spec.value("barrier", true);
-    uint64_t chunk = spec.value("chunk_bytes", uint64_t{0});
+    m_iterations = m_config.iterations;
+    m_compute = Time::FromDouble(m_config.computeUs, Time::US);
+    m_barrier = m_config.barrier;
+    const uint64_t chunk = m_config.chunkBytes;
     m_channels.assign(n, nullptr);
     m_first = MakePlan(BuildSchedule(n, m_bytes, chunk));
     NS_LOG_INFO("collective over " << n << " ranks: " << m_first->schedule.GetTransferCount()
@@ -282,8 +281,7 @@ CollectiveWorkload::IsLossTolerantIteration(uint32_t i) const
 uint8_t
 CollectiveWorkload::LayerMaxRetransmissions() const
 {
-    return m_config.spec.is_object() ? m_config.spec.value("max_retransmissions", uint8_t{0})
-                                     : uint8_t{0};
+    return static_cast<uint8_t>(std::max<int16_t>(0, m_config.maxRetransmissions));
 }
 
 uint32_t

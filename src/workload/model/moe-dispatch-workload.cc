@@ -58,7 +58,6 @@ struct MoeDispatchKeys
     double zipfExponent{0};
     Batching batching{Batching::PER_DESTINATION_SET};
     double expertUs{0};
-    uint32_t iterations{1};
     std::vector<uint32_t> lossTolerantLayers;
 };
 } // namespace
@@ -231,7 +230,7 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
     w.Integer("iterations", 1, 1000000)
         .Default(4)
         .Doc("MoE layers, one after the other")
-        .Bind(&MoeDispatchKeys::iterations);
+        .Bind(&WorkloadConfig::iterations);
     w.IntegerArray("loss_tolerant_layers", "layer indices", 0, 999999)
         .Distinct()
         .Doc("differentiated reliability by model layer: these layers' dispatch and combine "
@@ -294,10 +293,14 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
     w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
-        .Doc("compute between one layer's combine and the next layer's dispatch (attention)");
-    w.Boolean("barrier").Default(true).Doc(
-        "every rank starts layer i+1 compute_us after layer i completed on all ranks; false: "
-        "a rank does so once it has its own combine outputs and has sent everything");
+        .Doc("compute between one layer's combine and the next layer's dispatch (attention)")
+        .Bind(&WorkloadConfig::computeUs);
+    w.Boolean("barrier")
+        .Default(true)
+        .Doc("every rank starts layer i+1 compute_us after layer i completed on all ranks; "
+             "false: a rank does so once it has its own combine outputs and has sent "
+             "everything")
+        .Bind(&WorkloadConfig::barrier);
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -374,7 +377,7 @@ MoeDispatchWorkload::DoInstall()
               ? keys.combineTokenBytes
               : keys.hidden * (keys.combineBytesPerElement ? keys.combineBytesPerElement : 2);
     m_perToken = keys.batching == Batching::PER_TOKEN;
-    m_tolerantLayer.assign(keys.iterations, false);
+    m_tolerantLayer.assign(m_config.iterations, false);
     for (uint32_t l : keys.lossTolerantLayers)
     {
         m_tolerantLayer.at(l) = true;

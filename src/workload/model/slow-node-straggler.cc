@@ -41,6 +41,7 @@ SlowNodeStraggler::GetTypeId()
 void
 SlowNodeStraggler::Declare(ConfigSchemaObject& s)
 {
+    s.BindStruct<StragglerTargetKeys>();
     StragglerSchemaKeys::Targets(s);
     StragglerSchemaKeys::Probability(s);
     s.Number("factor", ConfigSchemaBounds::Between(1, 1000))

@@ -23,6 +23,23 @@ MCAST4AI_REGISTER_WORKLOAD("spec-decode",
                            "proposed tokens to the other ranks (the verifiers) as one P2MP "
                            "message and waits for every verdict; one step per iteration.");
 
+namespace
+{
+
+/// The keys of a spec-decode entry of its own, as Declare binds them (`ranks`, `algorithm`,
+/// `iterations`, `compute_us` and `start_us` are the CollectiveWorkload's).
+struct SpecDecodeKeys
+{
+    uint64_t tokens{0};
+    uint64_t tokenBytes{0};
+    uint64_t verdictBytes{0};
+    double acceptance{0};
+    int64_t request{0};
+    int64_t session{0};
+};
+
+} // namespace
+
 TypeId
 SpecDecodeWorkload::GetTypeId()
 {
@@ -36,6 +53,7 @@ SpecDecodeWorkload::GetTypeId()
 void
 SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
 {
+    w.BindStruct<SpecDecodeKeys>();
     WorkloadSchemaKeys::Ranks(w)
         .MinItems(2)
         .AllOrCount()
@@ -63,32 +81,44 @@ SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
         .Doc("multicast: each proposal once from the draft, through p2mp.mechanism; unicast: a "
              "copy per verifier over RDMA WRITEs, whatever the mechanism")
         .Bind(&WorkloadConfig::algorithm);
-    w.Integer("tokens", 1, 4096).Default(64).Doc("k: tokens the draft proposes per step");
+    w.Integer("tokens", 1, 4096)
+        .Default(64)
+        .Doc("k: tokens the draft proposes per step")
+        .Bind(&SpecDecodeKeys::tokens);
     w.Integer("token_bytes", 1, 1u << 20)
         .Default(4)
         .Unit("bytes")
-        .Doc("bytes per proposed token on the wire (4: a 32-bit token id)");
+        .Doc("bytes per proposed token on the wire (4: a 32-bit token id)")
+        .Bind(&SpecDecodeKeys::tokenBytes);
     w.Integer("verdict_bytes", 1, 1u << 20)
         .Default(8)
         .Unit("bytes")
-        .Doc("bytes of each verifier's reply (the accepted count and the corrected token)");
+        .Doc("bytes of each verifier's reply (the accepted count and the corrected token)")
+        .Bind(&SpecDecodeKeys::verdictBytes);
     w.Number("acceptance", ConfigSchemaBounds::Between(0, 1))
         .Default(0.8)
         .Doc("a: the probability that the target model accepts a proposed token; a step then "
              "yields (1 - a^(k+1)) / (1 - a) tokens on average, which turns step latency into "
-             "token latency");
-    w.Integer("iterations", 1, 1000000).Default(100).Doc("decoding steps, one after the other");
+             "token latency")
+        .Bind(&SpecDecodeKeys::acceptance);
+    w.Integer("iterations", 1, 1000000)
+        .Default(100)
+        .Doc("decoding steps, one after the other")
+        .Bind(&WorkloadConfig::iterations);
     w.Integer("request", 0, INT32_MAX)
         .Default(0)
         .Doc("id of the request this draft decodes: every step's ops.csv row carries it, the "
-             "join key to the network columns");
+             "join key to the network columns")
+        .Bind(&SpecDecodeKeys::request);
     w.Integer("session", 0, INT32_MAX)
         .Default(0)
-        .Doc("id of the session (conversation) the request belongs to, in ops.csv");
+        .Doc("id of the session (conversation) the request belongs to, in ops.csv")
+        .Bind(&SpecDecodeKeys::session);
     w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
-        .Doc("draft and verification compute between one step and the next");
+        .Doc("draft and verification compute between one step and the next")
+        .Bind(&WorkloadConfig::computeUs);
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -109,12 +139,12 @@ SpecDecodeWorkload::ExpectedTokensPerStep(uint32_t k, double a)
 void
 SpecDecodeWorkload::DoInstall()
 {
-    const nlohmann::json& spec = m_config.spec;
-    m_config.bytes = spec.at("tokens").get<uint64_t>() * spec.at("token_bytes").get<uint64_t>();
-    m_tokensPerStep = ExpectedTokensPerStep(spec.at("tokens").get<uint32_t>(),
-                                            spec.at("acceptance").get<double>());
-    m_request = spec.at("request").get<int64_t>();
-    m_session = spec.at("session").get<int64_t>();
+    const SpecDecodeKeys keys = ReadKeys<SpecDecodeKeys>();
+    m_config.bytes = keys.tokens * keys.tokenBytes;
+    m_tokensPerStep = ExpectedTokensPerStep(static_cast<uint32_t>(keys.tokens), keys.acceptance);
+    m_request = keys.request;
+    m_session = keys.session;
+    m_verdictBytes = keys.verdictBytes;
     CollectiveWorkload::DoInstall();
 }
 
@@ -129,7 +159,7 @@ SpecDecodeWorkload::DescribeOp(Metrics::OpRecord& record) const
 CollectiveSchedule
 SpecDecodeWorkload::BuildSchedule(uint32_t ranks, uint64_t proposal, uint64_t /* chunk */) const
 {
-    uint64_t verdict = m_config.spec.at("verdict_bytes").get<uint64_t>();
+    const uint64_t verdict = m_verdictBytes;
     NS_LOG_FUNCTION(this << ranks << proposal << verdict << EnumName(m_config.algorithm));
     CollectiveSchedule schedule(ranks);
     std::vector<uint32_t> verifiers;

@@ -51,6 +51,7 @@ private:
     double m_tokensPerStep{1}; ///< E, from tokens and acceptance
     int64_t m_request{0};      ///< the ids its ops.csv rows carry
     int64_t m_session{0};
+    uint64_t m_verdictBytes{0}; ///< each verifier's reply
 };
 
 } // namespace ns3

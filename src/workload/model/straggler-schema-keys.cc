@@ -13,7 +13,8 @@ StragglerSchemaKeys::Targets(ConfigSchemaObject& s)
     s.String("workload")
         .Note("a label of workloads[]")
         .Doc("the workload whose ranks it slows; every workload that computes between "
-             "iterations (the collectives) if left out");
+             "iterations (the collectives) if left out")
+        .Bind(&StragglerTargetKeys::workload);
     s.Rule(
         "workload",
         {"workload"},
@@ -40,8 +41,10 @@ StragglerSchemaKeys::Targets(ConfigSchemaObject& s)
             return "no workload is labelled " + label->dump() + " (labels: " + known + ")";
         },
         "a label of workloads[]");
-    WorkloadSchemaKeys::Ranks(s).Doc(
-        "the hosts it may slow (those that are ranks of the workload); every host if left out");
+    WorkloadSchemaKeys::Ranks(s)
+        .Doc("the hosts it may slow (those that are ranks of the workload); every host if left "
+             "out")
+        .Bind(&StragglerTargetKeys::ranks);
 }
 
 void

@@ -16,10 +16,18 @@ struct StragglerWindowKeys
     double endUs{0}; ///< 0: until the run ends
 };
 
+/// Whom a straggler may slow (`workload`, `ranks`), as StragglerSchemaKeys::Targets binds them.
+struct StragglerTargetKeys
+{
+    std::string workload;        ///< "": every workload
+    std::vector<uint32_t> ranks; ///< empty: every host
+};
+
 class StragglerSchemaKeys
 {
 public:
-    /// `workload` (a label; every workload by default) and `ranks` (hosts; every host).
+    /// `workload` (a label; every workload by default) and `ranks` (hosts; every host), bound
+    /// to StragglerTargetKeys (read by Straggler::Install).
     static void Targets(ConfigSchemaObject& s);
     /// `probability` per rank and iteration, 1 by default: the type's attribute "Probability".
     static void Probability(ConfigSchemaObject& s);

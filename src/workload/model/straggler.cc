@@ -4,6 +4,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "workload/model/straggler-schema-keys.h"
 #include "workload/model/straggler-type-registry.h"
 
 namespace ns3
@@ -40,22 +41,13 @@ Straggler::Install(const StragglerConfig& config, const Context& context)
     m_config = config;
     m_context = context;
     StragglerTypeRegistry::Instance().ApplyAttributes(config.type, config.spec, *this);
-    const nlohmann::json& spec = m_config.spec;
-    if (spec.contains("ranks") && spec["ranks"].is_array())
+    const StragglerTargetKeys targets = ReadKeys<StragglerTargetKeys>();
+    m_hosts.insert(targets.ranks.begin(), targets.ranks.end());
+    for (uint32_t i = 0; !targets.workload.empty() && i < m_context.workloads.size(); ++i)
     {
-        for (const auto& h : spec["ranks"])
+        if (m_context.workloads[i] == targets.workload)
         {
-            m_hosts.insert(h.get<uint32_t>());
-        }
-    }
-    if (spec.contains("workload") && spec["workload"].is_string())
-    {
-        for (uint32_t i = 0; i < m_context.workloads.size(); ++i)
-        {
-            if (m_context.workloads[i] == spec["workload"].get<std::string>())
-            {
-                m_workload = i;
-            }
+            m_workload = i;
         }
     }
     DoInstall();

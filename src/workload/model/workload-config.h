@@ -74,8 +74,18 @@ struct WorkloadConfig
     uint64_t messages{1};
     uint32_t receiversPerMessage{0}; // 0: every rank but the root; else a random subset
     uint32_t window{1};              // messages in flight at once
-    std::vector<FlowSpec> flows;     // list (permutation/incast are expanded here by the runner)
-    nlohmann::json spec;             // the entry as validated, every default filled in
+    // collectives (and the workloads built on CollectiveWorkload)
+    uint32_t iterations{1}; // operations, one after the other
+    double computeUs{0};    // compute of every rank between iterations
+    bool barrier{true};     // iteration i+1 waits for iteration i on every rank
+    uint64_t chunkBytes{0}; // ring, tree, multicast: bytes of a chunk; 0: bytes / ranks
+    // every type
+    int32_t priority{-1};           // PFC class of its data; -1: nic.data_priority
+    bool lossTolerant{false};       // its data may lose bytes
+    int16_t maxRetransmissions{-1}; // loss-tolerant: resends of a lost packet before giving up;
+                                    // -1: not given (0)
+    std::vector<FlowSpec> flows;    // list (permutation/incast are expanded here by the runner)
+    nlohmann::json spec;            // the entry as validated, every default filled in
 };
 
 } // namespace ns3
