@@ -438,6 +438,86 @@ TEST(ConfigSchemaTest, AllOrCountAndLengthMessages)
               "hosts[1]: must be an integer between 0 and 3, got 4; n = given");
 }
 
+TEST(ConfigSchemaTest, AVariantWithAStructOfItsOwn)
+{
+    // An entry's common keys bind to Item; the "own" variant's keys to a struct of its own,
+    // as a workload type's do (SchemaTypeRegistry::Keys, Workload::ReadKeys).
+    struct Own
+    {
+        uint64_t size{0};
+        uint64_t extra{7}; // an initialiser unlike the declared default
+    };
+    struct Entry
+    {
+        std::string name;
+        uint64_t weight{0};
+        json spec;
+    };
+    auto declareOwn = [](ConfigSchemaObject& v)
+    {
+        v.BindStruct<Own>();
+        v.Integer("size", 1, 100).Required().Bind(&Own::size);
+        v.Integer("extra", 0, 100).Default(3).Bind(&Own::extra);
+        v.Integer("weight").Default(1).Bind(&Entry::weight); // the enclosing struct's
+    };
+    ConfigSchema s("t", "");
+    s.Root().BindStruct<Entry>();
+    s.Root().BindJson(&Entry::spec);
+    s.Root().Discriminator("name").Required().Bind(&Entry::name);
+    declareOwn(s.Root().Variant("own"));
+
+    const ConfigSchemaResult r
+        = s.Validate(json::parse(R"({"name": "own", "size": 5, "weight": 2})"));
+    ASSERT_TRUE(r.Ok());
+    Entry e;
+    s.Read(r.value, e); // the variant's own keys are not read into Entry, and do not throw
+    EXPECT_EQ(e.weight, 2u);
+    EXPECT_EQ(e.spec["size"], 5);
+
+    ConfigSchemaObject keys; // the type's keys on their own
+    declareOwn(keys);
+    Own own;
+    keys.ReadBound(e.spec, &own, typeid(Own));
+    EXPECT_EQ(own.size, 5u);
+    EXPECT_EQ(own.extra, 3u); // filled by validation
+    Own unvalidated;
+    keys.ReadBound(json{{"size", 9}}, &unvalidated, typeid(Own));
+    EXPECT_EQ(unvalidated.extra, 3u) << "an absent key takes its default, not the initialiser";
+
+    // Written back, the variant's keys come from the kept JSON, the common ones from Entry.
+    e.weight = 4;
+    const json written = s.Write(e);
+    EXPECT_EQ(written["size"], 5);
+    EXPECT_EQ(written["weight"], 4);
+
+    // Without BindStruct on the variant, its keys would be read into Entry: a declaration bug.
+    ConfigSchema bad("t", "");
+    bad.Root().BindStruct<Entry>();
+    bad.Root().Discriminator("name").Required().Bind(&Entry::name);
+    bad.Root().Variant("own").Integer("size", 1, 100).Required().Bind(&Own::size);
+    Entry b;
+    EXPECT_THROW(bad.Read(json::parse(R"({"name": "own", "size": 5})"), b), std::logic_error);
+}
+
+TEST(ConfigSchemaTest, AnAutoMemberWritesTheKeptValue)
+{
+    struct Kept
+    {
+        int32_t priority{-1}; // -1: not given
+        json spec;
+    };
+    ConfigSchema s("t", "");
+    s.Root().BindStruct<Kept>();
+    s.Root().BindJson(&Kept::spec);
+    s.Root().Integer("priority", 0, 7).Bind(&Kept::priority, int32_t{-1});
+    Kept k;
+    EXPECT_FALSE(s.Write(k).contains("priority")) << "auto and nothing kept: omitted";
+    k.spec = {{"priority", 3}};
+    EXPECT_EQ(s.Write(k)["priority"], 3) << "a value kept in the JSON is not dropped";
+    k.priority = 5;
+    EXPECT_EQ(s.Write(k)["priority"], 5) << "the member wins once set";
+}
+
 TEST(ConfigSchemaTest, ReadAndWriteThroughTheBinding)
 {
     const ConfigSchema s = TestSchema();

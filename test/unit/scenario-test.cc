@@ -1322,6 +1322,24 @@ TEST(ScenarioDefaults, StructInitialisersAgreeWithTheSchema)
     EXPECT_EQ(built["output"]["pcap"], parsed["output"]["pcap"]);
 }
 
+TEST(ScenarioDefaults, CodeBuiltEntriesKeepTheirTypesDefaults)
+{
+    // WorkloadConfig::iterations is 0 ("the type's default") until code sets it: an MoE entry
+    // built in code gets moe-dispatch's 4 layers, not another type's 1.
+    ScenarioConfig c = ParseJson(Minimal());
+    ns3::WorkloadConfig w;
+    w.type = "moe-dispatch";
+    w.label = "moe";
+    w.ranks = {0, 1, 2, 3};
+    c.workloads = {w};
+    EXPECT_EQ(Scenario::Check(c).workloads[0].iterations, 4u);
+    // A value older code put in spec still counts while the member is left at its auto value.
+    c.workloads[0].spec = {{"iterations", 2}};
+    EXPECT_EQ(Scenario::Check(c).workloads[0].iterations, 2u);
+    c.workloads[0].iterations = 3;
+    EXPECT_EQ(Scenario::Check(c).workloads[0].iterations, 3u);
+}
+
 TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
 {
     json j = Minimal();

@@ -564,7 +564,9 @@ ConfigSchemaKey::CheckOwner(std::type_index type) const
     if (m_binding->owner != type)
     {
         throw std::logic_error("ConfigSchemaKey " + m_name
-                               + ": bound to a member of another struct than its object's");
+                               + ": bound to a member of another struct than its object's (a "
+                                 "type whose keys bind to a struct of its own calls "
+                                 "BindStruct on its variant)");
     }
 }
 

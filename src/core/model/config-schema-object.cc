@@ -939,7 +939,9 @@ ConfigSchemaObject::Read(const nlohmann::json& filled, void* target, std::type_i
 }
 
 void
-ConfigSchemaObject::ReadBound(const nlohmann::json& filled, void* target, std::type_index type) const
+ConfigSchemaObject::ReadBound(const nlohmann::json& filled,
+                              void* target,
+                              std::type_index type) const
 {
     for (const ConfigSchemaObject* level : Chain(filled))
     {

@@ -41,17 +41,22 @@ ConfigSchemaValueType::Read(const ConfigSchemaKey& key, const json* value, void*
     {
         b.readAuto(target);
     }
+    else if (const json* d = key.GetDefault())
+    {
+        b.read(target, *d); // an object never validated (a spec built in code) lacks it
+    }
 }
 
 std::optional<json>
 ConfigSchemaValueType::Write(const ConfigSchemaKey& key,
                              const void* source,
-                             const json* /* fallback */) const
+                             const json* fallback) const
 {
     const ConfigSchemaBinding& b = *key.GetBinding();
     if (b.isAuto && b.isAuto(source))
     {
-        return std::nullopt; // an "auto" key at its auto value is omitted, as written
+        // A member left at its auto value: what the kept JSON says, else omitted (auto).
+        return fallback ? std::optional<json>(*fallback) : std::nullopt;
     }
     return b.write(source);
 }

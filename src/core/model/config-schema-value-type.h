@@ -62,13 +62,15 @@ public:
                                          Ptr<const AttributeChecker> checker) const;
 
     /**
-     * Copy a filled value into the bound member of the struct at `target`.
+     * Copy a filled value into the bound member of the struct at `target`; when the document
+     * has none, the member's auto value, or else the key's constant default.
      *
      * \param value the key's filled value, nullptr when the document has none
      */
     virtual void Read(const ConfigSchemaKey& key, const nlohmann::json* value, void* target) const;
     /**
-     * \return the JSON of the bound member of the struct at `source`, nullopt to omit the key
+     * \return the JSON of the bound member of the struct at `source`, nullopt to omit the key;
+     *         a member at its auto value gives the fallback's value, if any
      * \param fallback the key's value in the object kept beside the struct, or nullptr
      */
     virtual std::optional<nlohmann::json> Write(const ConfigSchemaKey& key,

@@ -119,6 +119,20 @@ SchemaTypeRegistry::Declare(const Entry& entry, ConfigSchemaObject& variant)
     entry.declare(variant);
 }
 
+bool
+SchemaTypeRegistry::ReadBound(const std::string& name,
+                              const nlohmann::json& spec,
+                              void* target,
+                              std::type_index type) const
+{
+    if (!Find(name))
+    {
+        return false;
+    }
+    Keys(name)->ReadBound(spec, target, type);
+    return true;
+}
+
 void
 SchemaTypeRegistry::ApplyAttributes(const std::string& name,
                                     const nlohmann::json& spec,

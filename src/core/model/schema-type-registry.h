@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 namespace ns3
@@ -72,6 +73,17 @@ public:
      * \return the keys; aborts for a name that is not registered
      */
     std::unique_ptr<ConfigSchemaObject> Keys(const std::string& name) const;
+
+    /**
+     * Read the keys of type `name` bound to members of `type` from an entry into the struct at
+     * `target` (ConfigSchemaObject::ReadBound); a key the entry lacks takes its default.
+     *
+     * \return false, reading nothing, for a name not registered (an object made in C++)
+     */
+    bool ReadBound(const std::string& name,
+                   const nlohmann::json& spec,
+                   void* target,
+                   std::type_index type) const;
 
     /**
      * Set on `object` every attribute of its own class that the keys of type `name` name, from

@@ -919,8 +919,8 @@ ScenarioRunner::Summary() const
             w["phases"] = phases;
         }
         const nlohmann::json& spec = m_config.workloads[i].spec;
-        if (spec.is_object()
-            && (spec.value("loss_tolerant", false) || spec.contains("loss_tolerant_layers")))
+        if (m_config.workloads[i].lossTolerant
+            || (spec.is_object() && spec.contains("loss_tolerant_layers")))
         {
             w["loss_tolerant"] = LossSummary(i);
         }

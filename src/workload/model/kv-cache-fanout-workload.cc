@@ -111,7 +111,6 @@ struct KvCacheFanoutKeys
     double decodeStepUs{0};
     double decodeUsPerSequence{0};
     uint32_t outputTokens{1};
-    double startUs{0};
 };
 
 /// Tokens of the longest prompt a validated `prompt_tokens` object allows.
@@ -474,7 +473,7 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         .Default(0.0)
         .Unit("µs")
         .Doc("when arrivals begin")
-        .Bind(&KvCacheFanoutKeys::startUs);
+        .Bind(&WorkloadConfig::startUs);
 }
 
 uint64_t
@@ -560,7 +559,7 @@ KvCacheFanoutWorkload::DoInstall()
     const uint32_t turns = keys.turnsPerSession;
     const bool poisson = keys.arrival.type == Arrival::POISSON;
     const double rate = keys.arrival.ratePerS;
-    Time start = Time::FromDouble(keys.startUs, Time::US);
+    Time start = Time::FromDouble(m_config.startUs, Time::US);
     double t = 0;
     m_requests.resize(n);
     for (uint32_t r = 0; r < n; ++r)

@@ -230,7 +230,7 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
     w.Integer("iterations", 1, 1000000)
         .Default(4)
         .Doc("MoE layers, one after the other")
-        .Bind(&WorkloadConfig::iterations);
+        .Bind(&WorkloadConfig::iterations, 0u);
     w.IntegerArray("loss_tolerant_layers", "layer indices", 0, 999999)
         .Distinct()
         .Doc("differentiated reliability by model layer: these layers' dispatch and combine "
@@ -294,13 +294,13 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         .Default(0.0)
         .Unit("µs")
         .Doc("compute between one layer's combine and the next layer's dispatch (attention)")
-        .Bind(&WorkloadConfig::computeUs);
+        .Bind(&WorkloadConfig::computeUs, 0.0);
     w.Boolean("barrier")
         .Default(true)
         .Doc("every rank starts layer i+1 compute_us after layer i completed on all ranks; "
              "false: a rank does so once it has its own combine outputs and has sent "
              "everything")
-        .Bind(&WorkloadConfig::barrier);
+        .Bind(&WorkloadConfig::barrier, true);
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -377,7 +377,7 @@ MoeDispatchWorkload::DoInstall()
               ? keys.combineTokenBytes
               : keys.hidden * (keys.combineBytesPerElement ? keys.combineBytesPerElement : 2);
     m_perToken = keys.batching == Batching::PER_TOKEN;
-    m_tolerantLayer.assign(m_config.iterations, false);
+    m_tolerantLayer.assign(std::max(1u, m_config.iterations), false);
     for (uint32_t l : keys.lossTolerantLayers)
     {
         m_tolerantLayer.at(l) = true;

@@ -41,7 +41,7 @@ SlowNodeStraggler::GetTypeId()
 void
 SlowNodeStraggler::Declare(ConfigSchemaObject& s)
 {
-    s.BindStruct<StragglerTargetKeys>();
+    s.BindStruct<StragglerTargetKeys>(); // Targets' keys are read by Straggler::Install
     StragglerSchemaKeys::Targets(s);
     StragglerSchemaKeys::Probability(s);
     s.Number("factor", ConfigSchemaBounds::Between(1, 1000))

@@ -104,7 +104,7 @@ SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
     w.Integer("iterations", 1, 1000000)
         .Default(100)
         .Doc("decoding steps, one after the other")
-        .Bind(&WorkloadConfig::iterations);
+        .Bind(&WorkloadConfig::iterations, 0u);
     w.Integer("request", 0, INT32_MAX)
         .Default(0)
         .Doc("id of the request this draft decodes: every step's ops.csv row carries it, the "
@@ -118,7 +118,7 @@ SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
         .Default(0.0)
         .Unit("µs")
         .Doc("draft and verification compute between one step and the next")
-        .Bind(&WorkloadConfig::computeUs);
+        .Bind(&WorkloadConfig::computeUs, 0.0);
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")

@@ -97,9 +97,7 @@ protected:
     S ReadKeys() const
     {
         S keys;
-        StragglerTypeRegistry::Instance()
-            .Keys(m_config.type)
-            ->ReadBound(m_config.spec, &keys, typeid(S));
+        StragglerTypeRegistry::Instance().ReadBound(m_config.type, m_config.spec, &keys, typeid(S));
         return keys;
     }
 

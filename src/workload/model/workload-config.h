@@ -75,7 +75,7 @@ struct WorkloadConfig
     uint32_t receiversPerMessage{0}; // 0: every rank but the root; else a random subset
     uint32_t window{1};              // messages in flight at once
     // collectives (and the workloads built on CollectiveWorkload)
-    uint32_t iterations{1}; // operations, one after the other
+    uint32_t iterations{0}; // operations, one after the other; 0: the type's default
     double computeUs{0};    // compute of every rank between iterations
     bool barrier{true};     // iteration i+1 waits for iteration i on every rank
     uint64_t chunkBytes{0}; // ring, tree, multicast: bytes of a chunk; 0: bytes / ranks

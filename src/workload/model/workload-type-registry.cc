@@ -70,6 +70,15 @@ WorkloadTypeRegistry::Keys(const std::string& name)
     return Instance().Keys(name);
 }
 
+bool
+WorkloadTypeRegistry::ReadBound(const std::string& name,
+                                const nlohmann::json& spec,
+                                void* target,
+                                std::type_index type)
+{
+    return Instance().ReadBound(name, spec, target, type);
+}
+
 void
 WorkloadTypeRegistry::ApplyAttributes(const std::string& name,
                                       const nlohmann::json& spec,

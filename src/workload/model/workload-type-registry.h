@@ -60,6 +60,11 @@ public:
     static std::vector<std::string> GetNames();
     /** \return the keys of a type on their own (SchemaTypeRegistry::Keys) */
     static std::unique_ptr<ConfigSchemaObject> Keys(const std::string& name);
+    /** Read a type's keys bound to `type` (SchemaTypeRegistry::ReadBound). */
+    static bool ReadBound(const std::string& name,
+                          const nlohmann::json& spec,
+                          void* target,
+                          std::type_index type);
     /** Set the attributes a type's keys name on its workload (SchemaTypeRegistry). */
     static void ApplyAttributes(const std::string& name,
                                 const nlohmann::json& spec,

@@ -103,7 +103,7 @@ protected:
     S ReadKeys() const
     {
         S keys;
-        WorkloadTypeRegistry::Keys(m_config.type)->ReadBound(m_config.spec, &keys, typeid(S));
+        WorkloadTypeRegistry::ReadBound(m_config.type, m_config.spec, &keys, typeid(S));
         return keys;
     }
 
