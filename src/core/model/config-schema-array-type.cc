@@ -62,7 +62,7 @@ ConfigSchemaArrayType::AllowedText(const ConfigSchemaKey& key) const
     }
     for (const auto& k : limits.uniqueBy)
     {
-        parts.push_back("unique " + Code(k));
+        parts.push_back("unique " + ConfigSchema::Code(k));
     }
     return parts;
 }

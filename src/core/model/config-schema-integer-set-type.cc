@@ -24,7 +24,7 @@ ConfigSchemaIntegerSetType::Values(const ConfigSchemaLimits& limits)
     {
         s.push_back(std::to_string(x));
     }
-    return Join(s);
+    return ConfigSchema::Join(s);
 }
 
 std::string

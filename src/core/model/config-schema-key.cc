@@ -9,8 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <sstream>
 #include <stdexcept>
 
 namespace ns3

@@ -17,23 +17,6 @@ namespace
 
 using json = nlohmann::json;
 
-std::string
-Join(const std::vector<std::string>& items)
-{
-    std::string s;
-    for (std::size_t i = 0; i < items.size(); ++i)
-    {
-        s += (i > 0 ? ", " : "") + items[i];
-    }
-    return s;
-}
-
-std::string
-Code(const std::string& s)
-{
-    return "`" + s + "`";
-}
-
 // A Markdown table cell: pipes would end the cell.
 std::string
 Cell(const std::string& s)
@@ -87,7 +70,7 @@ ConfigSchemaMarkdown::DefaultText(const ConfigSchemaKey& key)
     }
     if (const json* d = key.GetDefault())
     {
-        return object ? "–" : Code(d->dump()); // an object's defaults are its keys'
+        return object ? "–" : ConfigSchema::Code(d->dump()); // an object's defaults are its keys'
     }
     if (key.GetDefaultFunction())
     {
@@ -108,7 +91,7 @@ ConfigSchemaMarkdown::AllowedCell(const ConfigSchemaKey& key)
     {
         parts.push_back(text);
     }
-    return parts.empty() ? "–" : Join(parts);
+    return parts.empty() ? "–" : ConfigSchema::Join(parts);
 }
 
 std::string
@@ -123,8 +106,9 @@ ConfigSchemaMarkdown::DefaultCell(const ConfigSchemaKey& key,
             auto it = p.defaults.find(key.GetName());
             if (it != p.defaults.end())
             {
-                text += "; " + Code(p.selector) + " " + Code(json(p.value).dump()) + ": "
-                        + Code(it->dump());
+                text += "; " + ConfigSchema::Code(p.selector) + " "
+                        + ConfigSchema::Code(json(p.value).dump()) + ": "
+                        + ConfigSchema::Code(it->dump());
             }
         }
     }
@@ -148,8 +132,8 @@ ConfigSchemaMarkdown::Rows(std::ostream& os,
         {
             meaning += (meaning.empty() ? "" : "; ") + std::string("selects the keys below");
         }
-        os << "| " << Code(keyPath) << " | " << Cell(k->GetValueType().TypeText(*k)) << " | "
-           << Cell(AllowedCell(*k)) << " | " << Cell(DefaultCell(*k, here)) << " | "
+        os << "| " << ConfigSchema::Code(keyPath) << " | " << Cell(k->GetValueType().TypeText(*k))
+           << " | " << Cell(AllowedCell(*k)) << " | " << Cell(DefaultCell(*k, here)) << " | "
            << Cell(k->GetUnit()) << " | " << Cell(meaning) << " |\n";
         if (k->GetType() == ConfigSchemaType::OBJECT
             || k->GetType() == ConfigSchemaType::OBJECT_ARRAY)
@@ -205,29 +189,31 @@ ConfigSchemaMarkdown::Notes(std::ostream& os,
             std::vector<std::string> keys;
             for (const auto& k : r.keys)
             {
-                keys.push_back(Code(ConfigSchema::KeyPath(p, k)));
+                keys.push_back(ConfigSchema::Code(ConfigSchema::KeyPath(p, k)));
             }
             if (keys.empty())
             {
-                keys.push_back(Code(r.target.empty() ? (p.empty() ? "(root)" : p)
-                                                     : ConfigSchema::KeyPath(p, r.target)));
+                keys.push_back(ConfigSchema::Code(r.target.empty()
+                                                      ? (p.empty() ? "(root)" : p)
+                                                      : ConfigSchema::KeyPath(p, r.target)));
             }
-            lines.push_back("- Rule (" + Join(keys) + "): " + r.doc);
+            lines.push_back("- Rule (" + ConfigSchema::Join(keys) + "): " + r.doc);
         }
         for (const ConfigSchemaObject::PresetDecl& pr : o->m_presets)
         {
             std::vector<std::string> values;
             for (const auto& item : pr.defaults.items())
             {
-                values.push_back(Code(item.key()) + " " + Code(item.value().dump()));
+                values.push_back(ConfigSchema::Code(item.key()) + " "
+                                 + ConfigSchema::Code(item.value().dump()));
             }
-            lines.push_back("- Preset " + Code(ConfigSchema::KeyPath(p, pr.selector)) + " "
-                            + Code(json(pr.value).dump()) + ": " + pr.doc + "; defaults "
-                            + Join(values));
+            lines.push_back("- Preset " + ConfigSchema::Code(ConfigSchema::KeyPath(p, pr.selector))
+                            + " " + ConfigSchema::Code(json(pr.value).dump()) + ": " + pr.doc
+                            + "; defaults " + ConfigSchema::Join(values));
         }
         for (const ConfigSchemaObject::DeriveDecl& d : o->m_derives)
         {
-            lines.push_back("- Derived value " + Code(d.variable) + ": " + d.doc);
+            lines.push_back("- Derived value " + ConfigSchema::Code(d.variable) + ": " + d.doc);
         }
     }
     if (!lines.empty())
@@ -251,8 +237,8 @@ ConfigSchemaMarkdown::Variants(std::ostream& os,
     {
         os << "\n"
            << std::string(std::min(level, 6), '#') << " "
-           << Code(ConfigSchema::KeyPath(path, object.m_discriminator)) << " = "
-           << Code(json(v.value).dump()) << "\n\n";
+           << ConfigSchema::Code(ConfigSchema::KeyPath(path, object.m_discriminator)) << " = "
+           << ConfigSchema::Code(json(v.value).dump()) << "\n\n";
         if (!v.object->m_doc.empty())
         {
             os << v.object->m_doc << "\n\n";
@@ -287,8 +273,9 @@ ConfigSchemaMarkdown::Section(std::ostream& os,
 {
     const std::string hashes(std::min(level, 6), '#');
     os << "\n"
-       << hashes << " " << (object.m_sectionTitle.empty() ? Code(path) : object.m_sectionTitle)
-       << (path.empty() ? "" : " (" + Code(path) + ")") << "\n\n";
+       << hashes << " "
+       << (object.m_sectionTitle.empty() ? ConfigSchema::Code(path) : object.m_sectionTitle)
+       << (path.empty() ? "" : " (" + ConfigSchema::Code(path) + ")") << "\n\n";
     if (!object.m_sectionIntro.empty())
     {
         os << object.m_sectionIntro << "\n\n";

@@ -24,7 +24,7 @@ ConfigSchemaObjectArrayType::Expect(const ConfigSchemaKey& key,
     std::string noun = limits.noun;
     if (noun.empty())
     {
-        noun = "{" + Join(key.Fields().KeyNames()) + "} objects";
+        noun = "{" + ConfigSchema::Join(key.Fields().KeyNames()) + "} objects";
     }
     return (limits.minItems > 0 ? "a non-empty array of " : "an array of ") + noun;
 }

@@ -27,23 +27,6 @@ namespace
 
 using json = nlohmann::json;
 
-std::string
-Join(const std::vector<std::string>& items, const std::string& sep = ", ")
-{
-    std::string s;
-    for (std::size_t i = 0; i < items.size(); ++i)
-    {
-        s += (i > 0 ? sep : "") + items[i];
-    }
-    return s;
-}
-
-std::string
-Code(const std::string& s)
-{
-    return "`" + s + "`";
-}
-
 // A declared default in the form a written value takes (integers unsigned, numbers double);
 // a default the key itself rejects is a bug in the declaration.
 json
@@ -329,7 +312,7 @@ ConfigSchemaObject::LessOrEqual(const std::string& a, const std::string& b)
             return "must be <= " + v.Path(b) + " (" + ConfigSchema::ValueText(*y) + "), got "
                    + ConfigSchema::ValueText(*x);
         },
-        Code(a) + " <= " + Code(b) + " when both are given");
+        ConfigSchema::Code(a) + " <= " + ConfigSchema::Code(b) + " when both are given");
 }
 
 ConfigSchemaObject&
@@ -349,7 +332,7 @@ ConfigSchemaObject::Different(const std::string& a, const std::string& b, const 
             return "must differ from " + v.Path(b) + " (" + ConfigSchema::ValueText(*y) + ")"
                    + (why.empty() ? "" : ": " + why);
         },
-        Code(a) + " != " + Code(b) + (why.empty() ? "" : ": " + why));
+        ConfigSchema::Code(a) + " != " + ConfigSchema::Code(b) + (why.empty() ? "" : ": " + why));
 }
 
 ConfigSchemaObject&
@@ -379,8 +362,9 @@ ConfigSchemaObject::Requires(const std::string& key,
                    + ConfigSchema::QuoteList(otherValues, "or") + ", got "
                    + ConfigSchema::ValueText(*y) + (why.empty() ? "" : " (" + why + ")");
         },
-        Code(key) + " " + ConfigSchema::QuoteList(values, "or") + " needs " + Code(other) + " "
-            + ConfigSchema::QuoteList(otherValues, "or") + (why.empty() ? "" : ": " + why));
+        ConfigSchema::Code(key) + " " + ConfigSchema::QuoteList(values, "or") + " needs "
+            + ConfigSchema::Code(other) + " " + ConfigSchema::QuoteList(otherValues, "or")
+            + (why.empty() ? "" : ": " + why));
 }
 
 ConfigSchemaObject&
@@ -407,8 +391,9 @@ ConfigSchemaObject::OnlyWith(const std::string& key,
                    + " " + ConfigSchema::Quote(otherValue) + ", got " + ConfigSchema::ValueText(*x)
                    + (why.empty() ? "" : ": " + why);
         },
-        Code(other) + " " + ConfigSchema::Quote(otherValue) + " allows only " + Code(key) + " "
-            + ConfigSchema::QuoteList(allowed, "or") + (why.empty() ? "" : ": " + why));
+        ConfigSchema::Code(other) + " " + ConfigSchema::Quote(otherValue) + " allows only "
+            + ConfigSchema::Code(key) + " " + ConfigSchema::QuoteList(allowed, "or")
+            + (why.empty() ? "" : ": " + why));
 }
 
 ConfigSchemaObject&
@@ -559,7 +544,7 @@ ConfigSchemaObject::ReportUndeclared(const nlohmann::json& value,
     {
         return std::find(known.begin(), known.end(), key) != known.end();
     };
-    const std::string knownText = "; known keys: " + Join(known);
+    const std::string knownText = "; known keys: " + ConfigSchema::Join(known);
 
     // Keys of the variants not chosen, in declaration order, each with the variants it is in.
     std::vector<std::string> reported;

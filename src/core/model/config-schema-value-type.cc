@@ -1,6 +1,7 @@
 #include "core/model/config-schema-value-type.h"
 
 #include "core/model/config-schema-object.h"
+#include "core/model/config-schema.h"
 
 namespace ns3
 {
@@ -77,31 +78,14 @@ ConfigSchemaValueType::NoAttribute(const ConfigSchemaKey& key)
 }
 
 std::string
-ConfigSchemaValueType::Join(const std::vector<std::string>& items)
-{
-    std::string s;
-    for (std::size_t i = 0; i < items.size(); ++i)
-    {
-        s += (i > 0 ? ", " : "") + items[i];
-    }
-    return s;
-}
-
-std::string
-ConfigSchemaValueType::Code(const std::string& s)
-{
-    return "`" + s + "`";
-}
-
-std::string
 ConfigSchemaValueType::CodeList(const std::vector<std::string>& names)
 {
     std::vector<std::string> s;
     for (const auto& n : names)
     {
-        s.push_back(Code(json(n).dump()));
+        s.push_back(ConfigSchema::Code(json(n).dump()));
     }
-    return Join(s);
+    return ConfigSchema::Join(s);
 }
 
 } // namespace ns3

@@ -85,10 +85,6 @@ protected:
     static const V& As(const ConfigSchemaKey& key, const AttributeValue& value, const char* what);
     /** Abort: the key's type has no attribute value. */
     [[noreturn]] static void NoAttribute(const ConfigSchemaKey& key);
-    /** \return the items separated by ", " */
-    static std::string Join(const std::vector<std::string>& items);
-    /** \return s as inline code */
-    static std::string Code(const std::string& s);
     /** \return the names as a list of quoted inline code */
     static std::string CodeList(const std::vector<std::string>& names);
 };

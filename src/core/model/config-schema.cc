@@ -145,6 +145,23 @@ ConfigSchema::Quote(const std::string& s)
 }
 
 std::string
+ConfigSchema::Join(const std::vector<std::string>& items, const std::string& separator)
+{
+    std::string s;
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        s += (i > 0 ? separator : "") + items[i];
+    }
+    return s;
+}
+
+std::string
+ConfigSchema::Code(const std::string& s)
+{
+    return "`" + s + "`";
+}
+
+std::string
 ConfigSchema::QuoteList(const std::vector<std::string>& items, const std::string& conjunction)
 {
     std::string s;

@@ -82,6 +82,11 @@ public:
     static std::string KeyPath(const std::string& parent, const std::string& key);
     static std::string IndexPath(const std::string& parent, std::size_t index);
     static std::string Quote(const std::string& s);
+    /// "a, b, c" (with another separator if given)
+    static std::string Join(const std::vector<std::string>& items,
+                            const std::string& separator = ", ");
+    /// `s` as Markdown inline code
+    static std::string Code(const std::string& s);
     /// "'a', 'b' or 'c'" (or "'a', 'b', 'c'" with conjunction "")
     static std::string QuoteList(const std::vector<std::string>& items,
                                  const std::string& conjunction = "");
