@@ -33,6 +33,7 @@ SchemaTypeRegistry::Register(const std::string& name,
         if (e.name == name)
         {
             e = Entry{name, tid, std::move(declare), doc};
+            m_keys.erase(name);
             return;
         }
     }
@@ -54,6 +55,7 @@ SchemaTypeRegistry::Unregister(const std::string& name)
         return false;
     }
     m_entries.erase(it);
+    m_keys.erase(name);
     return true;
 }
 
@@ -99,14 +101,18 @@ SchemaTypeRegistry::GetNames() const
     return names;
 }
 
-std::unique_ptr<ConfigSchemaObject>
+const ConfigSchemaObject&
 SchemaTypeRegistry::Keys(const std::string& name) const
 {
-    const Entry* e = Find(name);
-    NS_ABORT_MSG_UNLESS(e, "no type is registered as " << name);
-    auto keys = std::make_unique<ConfigSchemaObject>();
-    Declare(*e, *keys);
-    return keys;
+    std::unique_ptr<ConfigSchemaObject>& keys = m_keys[name];
+    if (!keys)
+    {
+        const Entry* e = Find(name);
+        NS_ABORT_MSG_UNLESS(e, "no type is registered as " << name);
+        keys = std::make_unique<ConfigSchemaObject>();
+        Declare(*e, *keys);
+    }
+    return *keys;
 }
 
 void
@@ -129,7 +135,7 @@ SchemaTypeRegistry::ReadBound(const std::string& name,
     {
         return false;
     }
-    Keys(name)->ReadBound(spec, target, type);
+    Keys(name).ReadBound(spec, target, type);
     return true;
 }
 
@@ -143,7 +149,7 @@ SchemaTypeRegistry::ApplyAttributes(const std::string& name,
         return; // an object made in C++, not from a scenario entry, sets its own attributes
     }
     const TypeId tid = object.GetInstanceTypeId();
-    Keys(name)->ApplyAttributes(
+    Keys(name).ApplyAttributes(
         spec,
         [&object, &tid](TypeId owner, const std::string& attribute, const AttributeValue& value)
         {

@@ -13,6 +13,7 @@
 #include "ns3/type-id.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <typeindex>
@@ -68,11 +69,12 @@ public:
      * has), configuring its class (ConfigSchemaObject::Model), for what the class does with an
      * entry's validated values: read the keys bound to a struct of the type's own
      * (ConfigSchemaObject::Read) and set the attributes its keys name
-     * (ConfigSchemaObject::ApplyAttributes).
+     * (ConfigSchemaObject::ApplyAttributes). Declared the first time they are asked for, and
+     * kept until the type is registered again or removed.
      *
      * \return the keys; aborts for a name that is not registered
      */
-    std::unique_ptr<ConfigSchemaObject> Keys(const std::string& name) const;
+    const ConfigSchemaObject& Keys(const std::string& name) const;
 
     /**
      * Read the keys of type `name` bound to members of `type` from an entry into the struct at
@@ -95,6 +97,8 @@ public:
 private:
     std::vector<std::string> m_reserved;
     std::vector<Entry> m_entries;
+    /// Keys() of each type asked for, by name: every workload and straggler reads its own.
+    mutable std::map<std::string, std::unique_ptr<ConfigSchemaObject>> m_keys;
 };
 
 } // namespace ns3

@@ -74,22 +74,15 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
              "each tree's half of the buffer pipelines through it in such chunks; checkpoint: "
              "bytes of each message the source sends")
         .Bind(&WorkloadConfig::chunkBytes, uint64_t{0});
-    w.Integer("iterations", 1, 1000000)
-        .Default(1)
-        .Doc("operations, one after the other; each is one row of ops.csv")
-        .Bind(&WorkloadConfig::iterations, 0u);
-    w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("µs")
-        .Doc("compute time of every rank between one iteration and the next")
-        .Bind(&WorkloadConfig::computeUs, 0.0);
-    w.Boolean("barrier")
-        .Default(true)
-        .Doc("true: iteration i+1 starts, with its compute, on every rank when iteration i has "
-             "completed on all ranks (a training step's synchronisation point); false: each "
-             "rank goes on as soon as its own part of iteration i is done, so ranks drift "
-             "apart")
-        .Bind(&WorkloadConfig::barrier, true);
+    WorkloadSchemaKeys::Iterations(w, 1).Doc(
+        "operations, one after the other; each is one row of ops.csv");
+    WorkloadSchemaKeys::ComputeUs(w).Doc(
+        "compute time of every rank between one iteration and the next");
+    WorkloadSchemaKeys::Barrier(w).Doc(
+        "true: iteration i+1 starts, with its compute, on every rank when iteration i has "
+        "completed on all ranks (a training step's synchronisation point); false: each "
+        "rank goes on as soon as its own part of iteration i is done, so ranks drift "
+        "apart");
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")

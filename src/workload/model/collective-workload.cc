@@ -106,7 +106,7 @@ CollectiveWorkload::DoInstall()
         m_rankOfHost[m_hosts[r]] = r;
     }
     m_bytes = m_config.bytes;
-    m_iterations = std::max(1u, m_config.iterations); // 0: a config built in code left it
+    m_iterations = IterationCount();
     m_compute = Time::FromDouble(m_config.computeUs, Time::US);
     m_barrier = m_config.barrier;
     const uint64_t chunk = m_config.chunkBytes;

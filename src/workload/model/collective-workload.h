@@ -15,6 +15,7 @@
 #include "workload/model/collective-schedule.h"
 #include "workload/model/workload.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -51,6 +52,11 @@ public:
 protected:
     void DoInstall() override;
     void DoDispose() override;
+    /// The entry's iterations; 1 where a config built in code left them at 0 (not given).
+    uint32_t IterationCount() const
+    {
+        return std::max(1u, m_config.iterations);
+    }
     /// The algorithm: one iteration's transfers over ranks 0..N-1.
     /// Fill in what an algorithm knows of its operations beyond the engine's defaults (bytes,
     /// receivers = every rank): a one-to-many type names its source. Nothing by default.

@@ -100,7 +100,6 @@ struct KvCacheFanoutKeys
     uint32_t turnsPerSession{1};
     ArrivalKeys arrival;
     PromptKeys promptTokens;
-    std::string model;
     uint64_t layers{0};
     uint64_t kvHeads{0};
     uint64_t headDim{0};
@@ -348,8 +347,7 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
         .Default("llama-3-8b")
         .Doc("a public grouped-query-attention model whose shape sets the defaults of layers, "
              "kv_heads, head_dim and bytes_per_element (Meta's Llama 3 configurations: 8B has "
-             "32 layers, 70B 80, both 8 KV heads of 128 in BF16)")
-        .Bind(&KvCacheFanoutKeys::model);
+             "32 layers, 70B 80, both 8 KV heads of 128 in BF16)");
     w.Preset("model",
              "llama-3-70b",
              {{"layers", 80}},

@@ -227,10 +227,7 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         .Doc("a rank's expert compute, from the last dispatch message reaching it to its "
              "first combine WRITE")
         .Bind(&MoeDispatchKeys::expertUs);
-    w.Integer("iterations", 1, 1000000)
-        .Default(4)
-        .Doc("MoE layers, one after the other")
-        .Bind(&WorkloadConfig::iterations, 0u);
+    WorkloadSchemaKeys::Iterations(w, 4).Doc("MoE layers, one after the other");
     w.IntegerArray("loss_tolerant_layers", "layer indices", 0, 999999)
         .Distinct()
         .Doc("differentiated reliability by model layer: these layers' dispatch and combine "
@@ -290,17 +287,12 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
                    + v.Path("loss_tolerant_layers") + ": every loss of reliable data is recovered";
         },
         "`max_retransmissions` only with `loss_tolerant` true or `loss_tolerant_layers`");
-    w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("µs")
-        .Doc("compute between one layer's combine and the next layer's dispatch (attention)")
-        .Bind(&WorkloadConfig::computeUs, 0.0);
-    w.Boolean("barrier")
-        .Default(true)
-        .Doc("every rank starts layer i+1 compute_us after layer i completed on all ranks; "
-             "false: a rank does so once it has its own combine outputs and has sent "
-             "everything")
-        .Bind(&WorkloadConfig::barrier, true);
+    WorkloadSchemaKeys::ComputeUs(w).Doc(
+        "compute between one layer's combine and the next layer's dispatch (attention)");
+    WorkloadSchemaKeys::Barrier(w).Doc(
+        "every rank starts layer i+1 compute_us after layer i completed on all ranks; "
+        "false: a rank does so once it has its own combine outputs and has sent "
+        "everything");
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")
@@ -377,7 +369,7 @@ MoeDispatchWorkload::DoInstall()
               ? keys.combineTokenBytes
               : keys.hidden * (keys.combineBytesPerElement ? keys.combineBytesPerElement : 2);
     m_perToken = keys.batching == Batching::PER_TOKEN;
-    m_tolerantLayer.assign(std::max(1u, m_config.iterations), false);
+    m_tolerantLayer.assign(IterationCount(), false);
     for (uint32_t l : keys.lossTolerantLayers)
     {
         m_tolerantLayer.at(l) = true;

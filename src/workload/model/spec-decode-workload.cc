@@ -101,10 +101,7 @@ SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
              "yields (1 - a^(k+1)) / (1 - a) tokens on average, which turns step latency into "
              "token latency")
         .Bind(&SpecDecodeKeys::acceptance);
-    w.Integer("iterations", 1, 1000000)
-        .Default(100)
-        .Doc("decoding steps, one after the other")
-        .Bind(&WorkloadConfig::iterations, 0u);
+    WorkloadSchemaKeys::Iterations(w, 100).Doc("decoding steps, one after the other");
     w.Integer("request", 0, INT32_MAX)
         .Default(0)
         .Doc("id of the request this draft decodes: every step's ops.csv row carries it, the "
@@ -114,11 +111,8 @@ SpecDecodeWorkload::Declare(ConfigSchemaObject& w)
         .Default(0)
         .Doc("id of the session (conversation) the request belongs to, in ops.csv")
         .Bind(&SpecDecodeKeys::session);
-    w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("µs")
-        .Doc("draft and verification compute between one step and the next")
-        .Bind(&WorkloadConfig::computeUs, 0.0);
+    WorkloadSchemaKeys::ComputeUs(w).Doc(
+        "draft and verification compute between one step and the next");
     w.Number("start_us", ConfigSchemaBounds::AtLeast(0))
         .Default(0.0)
         .Unit("µs")

@@ -1,5 +1,7 @@
 #include "workload/model/workload-schema-keys.h"
 
+#include "workload/model/workload-config.h"
+
 namespace ns3
 {
 
@@ -51,6 +53,27 @@ WorkloadSchemaKeys::EndAfterStart(ConfigSchemaObject& w)
                    + end->dump();
         },
         "end_us > start_us");
+}
+
+ConfigSchemaKey&
+WorkloadSchemaKeys::Iterations(ConfigSchemaObject& w, uint32_t dflt)
+{
+    return w.Integer("iterations", 1, 1000000).Default(dflt).Bind(&WorkloadConfig::iterations, 0u);
+}
+
+ConfigSchemaKey&
+WorkloadSchemaKeys::ComputeUs(ConfigSchemaObject& w)
+{
+    return w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))
+        .Default(0.0)
+        .Unit("µs")
+        .Bind(&WorkloadConfig::computeUs, 0.0);
+}
+
+ConfigSchemaKey&
+WorkloadSchemaKeys::Barrier(ConfigSchemaObject& w)
+{
+    return w.Boolean("barrier").Default(true).Bind(&WorkloadConfig::barrier, true);
 }
 
 } // namespace ns3

@@ -21,6 +21,15 @@ public:
     static ConfigSchemaKey& Ranks(ConfigSchemaObject& w);
     /// The rule end_us > start_us, for objects that declare both (end_us optional).
     static void EndAfterStart(ConfigSchemaObject& w);
+    /// `iterations` of a CollectiveWorkload, `dflt` by default, bound to
+    /// WorkloadConfig::iterations (0 there: the type's default). The caller adds its meaning.
+    static ConfigSchemaKey& Iterations(ConfigSchemaObject& w, uint32_t dflt);
+    /// `compute_us` between a CollectiveWorkload's iterations, 0 by default, bound to
+    /// WorkloadConfig::computeUs. The caller adds its meaning.
+    static ConfigSchemaKey& ComputeUs(ConfigSchemaObject& w);
+    /// `barrier` between a CollectiveWorkload's iterations, true by default, bound to
+    /// WorkloadConfig::barrier. The caller adds its meaning.
+    static ConfigSchemaKey& Barrier(ConfigSchemaObject& w);
 };
 
 } // namespace ns3

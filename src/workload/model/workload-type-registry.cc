@@ -64,12 +64,6 @@ WorkloadTypeRegistry::GetNames()
     return Instance().GetNames();
 }
 
-std::unique_ptr<ConfigSchemaObject>
-WorkloadTypeRegistry::Keys(const std::string& name)
-{
-    return Instance().Keys(name);
-}
-
 bool
 WorkloadTypeRegistry::ReadBound(const std::string& name,
                                 const nlohmann::json& spec,

@@ -58,8 +58,6 @@ public:
     static std::vector<Entry> GetEntries();
     /** \return the registered names, in the order of GetEntries() */
     static std::vector<std::string> GetNames();
-    /** \return the keys of a type on their own (SchemaTypeRegistry::Keys) */
-    static std::unique_ptr<ConfigSchemaObject> Keys(const std::string& name);
     /** Read a type's keys bound to `type` (SchemaTypeRegistry::ReadBound). */
     static bool ReadBound(const std::string& name,
                           const nlohmann::json& spec,
