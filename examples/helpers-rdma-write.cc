@@ -87,7 +87,7 @@ main(int argc, char** argv)
     Ptr<QueuePair> b = nics[1]->CreateQp(0, NextPort());
     RdmaNic::Connect(a, b);
     a->SetCompletionCallback(MakeCallback(&WriteDone));
-    a->Post(QueuePair::WRITE, bytes);
+    a->Post(RdmaOperation::WRITE, bytes);
     Simulator::Run();
     Time unicast = g_done;
 

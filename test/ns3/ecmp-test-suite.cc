@@ -119,8 +119,8 @@ private:
         Ptr<QueuePair> qb = a->CreateQp(dst, portB);
         RdmaNic::Connect(qa, b->CreateQp(src, 60000));
         RdmaNic::Connect(qb, b->CreateQp(src, 60001));
-        qa->Post(QueuePair::WRITE, 3 * 1024);
-        qb->Post(QueuePair::WRITE, 5 * 1024);
+        qa->Post(RdmaOperation::WRITE, 3 * 1024);
+        qb->Post(RdmaOperation::WRITE, 5 * 1024);
         Simulator::Run();
 
         // Data frames cross spine -> leaf 1 (spine port 1); ACKs go the other way.

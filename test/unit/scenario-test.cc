@@ -202,7 +202,7 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault)
     EXPECT_EQ(c.workloads[0].type, "flows");
     EXPECT_EQ(c.workloads[0].label, "flows-0");
     EXPECT_EQ(c.workloads[0].pattern, FlowPattern::LIST);
-    EXPECT_EQ(c.workloads[0].op, ns3::QueuePair::WRITE);
+    EXPECT_EQ(c.workloads[0].op, ns3::RdmaOperation::WRITE);
     ASSERT_EQ(c.workloads[0].flows.size(), 1u);
     EXPECT_EQ(c.workloads[0].flows[0].src, 0u);
     EXPECT_EQ(c.workloads[0].flows[0].dst, 5u);
@@ -239,7 +239,7 @@ TEST(ScenarioDefaults, PatternsAndFatTree)
     EXPECT_EQ(c.workloads[1].senders, 15u);
     EXPECT_EQ(c.workloads[1].receiver, 15u);
     EXPECT_EQ(c.workloads[1].startUs, 2.5);
-    EXPECT_EQ(c.workloads[1].op, ns3::QueuePair::SEND);
+    EXPECT_EQ(c.workloads[1].op, ns3::RdmaOperation::SEND);
     EXPECT_EQ(c.workloads[1].label, "in");
 }
 

@@ -318,7 +318,7 @@ P2mpChannel::SendUnicast(uint64_t tag)
         Unicast& u = UnicastTo(r);
         u.sent.push_back(tag);
         u.received.push_back(tag);
-        u.qp->Post(QueuePair::WRITE, msg.bytes, msg.opTag);
+        u.qp->Post(RdmaOperation::WRITE, msg.bytes, msg.opTag);
     }
 }
 

@@ -23,6 +23,19 @@ namespace
 {
 /// Remote buffers are modelled as one registered region per QP starting here.
 constexpr uint64_t REMOTE_BASE_ADDRESS = 0x7F0000000000ULL;
+
+/// The BTH opcode of a data packet: its operation, and where in its message it is.
+uint8_t
+DataOpcode(RdmaOperation op, bool first, bool last)
+{
+    if (op == RdmaOperation::WRITE)
+    {
+        return first ? (last ? BthHeader::RC_WRITE_ONLY : BthHeader::RC_WRITE_FIRST)
+                     : (last ? BthHeader::RC_WRITE_LAST : BthHeader::RC_WRITE_MIDDLE);
+    }
+    return first ? (last ? BthHeader::RC_SEND_ONLY : BthHeader::RC_SEND_FIRST)
+                 : (last ? BthHeader::RC_SEND_LAST : BthHeader::RC_SEND_MIDDLE);
+}
 } // namespace
 
 TypeId
@@ -154,13 +167,13 @@ QueuePair::SetPriority(uint8_t priority)
 }
 
 uint64_t
-QueuePair::Post(Operation op, uint64_t bytes, uint32_t tag)
+QueuePair::Post(RdmaOperation op, uint64_t bytes, uint32_t tag)
 {
     return Enqueue(op, bytes, P2mpEncapsulator::Target(), tag);
 }
 
 uint64_t
-QueuePair::Enqueue(Operation op,
+QueuePair::Enqueue(RdmaOperation op,
                    uint64_t bytes,
                    const P2mpEncapsulator::Target& target,
                    uint32_t tag)
@@ -247,7 +260,7 @@ uint64_t
 QueuePair::PostMulticast(uint64_t bytes, const P2mpEncapsulator::Target& target, uint32_t tag)
 {
     NS_ASSERT_MSG(m_multicast, "PostMulticast on a unicast QP");
-    return Enqueue(WRITE, bytes, target, tag);
+    return Enqueue(RdmaOperation::WRITE, bytes, target, tag);
 }
 
 bool
@@ -432,41 +445,48 @@ Ptr<Packet>
 QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes)
 {
     Message& m = m_messages[messageIndex];
-    uint64_t index = psn - m.firstPsn;
-    uint64_t offset = index * m_mtu;
-    uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
-    bool first = index == 0;
-    bool last = index + 1 == m.packets;
+    const uint64_t index = psn - m.firstPsn;
+    const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - index * m_mtu));
+    const bool first = index == 0;
+    const bool last = index + 1 == m.packets;
     if (m_steering && psn >= m_maxSent)
     {
-        // A message's port is chosen once, when it first goes: steering never changes the
-        // path inside a message, and its resends keep the port too. What steering learns
-        // from the message is recorded only for it.
-        if (first)
-        {
-            m_srcPort = m_steering->NextPort(m_srcPort);
-            m.port = m_srcPort;
-            m.firstSent = Simulator::Now();
-            m.cnps = m_cnps;
-        }
-        if (last)
-        {
-            m.lastSent = Simulator::Now();
-        }
+        SteerMessage(m, first, last);
     }
     m_builtPort = m.port;
-    uint8_t opcode;
-    if (m.op == WRITE)
-    {
-        opcode = first ? (last ? BthHeader::RC_WRITE_ONLY : BthHeader::RC_WRITE_FIRST)
-                       : (last ? BthHeader::RC_WRITE_LAST : BthHeader::RC_WRITE_MIDDLE);
-    }
-    else
-    {
-        opcode = first ? (last ? BthHeader::RC_SEND_ONLY : BthHeader::RC_SEND_FIRST)
-                       : (last ? BthHeader::RC_SEND_LAST : BthHeader::RC_SEND_MIDDLE);
-    }
     const bool skip = IsAbandoned(m, psn);
+    Ptr<Packet> p = BuildFrame(m, psn, len, first, last, skip);
+    payloadBytes = skip ? 0 : len;
+    m_lastBuilt = messageIndex;
+    m_lastBuiltFirst = first;
+    NoteBuilt(m, psn, first, last, skip);
+    return p;
+}
+
+void
+QueuePair::SteerMessage(Message& m, bool first, bool last)
+{
+    // A message's port is chosen once, when it first goes: steering never changes the path
+    // inside a message, and its resends keep the port too. What steering learns from the
+    // message is recorded only for it.
+    if (first)
+    {
+        m_srcPort = m_steering->NextPort(m_srcPort);
+        m.port = m_srcPort;
+        m.firstSent = Simulator::Now();
+        m.cnps = m_cnps;
+    }
+    if (last)
+    {
+        m.lastSent = Simulator::Now();
+    }
+}
+
+Ptr<Packet>
+QueuePair::BuildFrame(
+    const Message& m, uint64_t psn, uint32_t len, bool first, bool last, bool skip)
+{
+    uint8_t opcode = DataOpcode(m.op, first, last);
     Ptr<Packet> p;
     uint8_t pad = 0;
     if (skip)
@@ -476,7 +496,6 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         SkipHeader sk;
         sk.SetSkippedOpcode(opcode);
         sk.SetSkippedBytes(len);
-        payloadBytes = 0;
         p = Create<Packet>(0);
         p->AddHeader(sk);
         opcode = BthHeader::RC_SKIP;
@@ -486,7 +505,6 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
     {
         // The BTH pad count keeps the payload a multiple of four bytes.
         pad = static_cast<uint8_t>((4 - len % 4) % 4);
-        payloadBytes = len;
         p = Create<Packet>(len + pad);
     }
     if (BthHeader::CarriesReth(opcode))
@@ -513,9 +531,12 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
     bth.SetAckRequest(last || skip);
     bth.SetPsn(static_cast<uint32_t>(psn & BthHeader::PSN_MASK));
     p->AddHeader(bth);
+    return p;
+}
 
-    m_lastBuilt = messageIndex;
-    m_lastBuiltFirst = first;
+void
+QueuePair::NoteBuilt(const Message& m, uint64_t psn, bool first, bool last, bool skip)
+{
     if (m_multicast)
     {
         m_multicast->Built(psn, first, m.target, m.firstPsn, m.firstPsn + m.packets - 1);
@@ -550,7 +571,6 @@ QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payload
         // Nobody will acknowledge: the message is done once its last packet is on its way.
         Simulator::ScheduleNow(&QueuePair::Acknowledge, this, psn);
     }
-    return p;
 }
 
 void

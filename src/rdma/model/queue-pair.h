@@ -7,7 +7,6 @@
 #ifndef MCAST4AI_QUEUE_PAIR_H
 #define MCAST4AI_QUEUE_PAIR_H
 
-#include "core/model/enum-names.h"
 #include "core/model/ring-queue.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -21,6 +20,7 @@
 #include "rdma/model/path-steering.h"
 #include "rdma/model/rc-responder.h"
 #include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/rdma-operation.h"
 #include "rdma/model/retransmission-policy.h"
 #include "wire/model/frame-info.h"
 
@@ -41,12 +41,6 @@ public:
     static TypeId GetTypeId();
     QueuePair();
 
-    enum Operation : uint8_t
-    {
-        WRITE,
-        SEND
-    };
-
     /// Messages with this retransmission budget recover every loss (the RC default).
     static constexpr uint8_t RELIABLE = 0xFF;
 
@@ -54,7 +48,7 @@ public:
     struct Message
     {
         uint64_t id{0};
-        Operation op{WRITE};
+        RdmaOperation op{RdmaOperation::WRITE};
         uint64_t bytes{0};
         uint64_t firstPsn{0};
         uint64_t packets{0};
@@ -102,7 +96,7 @@ public:
      * Post a message; returns its id. The NIC is told there is something to send. tag names
      * the operation its data frames belong to (FrameInfo::op, OpLedger), 0 for none.
      */
-    uint64_t Post(Operation op, uint64_t bytes, uint32_t tag = 0);
+    uint64_t Post(RdmaOperation op, uint64_t bytes, uint32_t tag = 0);
     /// PSN the next posted message will start at.
     uint64_t GetNextPostPsn() const;
 
@@ -244,12 +238,20 @@ protected:
     void DoDispose() override;
 
 private:
-    uint64_t Enqueue(Operation op,
+    uint64_t Enqueue(RdmaOperation op,
                      uint64_t bytes,
                      const P2mpEncapsulator::Target& target,
                      uint32_t tag);
     /// Build the packet of psn, which message messageIndex holds.
     Ptr<Packet> BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes);
+    /// Steering: the port of message m, chosen when its first packet first goes.
+    void SteerMessage(Message& m, bool first, bool last);
+    /// The packet of psn: its payload (or, given up on, a skip), RETH, telemetry room, BTH.
+    Ptr<Packet> BuildFrame(
+        const Message& m, uint64_t psn, uint32_t len, bool first, bool last, bool skip);
+    /// What building psn of m changes: the P2MP requester's window, retransmission counts,
+    /// the timer (or, without ACKs, the message's end).
+    void NoteBuilt(const Message& m, uint64_t psn, bool first, bool last, bool skip);
     /// Index in m_messages of the message holding psn (which must be outstanding).
     std::size_t MessageOf(uint64_t psn) const;
     /// psn was named lost (a NAK or the timeout) and is about to be sent again: count it
@@ -341,8 +343,6 @@ private:
 
     friend class RetransmissionPolicy; // recovers through GoBackN, Resend and Acknowledge
 };
-
-MCAST4AI_ENUM_NAMES(QueuePair::Operation, {{QueuePair::WRITE, "write"}, {QueuePair::SEND, "send"}});
 
 } // namespace ns3
 

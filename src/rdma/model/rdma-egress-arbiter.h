@@ -41,21 +41,20 @@ public:
         m_ctrlPriority = priority;
     }
 
-    /// A queue pair (or a reserved number) took the next index.
-    void AddQueue()
-    {
-        m_isActive.push_back(false);
-    }
-
     /// Its queue pairs send data on this class too.
     void AddDataClass(uint8_t priority)
     {
         m_dataClasses |= static_cast<uint8_t>(1u << priority);
     }
 
-    /// Queue pair index has data to send: it joins the round robin if not in it.
+    /// Queue pair index (QpTable::IndexOf) has data to send: it joins the round robin if not
+    /// in it. The ring learns indices as they come, so it needs no word of the table's.
     void Activate(uint32_t index)
     {
+        if (index >= m_isActive.size())
+        {
+            m_isActive.resize(index + 1, false);
+        }
         if (!m_isActive[index])
         {
             m_isActive[index] = true;
@@ -144,7 +143,7 @@ private:
     RingQueue<FabricFrame> m_probes;  // telemetry probes, each in its queue pair's class
     RingQueue<FabricFrame> m_copies;  // further P2MP copies of the packet just sent
     std::deque<uint32_t> m_active;    // round-robin ring of queue pair indices with data
-    std::vector<bool> m_isActive;
+    std::vector<bool> m_isActive;     // by index, as far as the largest index activated
     uint8_t m_ctrlPriority{6};
     uint8_t m_copiesPriority{0};
     uint8_t m_dataClasses{0}; // priorities its queue pairs send on

@@ -326,7 +326,6 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
         qp->SetPathSteering(steering);
     }
     m_table.Add(qp);
-    m_egress.AddQueue();
     return qp;
 }
 
@@ -364,7 +363,6 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
     // The QPN a queue pair would have taken, so that the queue pairs created after it are
     // numbered as they would be if every responder were one.
     uint32_t qpn = m_table.Reserve();
-    m_egress.AddQueue();
     RcResponder::Peer peer;
     peer.host = senderHost;
     peer.qpn = senderQpn;

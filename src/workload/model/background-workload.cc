@@ -431,7 +431,7 @@ BackgroundWorkload::Post(uint32_t src, uint32_t dst)
         m_qps.push_back(qp);
     }
     StartOp(handle);
-    qp->Post(QueuePair::WRITE, bytes, OpTag(handle));
+    qp->Post(RdmaOperation::WRITE, bytes, OpTag(handle));
 }
 
 Ptr<QueuePair>

@@ -472,7 +472,7 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     {
         uint32_t pair = IsLossTolerantIteration(i) ? TolerantPair(plan.pairOf[t]) : plan.pairOf[t];
         m_inFlight[pair].push_back({i, t});
-        m_pairQp[pair]->Post(QueuePair::WRITE, tr.bytes, TagOf(it, t));
+        m_pairQp[pair]->Post(RdmaOperation::WRITE, tr.bytes, TagOf(it, t));
     }
 }
 

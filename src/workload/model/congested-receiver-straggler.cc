@@ -196,7 +196,7 @@ CongestedReceiverStraggler::Start()
     Log("incast-started");
     for (Ptr<QueuePair> qp : m_qps)
     {
-        qp->Post(QueuePair::WRITE, m_bytes);
+        qp->Post(RdmaOperation::WRITE, m_bytes);
     }
 }
 
@@ -213,7 +213,7 @@ CongestedReceiverStraggler::Completed(Ptr<QueuePair> qp, const QueuePair::Messag
 {
     if (m_running)
     {
-        qp->Post(QueuePair::WRITE, m_bytes);
+        qp->Post(RdmaOperation::WRITE, m_bytes);
     }
 }
 

@@ -48,7 +48,7 @@ private:
     std::vector<uint64_t> m_outstanding;            // per flow: messages posted, not acknowledged
     std::vector<std::vector<uint64_t>> m_unposted;  // per flow and QP: bytes not yet posted
     std::vector<uint64_t> m_handles;
-    QueuePair::Operation m_op{QueuePair::WRITE};
+    RdmaOperation m_op{RdmaOperation::WRITE};
 };
 
 } // namespace ns3

@@ -39,7 +39,7 @@ void
 FlowsWorkloadSchema::Declare(ConfigSchemaObject& w)
 {
     NS_LOG_FUNCTION_NOARGS();
-    w.Enum<QueuePair::Operation>("op")
+    w.Enum<RdmaOperation>("op")
         .Default("write")
         .Doc("RDMA WRITE or SEND")
         .Bind(&WorkloadConfig::op);

@@ -73,7 +73,7 @@ struct CdfPoint
     double p{0};
 };
 
-/// `prompt_tokens`.
+/// `prompt_tokens`: the distribution, and all that depends on which one it is.
 struct PromptKeys
 {
     PromptDistribution type{PromptDistribution::FIXED};
@@ -81,6 +81,51 @@ struct PromptKeys
     uint64_t min{0};
     uint64_t max{0};
     std::vector<CdfPoint> points;
+
+    /// Tokens of the longest prompt it allows.
+    uint64_t Longest() const
+    {
+        switch (type)
+        {
+            case PromptDistribution::UNIFORM:
+                return max;
+            case PromptDistribution::CDF:
+                return points.back().tokens;
+            case PromptDistribution::FIXED:
+                break;
+        }
+        return tokens;
+    }
+
+    /// A prompt length drawn from it.
+    uint32_t Draw(std::mt19937_64& rng) const
+    {
+        double u = UnitInterval(rng());
+        switch (type)
+        {
+            case PromptDistribution::FIXED:
+                return static_cast<uint32_t>(tokens);
+            case PromptDistribution::UNIFORM:
+                return static_cast<uint32_t>(min + rng() % (max - min + 1));
+            case PromptDistribution::CDF:
+                break;
+        }
+        // Piecewise linear between points; below the first point's p, its length.
+        double prevTokens = static_cast<double>(points[0].tokens);
+        double prevP = 0;
+        for (const CdfPoint& pt : points)
+        {
+            const double t = static_cast<double>(pt.tokens);
+            if (u <= pt.p)
+            {
+                double f = pt.p > prevP ? (u - prevP) / (pt.p - prevP) : 1.0;
+                return static_cast<uint32_t>(std::llround(prevTokens + f * (t - prevTokens)));
+            }
+            prevTokens = t;
+            prevP = pt.p;
+        }
+        return static_cast<uint32_t>(prevTokens);
+    }
 };
 
 /// `arrival`.
@@ -111,22 +156,6 @@ struct KvCacheFanoutKeys
     double decodeUsPerSequence{0};
     uint32_t outputTokens{1};
 };
-
-/// Tokens of the longest prompt a validated `prompt_tokens` object allows.
-uint64_t
-LongestPrompt(const nlohmann::json& prompt)
-{
-    switch (prompt.value("type", nlohmann::json("fixed")).get<PromptDistribution>())
-    {
-        case PromptDistribution::UNIFORM:
-            return prompt.at("max").get<uint64_t>();
-        case PromptDistribution::CDF:
-            return prompt.at("points").back().at("tokens").get<uint64_t>();
-        case PromptDistribution::FIXED:
-            break;
-    }
-    return prompt.at("tokens").get<uint64_t>();
-}
 
 using json = nlohmann::json;
 
@@ -162,36 +191,6 @@ Overlap(const json& a, const json& b)
         }
     }
     return false;
-}
-
-/// A prompt length drawn from `prompt_tokens`.
-uint32_t
-DrawPrompt(const PromptKeys& p, std::mt19937_64& rng)
-{
-    double u = UnitInterval(rng());
-    if (p.type == PromptDistribution::FIXED)
-    {
-        return static_cast<uint32_t>(p.tokens);
-    }
-    if (p.type == PromptDistribution::UNIFORM)
-    {
-        return static_cast<uint32_t>(p.min + rng() % (p.max - p.min + 1));
-    }
-    // Piecewise linear between points; below the first point's p, its length.
-    double prevTokens = static_cast<double>(p.points[0].tokens);
-    double prevP = 0;
-    for (const CdfPoint& pt : p.points)
-    {
-        const double t = static_cast<double>(pt.tokens);
-        if (u <= pt.p)
-        {
-            double f = pt.p > prevP ? (u - prevP) / (pt.p - prevP) : 1.0;
-            return static_cast<uint32_t>(std::llround(prevTokens + f * (t - prevTokens)));
-        }
-        prevTokens = t;
-        prevP = pt.p;
-    }
-    return static_cast<uint32_t>(prevTokens);
 }
 
 } // namespace
@@ -418,9 +417,11 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
     w.Rule(
         "prompt_tokens",
         {"prompt_tokens", "layers", "kv_heads", "head_dim", "bytes_per_element"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        [&prompt](const ConfigSchemaView& v) -> std::optional<std::string>
         {
-            const uint64_t tokens = LongestPrompt(*v.Get("prompt_tokens"));
+            PromptKeys p;
+            prompt.Read(*v.Get("prompt_tokens"), &p, typeid(PromptKeys));
+            const uint64_t tokens = p.Longest();
             const uint64_t perToken = KvBytesPerToken(v.Get("layers")->get<uint64_t>(),
                                                       v.Get("kv_heads")->get<uint64_t>(),
                                                       v.Get("head_dim")->get<uint64_t>(),
@@ -437,10 +438,12 @@ KvCacheFanoutWorkload::Declare(ConfigSchemaObject& w)
     w.Rule(
         "prefill_us_per_token",
         {"prefill_us_per_token", "prompt_tokens"},
-        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        [&prompt](const ConfigSchemaView& v) -> std::optional<std::string>
         {
-            const double us = v.Get("prefill_us_per_token")->get<double>()
-                              * static_cast<double>(LongestPrompt(*v.Get("prompt_tokens")));
+            PromptKeys p;
+            prompt.Read(*v.Get("prompt_tokens"), &p, typeid(PromptKeys));
+            const double us
+                = v.Get("prefill_us_per_token")->get<double>() * static_cast<double>(p.Longest());
             if (us <= SimLimits::MAX_TIME_US)
             {
                 return std::nullopt;
@@ -573,7 +576,7 @@ KvCacheFanoutWorkload::DoInstall()
         {
             req.arrival = start + MicroSeconds(keys.arrival.timesUs[r]);
         }
-        req.prompt = DrawPrompt(keys.promptTokens, m_rng);
+        req.prompt = keys.promptTokens.Draw(m_rng);
         req.kvBytes = uint64_t{req.prompt} * m_kvBytesPerToken;
         req.tokensLeft = m_outputTokens;
         Metrics::OpRecord rec;

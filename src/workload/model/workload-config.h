@@ -7,7 +7,7 @@
 #define MCAST4AI_WORKLOAD_CONFIG_H
 
 #include "core/model/enum-names.h"
-#include "rdma/model/queue-pair.h"
+#include "rdma/model/rdma-operation.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -61,7 +61,7 @@ struct WorkloadConfig
     std::string type;  // "flows"
     std::string label; // optional user label; defaults to "<type>-<index>"
     FlowPattern pattern{FlowPattern::NONE};
-    QueuePair::Operation op{QueuePair::WRITE};
+    RdmaOperation op{RdmaOperation::WRITE};
     uint64_t bytes{0};
     double startUs{0};
     uint32_t senders{0};          // incast
