@@ -1,11 +1,9 @@
 /*
- * Helpers of the DCQCN suites: a preset's parameters for configurations built in C++, and the
- * scenarios of scenarios/validation/ read from the source tree.
+ * Helpers of the DCQCN suites: the scenarios of scenarios/validation/ read from the source tree.
  */
 #ifndef MCAST4AI_DCQCN_TEST_HELPERS_H
 #define MCAST4AI_DCQCN_TEST_HELPERS_H
 
-#include "rdma/model/nic-config.h"
 #include "scenario/model/scenario.h"
 
 #include <fstream>
@@ -18,21 +16,6 @@ namespace ns3
 {
 namespace test
 {
-
-/// The DCQCN parameters a scenario gets with `nic.dcqcn.preset` = name (the schema fills them).
-inline DcqcnConfig
-DcqcnPreset(const std::string& name)
-{
-    nlohmann::json j = {
-        {"topology", {{"kind", "leaf-spine"}, {"leaves", 1}, {"spines", 1}, {"hosts_per_leaf", 2}}},
-        {"nic", {{"dcqcn", {{"preset", name}}}}},
-        {"workloads",
-         nlohmann::json::array(
-             {{{"type", "flows"},
-               {"pattern", "list"},
-               {"flows", nlohmann::json::array({{{"src", 0}, {"dst", 1}, {"bytes", 1}}})}}})}};
-    return Scenario::Parse(j.dump(), "preset.json", {}).nic.dcqcn;
-}
 
 /// scenarios/DIR/NAME, found from this file's place in the source tree.
 inline std::string

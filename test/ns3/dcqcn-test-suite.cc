@@ -219,7 +219,7 @@ private:
         }
         else
         {
-            c.nic.dcqcn = DcqcnPreset(preset);
+            c.nic.dcqcn.preset = preset;
         }
         if (preset == "paper")
         {

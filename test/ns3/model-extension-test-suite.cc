@@ -138,6 +138,11 @@ public:
         return m_rate;
     }
 
+    DataRate GetMinRate() const override
+    {
+        return m_rate;
+    }
+
 private:
     DataRate m_rate;
 };

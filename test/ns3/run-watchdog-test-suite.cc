@@ -15,6 +15,7 @@
  * - Waiting with nothing outstanding (flows that start after 30 ms) is not a stall.
  * - A livelock, a fabric link that loses 99.9% of frames, is stalled too: resends that are
  *   never acknowledged are no progress; no port is paused and there is no cycle.
+ * - The auto timeout follows the floor of the congestion-control model the run selected.
  * - An operation nothing will ever complete (registered and started by the test, with no
  *   traffic behind it) is stopped at the first check after the run's last event, 2,500 µs,
  *   as "nothing scheduled", and is the one stuck operation.
@@ -215,6 +216,53 @@ private:
     }
 };
 
+/**
+ * The auto timeout waits for ack_every MTU frames at the floor of the congestion-control model
+ * the run selected (RdmaCongestionControl::GetMinRate), not at another model's: 10,000 µs at
+ * the default 1 Gb/s floors, 89,760 µs at 1 Mb/s whichever model has it, and the links' rate
+ * without a model.
+ */
+class AutoTimeoutTestCase : public TestCase
+{
+public:
+    AutoTimeoutTestCase()
+        : TestCase("the auto timeout follows the selected congestion control's floor")
+    {
+    }
+
+private:
+    static Time Timeout(const std::vector<std::string>& sets)
+    {
+        nlohmann::json j = nlohmann::json::parse(R"({
+          "name": "auto-timeout", "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 1,
+                                               "hosts_per_leaf": 2},
+          "workloads": [{"type": "flows", "pattern": "list",
+                         "flows": [{"src": 0, "dst": 1, "bytes": 1024}]}],
+          "output": {"dir": "/tmp/mcast4ai-test-run-watchdog"}
+        })");
+        ScenarioConfig c = Scenario::Parse(j.dump(), "auto-timeout.json", sets);
+        ScenarioRunner::UsePicoseconds();
+        ScenarioRunner runner(c);
+        runner.Build();
+        return runner.GetWatchdog()->GetTimeout();
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(Timeout({}), MicroSeconds(10000), "DCQCN's 1 Gb/s: ten RTOs");
+        NS_TEST_ASSERT_MSG_EQ(Timeout({"nic.dcqcn.preset=nvidia-cx6"}),
+                              MicroSeconds(89760),
+                              "DCQCN at 1 Mb/s: ten 1,122-byte frames' times");
+        NS_TEST_ASSERT_MSG_EQ(Timeout({"nic.congestion_control=hpcc", "nic.hpcc.min_rate_mbps=1"}),
+                              MicroSeconds(89760),
+                              "HPCC's floor, not DCQCN's 1 Gb/s");
+        NS_TEST_ASSERT_MSG_EQ(
+            Timeout({"nic.congestion_control=none", "nic.dcqcn.preset=nvidia-cx6"}),
+            MicroSeconds(10000),
+            "no model: the links' rate, DCQCN's unused floor aside");
+    }
+};
+
 class NothingScheduledTestCase : public TestCase
 {
 public:
@@ -264,6 +312,7 @@ public:
         AddTestCase(new RingWithoutCycleTestCase());
         AddTestCase(new IdleIsNoStallTestCase());
         AddTestCase(new LivelockTestCase());
+        AddTestCase(new AutoTimeoutTestCase());
         AddTestCase(new NothingScheduledTestCase());
     }
 };

@@ -151,6 +151,31 @@ TEST(ConfigSchemaAttribute, ValuesAreConvertedByUnitAndSetOnTheModel)
     EXPECT_EQ(m->m_list, "4,0,9");
 }
 
+TEST(ConfigSchemaAttribute, ADoubleAttributeTakesTheNumberInTheKeysUnit)
+{
+    // A duration a model keeps as a double in µs takes the key's number as is (a Time would
+    // round it to the clock's tick); a count rate in millions is scaled to per second.
+    ConfigSchemaObject o;
+    o.Model(AttributeTestModel::GetTypeId());
+    o.Number("extra_us").Unit("µs").Attribute("Gain");
+    o.Number("rate_mpps").Unit("Mpps").Attribute("Gain");
+    EXPECT_EQ(*o.FindKey("extra_us")->GetDefault(), json(0.25));
+    EXPECT_EQ(*o.FindKey("rate_mpps")->GetDefault(), json(0.25e-6));
+    auto gain = [&o](const std::string& key, double x)
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(AttributeTestModel::GetTypeId());
+        o.ApplyAttributes({{key, x}},
+                          [&](TypeId, const std::string& name, const AttributeValue& value)
+                          {
+                              factory.Set(name, value);
+                          });
+        return factory.Create<AttributeTestModel>()->m_gain;
+    };
+    EXPECT_EQ(gain("extra_us", 12.3456789), 12.3456789);
+    EXPECT_EQ(gain("rate_mpps", 215.5), 215.5e6);
+}
+
 TEST(ConfigSchemaAttribute, AnotherTypesAttributeNamesItsOwner)
 {
     ConfigSchemaObject o;

@@ -36,3 +36,16 @@ TEST(CounterSet, MaxKeepsThePeakOverComponents)
 }
 
 } // namespace
+
+TEST(CounterSet, HistogramsAddBucketByBucketAndGrowToTheLongest)
+{
+    ns3::CounterSet c;
+    EXPECT_TRUE(c.GetHistogram("reorder.displacement").empty());
+    const uint64_t a[] = {1, 0, 2};
+    const uint64_t b[] = {4, 5, 0, 0, 7};
+    c.AddHistogram("reorder.displacement", a, 3);
+    c.AddHistogram("reorder.displacement", b, 5);
+    EXPECT_EQ(c.GetHistogram("reorder.displacement"), (std::vector<uint64_t>{5, 5, 2, 0, 7}));
+    // A histogram is not a counter of the same name.
+    EXPECT_EQ(c.Get("reorder.displacement"), 0u);
+}

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <gtest/gtest.h>
 #include <string>
 #include <unistd.h>
@@ -1342,41 +1343,82 @@ TEST(ScenarioDefaults, CodeBuiltEntriesKeepTheirTypesDefaults)
 
 TEST(ScenarioDefaults, DcqcnPresetChangesDefaultsButExplicitKeysWin)
 {
+    // DCQCN's parameters are attributes, not ScenarioConfig members: the resolved JSON is what
+    // sets them (TopologyBuilder).
+    auto dcqcn = [](const ScenarioConfig& c)
+    {
+        return Scenario::ToJson(c).at("nic").at("dcqcn");
+    };
     json j = Minimal();
     j["nic"] = {{"dcqcn", {{"preset", "nvidia-cx6"}, {"rate_ai_mbps", 7}}}};
     const ScenarioConfig c = ParseJson(j);
     EXPECT_EQ(c.nic.dcqcn.preset, "nvidia-cx6");
-    EXPECT_EQ(c.nic.dcqcn.cnpIntervalUs, 0.0);
-    EXPECT_EQ(c.nic.dcqcn.byteCounterBytes, 32767u);
-    EXPECT_EQ(c.nic.dcqcn.initialAlpha, 1023.0 / 1024);
-    EXPECT_FALSE(c.nic.dcqcn.clampTargetRate);
-    EXPECT_EQ(c.nic.dcqcn.rateAiMbps, 7.0);
-    EXPECT_EQ(c.nic.dcqcn.rateHaiMbps, 50.0);
-    EXPECT_EQ(c.nic.dcqcn.rateStepReferenceGbps, 0.0); // every preset sets every key
-    EXPECT_EQ(c.nic.dcqcn.g, 5.0 / 1024);
-    EXPECT_EQ(c.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
-    EXPECT_EQ(c.nic.dcqcn.alphaUpdate, "per-period");
+    const json cx6 = dcqcn(c);
+    EXPECT_EQ(cx6["cnp_interval_us"], 0.0);
+    EXPECT_EQ(cx6["byte_counter_bytes"], 32767u);
+    EXPECT_EQ(cx6["initial_alpha"], 1023.0 / 1024);
+    EXPECT_EQ(cx6["clamp_target_rate"], false);
+    EXPECT_EQ(cx6["rate_ai_mbps"], 7.0);
+    EXPECT_EQ(cx6["rate_hai_mbps"], 50.0);
+    EXPECT_EQ(cx6["rate_step_reference_gbps"], 0.0); // every preset sets every key
+    EXPECT_EQ(cx6["g"], 5.0 / 1024);
+    EXPECT_EQ(cx6["rate_decrease_interval_us"], 4.0);
+    EXPECT_EQ(cx6["alpha_update"], "per-period");
 
     // The default preset is hpcc-simulator (docs/rdma-dcqcn.md#presets).
     const ScenarioConfig hpcc = ParseJson(Minimal());
     EXPECT_EQ(hpcc.nic.dcqcn.preset, "hpcc-simulator");
-    EXPECT_EQ(hpcc.nic.dcqcn.cnpIntervalUs, 0.0);
-    EXPECT_EQ(hpcc.nic.dcqcn.rateDecreaseIntervalUs, 4.0);
-    EXPECT_EQ(hpcc.nic.dcqcn.byteCounterBytes, 0u);
-    EXPECT_EQ(hpcc.nic.dcqcn.alphaUpdate, "per-period");
-    EXPECT_EQ(hpcc.nic.dcqcn.rateAiMbps, 5.0);
-    EXPECT_EQ(hpcc.nic.dcqcn.rateStepReferenceGbps, 25.0);
+    const json hs = dcqcn(hpcc);
+    EXPECT_EQ(hs["cnp_interval_us"], 0.0);
+    EXPECT_EQ(hs["rate_decrease_interval_us"], 4.0);
+    EXPECT_EQ(hs["byte_counter_bytes"], 0u);
+    EXPECT_EQ(hs["alpha_update"], "per-period");
+    EXPECT_EQ(hs["rate_ai_mbps"], 5.0);
+    EXPECT_EQ(hs["rate_step_reference_gbps"], 25.0);
+    EXPECT_EQ(hs["min_rate_mbps"], 1000.0);
 
     j["nic"]["dcqcn"] = {{"preset", "paper"}};
-    const ScenarioConfig paper = ParseJson(j);
-    EXPECT_EQ(paper.nic.dcqcn.cnpIntervalUs, 50.0);
-    EXPECT_EQ(paper.nic.dcqcn.rateDecreaseIntervalUs, 0.0);
-    EXPECT_EQ(paper.nic.dcqcn.byteCounterBytes, 10485760u);
-    EXPECT_EQ(paper.nic.dcqcn.initialAlpha, 0.5);
-    EXPECT_EQ(paper.nic.dcqcn.rateStepReferenceGbps, 0.0);
+    const json paper = dcqcn(ParseJson(j));
+    EXPECT_EQ(paper["cnp_interval_us"], 50.0);
+    EXPECT_EQ(paper["rate_decrease_interval_us"], 0.0);
+    EXPECT_EQ(paper["byte_counter_bytes"], 10485760u);
+    EXPECT_EQ(paper["initial_alpha"], 0.5);
+    EXPECT_EQ(paper["rate_step_reference_gbps"], 0.0);
 
     j["nic"]["dcqcn"]["preset"] = "cx6";
     EXPECT_EQ(ErrorOf(j).GetPath(), "nic.dcqcn.preset");
+}
+
+TEST(ScenarioDefaults, AutoWatchdogWaitsForAnAckAtTheCongestionControlsFloor)
+{
+    // 10 x the longer of the RTO and ack_every MTU frames at the slowest rate a sender can be
+    // held to: the runner passes the model's floor (RdmaCongestionControl::GetMinRate).
+    ScenarioConfig c;
+    EXPECT_DOUBLE_EQ(c.WatchdogUs(1.0), 10000.0); // 1 Gb/s: the RTO is longer
+    EXPECT_DOUBLE_EQ(c.WatchdogUs(std::numeric_limits<double>::infinity()), 10000.0);
+    EXPECT_NEAR(c.WatchdogUs(0.001), 89760.0, 1e-6); // nvidia-cx6's 1 Mb/s: 1,122 B frames
+    c.limits.watchdogUs = 5;
+    EXPECT_EQ(c.WatchdogUs(0.001), 5.0) << "a watchdog given is kept";
+}
+
+TEST(ScenarioDefaults, CodeBuiltPresetGivesThePresetsValues)
+{
+    // A config built in code is never validated, so the schema's Write must fill a preset's
+    // values itself; with only the declared defaults it would write hpcc-simulator's.
+    ScenarioConfig c;
+    c.nic.dcqcn.preset = "paper";
+    json d = Scenario::ToJson(c).at("nic").at("dcqcn");
+    EXPECT_EQ(d["cnp_interval_us"], 50.0);
+    EXPECT_EQ(d["alpha_update"], "per-cnp");
+    EXPECT_EQ(d["byte_counter_bytes"], 10485760u);
+    EXPECT_EQ(d["min_rate_mbps"], 100.0);
+    EXPECT_EQ(d["clamp_target_rate"], true);
+    // A parameter set in the kept section wins over the preset, as a key given in JSON does.
+    c.nic.spec = {{"dcqcn", {{"g", 0.5}}}};
+    d = Scenario::ToJson(c).at("nic").at("dcqcn");
+    EXPECT_EQ(d["g"], 0.5);
+    EXPECT_EQ(d["cnp_interval_us"], 50.0);
+    EXPECT_EQ(d["preset"], "paper");
 }
 
 TEST(ScenarioDefaults, NewProtocolAggregatesAtTheSourceTor)

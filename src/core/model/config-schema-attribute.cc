@@ -9,7 +9,9 @@ namespace ns3
 Ptr<AttributeValue>
 ConfigSchemaAttribute::ToValue(const ConfigSchemaKey& key, const nlohmann::json& value)
 {
-    return key.GetValueType().ToAttribute(key, value);
+    const TypeId::AttributeInformation info
+        = Lookup(key, key.GetAttributeOwner(), key.GetAttribute());
+    return key.GetValueType().ToAttribute(key, value, info.checker);
 }
 
 nlohmann::json

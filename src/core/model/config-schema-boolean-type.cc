@@ -50,7 +50,9 @@ ConfigSchemaBooleanType::AllowedText(const ConfigSchemaKey& /* key */) const
 }
 
 Ptr<AttributeValue>
-ConfigSchemaBooleanType::ToAttribute(const ConfigSchemaKey& /* key */, const json& value) const
+ConfigSchemaBooleanType::ToAttribute(const ConfigSchemaKey& /* key */,
+                                     const json& value,
+                                     Ptr<const AttributeChecker> /* checker */) const
 {
     return Create<BooleanValue>(value.get<bool>());
 }

@@ -26,7 +26,8 @@ public:
     std::string TypeText(const ConfigSchemaKey& key) const override;
     std::vector<std::string> AllowedText(const ConfigSchemaKey& key) const override;
     Ptr<AttributeValue> ToAttribute(const ConfigSchemaKey& key,
-                                    const nlohmann::json& value) const override;
+                                    const nlohmann::json& value,
+                                    Ptr<const AttributeChecker> checker) const override;
     nlohmann::json FromAttribute(const ConfigSchemaKey& key,
                                  const AttributeValue& value,
                                  Ptr<const AttributeChecker> checker) const override;

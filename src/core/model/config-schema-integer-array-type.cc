@@ -135,7 +135,9 @@ ConfigSchemaIntegerArrayType::CapAt(ConfigSchemaLimits& limits, double hi) const
 }
 
 Ptr<AttributeValue>
-ConfigSchemaIntegerArrayType::ToAttribute(const ConfigSchemaKey& /* key */, const json& value) const
+ConfigSchemaIntegerArrayType::ToAttribute(const ConfigSchemaKey& /* key */,
+                                          const json& value,
+                                          Ptr<const AttributeChecker> /* checker */) const
 {
     std::ostringstream list;
     for (std::size_t i = 0; i < value.size(); ++i)

@@ -158,7 +158,9 @@ ConfigSchemaIntegerType::CapAt(ConfigSchemaLimits& limits, double hi) const
 }
 
 Ptr<AttributeValue>
-ConfigSchemaIntegerType::ToAttribute(const ConfigSchemaKey& /* key */, const json& value) const
+ConfigSchemaIntegerType::ToAttribute(const ConfigSchemaKey& /* key */,
+                                     const json& value,
+                                     Ptr<const AttributeChecker> /* checker */) const
 {
     return Create<UintegerValue>(value.get<uint64_t>());
 }

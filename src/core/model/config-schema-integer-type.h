@@ -28,7 +28,8 @@ public:
     std::vector<std::string> AllowedText(const ConfigSchemaKey& key) const override;
     bool CapAt(ConfigSchemaLimits& limits, double hi) const override;
     Ptr<AttributeValue> ToAttribute(const ConfigSchemaKey& key,
-                                    const nlohmann::json& value) const override;
+                                    const nlohmann::json& value,
+                                    Ptr<const AttributeChecker> checker) const override;
     nlohmann::json FromAttribute(const ConfigSchemaKey& key,
                                  const AttributeValue& value,
                                  Ptr<const AttributeChecker> checker) const override;

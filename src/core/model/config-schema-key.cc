@@ -685,7 +685,7 @@ ConfigSchemaKey::Read(const nlohmann::json& filledObject, void* target, std::typ
     m_valueType->Read(*this, it == filledObject.end() ? nullptr : &*it, target);
 }
 
-void
+bool
 ConfigSchemaKey::Write(nlohmann::json& out,
                        const void* source,
                        std::type_index type,
@@ -698,6 +698,7 @@ ConfigSchemaKey::Write(nlohmann::json& out,
         fb = it == fallback->end() ? nullptr : &*it;
     }
     std::optional<json> value;
+    bool defaulted = false;
     if (m_binding && source)
     {
         CheckOwner(type);
@@ -710,11 +711,13 @@ ConfigSchemaKey::Write(nlohmann::json& out,
     else
     {
         value = m_valueType->WriteDefault(*this);
+        defaulted = true;
     }
     if (value)
     {
         out[m_name] = std::move(*value);
     }
+    return defaulted;
 }
 
 } // namespace ns3

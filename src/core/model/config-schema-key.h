@@ -331,8 +331,11 @@ public:
 
     /// Copy the filled value of this key into the struct at `target` (of type `type`).
     void Read(const nlohmann::json& filledObject, void* target, std::type_index type) const;
-    /// Write this key of the struct at `source` into `out`; unbound keys come from `fallback`.
-    void Write(nlohmann::json& out,
+    /**
+     * Write this key of the struct at `source` into `out`; unbound keys come from `fallback`.
+     * \return whether it wrote the declared default (neither the struct nor `fallback` had it)
+     */
+    bool Write(nlohmann::json& out,
                const void* source,
                std::type_index type,
                const nlohmann::json* fallback) const;

@@ -46,6 +46,22 @@ RateScale(const std::string& unit)
     return unit == "Mb/s" ? 1e6 : unit == "Gb/s" ? 1e9 : 0;
 }
 
+/// Events per second per unit of a count-rate key given in millions (a double attribute in
+/// events per second); 0 otherwise.
+double
+CountRateScale(const std::string& unit)
+{
+    return unit == "Mpps" ? 1e6 : 0;
+}
+
+/// Whether the attribute is a plain double: it takes the number in the key's unit, as is (a
+/// duration a model keeps in µs as a double would round to the clock's tick as a Time).
+bool
+IsPlainDouble(const Ptr<const AttributeChecker>& checker)
+{
+    return checker && checker->GetValueTypeName() == "ns3::DoubleValue";
+}
+
 /// Bytes per unit of a size key given in kibibytes or mebibytes; 0 otherwise.
 double
 ByteScale(const std::string& unit)
@@ -110,10 +126,20 @@ ConfigSchemaNumberType::CapAt(ConfigSchemaLimits& limits, double hi) const
 }
 
 Ptr<AttributeValue>
-ConfigSchemaNumberType::ToAttribute(const ConfigSchemaKey& key, const json& value) const
+ConfigSchemaNumberType::ToAttribute(const ConfigSchemaKey& key,
+                                    const json& value,
+                                    Ptr<const AttributeChecker> checker) const
 {
     const std::string& unit = key.GetUnit();
     const double x = value.get<double>();
+    if (double perSecond = CountRateScale(unit))
+    {
+        return Create<DoubleValue>(x * perSecond);
+    }
+    if (IsPlainDouble(checker))
+    {
+        return Create<DoubleValue>(x);
+    }
     if (std::optional<Time::Unit> t = TimeUnit(unit))
     {
         return Create<TimeValue>(Time::FromDouble(x, *t));
@@ -132,9 +158,17 @@ ConfigSchemaNumberType::ToAttribute(const ConfigSchemaKey& key, const json& valu
 json
 ConfigSchemaNumberType::FromAttribute(const ConfigSchemaKey& key,
                                       const AttributeValue& value,
-                                      Ptr<const AttributeChecker> /* checker */) const
+                                      Ptr<const AttributeChecker> checker) const
 {
     const std::string& unit = key.GetUnit();
+    if (double perSecond = CountRateScale(unit))
+    {
+        return As<DoubleValue>(key, value, "double").Get() / perSecond;
+    }
+    if (IsPlainDouble(checker))
+    {
+        return As<DoubleValue>(key, value, "double").Get();
+    }
     if (std::optional<Time::Unit> t = TimeUnit(unit))
     {
         return As<TimeValue>(key, value, "time").Get().ToDouble(*t);

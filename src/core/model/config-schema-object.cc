@@ -655,17 +655,10 @@ ConfigSchemaObject::ValidateKey(const ConfigSchemaKey& key,
         }
         return;
     }
-    for (const ConfigSchemaObject* level : chain)
+    if (const json* preset = PresetDefault(chain, filled, name))
     {
-        for (const PresetDecl& p : level->m_presets)
-        {
-            auto s = filled.find(p.selector);
-            if (s != filled.end() && *s == json(p.value) && p.defaults.contains(name))
-            {
-                filled[name] = NormalizedDefault(key, p.defaults[name]);
-                return;
-            }
-        }
+        filled[name] = NormalizedDefault(key, *preset);
+        return;
     }
     switch (key.m_presence)
     {
@@ -959,14 +952,20 @@ ConfigSchemaObject::Write(const void* source,
         }
     }
     json out = json::object();
+    std::vector<const ConfigSchemaObject*> chain;
+    std::vector<const ConfigSchemaKey*> defaulted;
     const ConfigSchemaObject* level = this;
     while (level)
     {
+        chain.push_back(level);
         // A variant's keys bound to a struct of its own write their values from the JSON kept.
         const bool own = level->HasOwnStruct(type);
         for (const auto& k : level->m_keys)
         {
-            k->Write(out, !own || k->IsBoundTo(type) ? source : nullptr, type, fb);
+            if (k->Write(out, !own || k->IsBoundTo(type) ? source : nullptr, type, fb))
+            {
+                defaulted.push_back(k.get());
+            }
         }
         if (level->m_discriminator.empty())
         {
@@ -976,7 +975,36 @@ ConfigSchemaObject::Write(const void* source,
         level = (it != out.end() && it->is_string()) ? level->FindVariant(it->get<std::string>())
                                                      : nullptr;
     }
+    // A key neither the struct nor the kept JSON gives takes the default validation would
+    // give it: a preset's where its selector picks one (a config built in code that names a
+    // preset gets the preset's values, not the declared defaults).
+    for (const ConfigSchemaKey* k : defaulted)
+    {
+        if (const json* preset = PresetDefault(chain, out, k->GetName()))
+        {
+            out[k->GetName()] = NormalizedDefault(*k, *preset);
+        }
+    }
     return out;
+}
+
+const nlohmann::json*
+ConfigSchemaObject::PresetDefault(const std::vector<const ConfigSchemaObject*>& chain,
+                                  const nlohmann::json& filled,
+                                  const std::string& name)
+{
+    for (const ConfigSchemaObject* level : chain)
+    {
+        for (const PresetDecl& p : level->m_presets)
+        {
+            auto s = filled.find(p.selector);
+            if (s != filled.end() && *s == json(p.value) && p.defaults.contains(name))
+            {
+                return &p.defaults.at(name);
+            }
+        }
+    }
+    return nullptr;
 }
 
 } // namespace ns3

@@ -237,6 +237,10 @@ private:
                      nlohmann::json& filled,
                      std::set<std::string>& invalid) const;
     std::string VariantContext() const;
+    /// The default a preset of `chain` gives key `name` in `filled`, or nullptr.
+    static const nlohmann::json* PresetDefault(const std::vector<const ConfigSchemaObject*>& chain,
+                                               const nlohmann::json& filled,
+                                               const std::string& name);
     /// A variant bound to a struct of its own, not `type`: only its keys bound to `type` are
     /// read into a `type`.
     bool HasOwnStruct(std::type_index type) const;

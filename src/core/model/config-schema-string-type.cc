@@ -50,7 +50,9 @@ ConfigSchemaStringType::AllowedText(const ConfigSchemaKey& /* key */) const
 }
 
 Ptr<AttributeValue>
-ConfigSchemaStringType::ToAttribute(const ConfigSchemaKey& /* key */, const json& value) const
+ConfigSchemaStringType::ToAttribute(const ConfigSchemaKey& /* key */,
+                                    const json& value,
+                                    Ptr<const AttributeChecker> /* checker */) const
 {
     return Create<StringValue>(value.get<std::string>());
 }

@@ -17,7 +17,9 @@ ConfigSchemaValueType::CapAt(ConfigSchemaLimits& /* limits */, double /* hi */) 
 }
 
 Ptr<AttributeValue>
-ConfigSchemaValueType::ToAttribute(const ConfigSchemaKey& key, const json& /* value */) const
+ConfigSchemaValueType::ToAttribute(const ConfigSchemaKey& key,
+                                   const json& /* value */,
+                                   Ptr<const AttributeChecker> /* checker */) const
 {
     NoAttribute(key);
 }

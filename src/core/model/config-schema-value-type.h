@@ -55,7 +55,8 @@ public:
 
     /** \return the attribute value of a validated value; aborts for a type that sets none */
     virtual Ptr<AttributeValue> ToAttribute(const ConfigSchemaKey& key,
-                                            const nlohmann::json& value) const;
+                                            const nlohmann::json& value,
+                                            Ptr<const AttributeChecker> checker) const;
     /** \return the key's value of an attribute value; aborts when the two do not fit */
     virtual nlohmann::json FromAttribute(const ConfigSchemaKey& key,
                                          const AttributeValue& value,

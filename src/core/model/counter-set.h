@@ -2,7 +2,8 @@
  * Named counters a model adds its own results to, and a summary folds: the summary asks each
  * component for its counters instead of knowing the component's class. Keys are dotted paths
  * of summary.json's "network" object ("telemetry.claims"); adding to a key sums, Max keeps the
- * largest value given (a peak over components). A key is either summed or maximised.
+ * largest value given (a peak over components). A key is either summed or maximised. A
+ * histogram is a key of its own whose buckets add bucket by bucket.
  */
 #ifndef MCAST4AI_COUNTER_SET_H
 #define MCAST4AI_COUNTER_SET_H
@@ -11,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ns3
 {
@@ -27,12 +29,17 @@ public:
     void Max(std::string_view key, uint64_t value);
     /// The counter key; 0 if nothing was added to it.
     uint64_t Get(std::string_view key) const;
+    /// Add n buckets to histogram key, bucket by bucket (it grows to the longest given).
+    void AddHistogram(std::string_view key, const uint64_t* buckets, std::size_t n);
+    /// The histogram key; empty if nothing was added to it.
+    std::vector<uint64_t> GetHistogram(std::string_view key) const;
 
 private:
     /// The counter key, created at 0 (no string is built for a key that exists).
     uint64_t& At(std::string_view key);
 
     std::map<std::string, uint64_t, std::less<>> m_counters;
+    std::map<std::string, std::vector<uint64_t>, std::less<>> m_histograms;
 };
 
 } // namespace ns3

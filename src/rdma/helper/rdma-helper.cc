@@ -14,6 +14,7 @@ RdmaHelper::RdmaHelper()
     : m_ccType(Dcqcn::GetTypeId().GetName())
 {
     m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+    m_rxFactory.SetTypeId(NicReceivePipeline::GetTypeId());
 }
 
 void
@@ -38,7 +39,7 @@ RdmaHelper::SetAttribute(TypeId owner, const std::string& name, const AttributeV
     {
         SetPathSteeringAttribute(name, value);
     }
-    else if (m_rxPipeline && ConfigSchemaAttribute::IsOf(m_rxFactory.GetTypeId(), owner))
+    else if (ConfigSchemaAttribute::IsOf(m_rxFactory.GetTypeId(), owner))
     {
         SetReceivePipelineAttribute(name, value);
     }
@@ -72,7 +73,6 @@ void
 RdmaHelper::SetReceivePipeline(const std::string& typeName)
 {
     m_rxFactory.SetTypeId(typeName);
-    m_rxPipeline = true;
 }
 
 void
@@ -104,9 +104,11 @@ RdmaHelper::Install(const NodeContainer& nodes,
             }
         }
         nic->Setup(nodes.Get(h), hostPorts[h], h);
-        if (m_rxPipeline)
+        // A receive path without a packet rate costs nothing: the NIC gets no pipeline.
+        Ptr<NicReceivePipeline> rx = m_rxFactory.Create<NicReceivePipeline>();
+        if (rx->GetPacketRate() > 0)
         {
-            nic->SetReceivePipeline(m_rxFactory.Create<NicReceivePipeline>());
+            nic->SetReceivePipeline(rx);
         }
         nodes.Get(h)->AggregateObject(nic);
         nics.push_back(nic);

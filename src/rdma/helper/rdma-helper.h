@@ -39,8 +39,8 @@ public:
     /// Endpoint path steering of every sending unicast QP, by TypeId name (none by default).
     void SetPathSteering(const std::string& typeName);
     void SetPathSteeringAttribute(const std::string& name, const AttributeValue& value);
-    /// The receive path of every NIC, by TypeId name (a NicReceivePipeline; none by default:
-    /// frames cost the receiving NIC nothing).
+    /// The receive path of every NIC, by TypeId name (NicReceivePipeline by default). A NIC
+    /// gets one only when its PacketRate is above 0: by default frames cost it nothing.
     void SetReceivePipeline(const std::string& typeName);
     void SetReceivePipelineAttribute(const std::string& name, const AttributeValue& value);
 
@@ -57,8 +57,7 @@ private:
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
     std::string m_steeringType;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_steeringAttributes;
-    ObjectFactory m_rxFactory; // no TypeId: no receive pipeline
-    bool m_rxPipeline{false};
+    ObjectFactory m_rxFactory; // a NIC gets one only with a PacketRate above 0
 };
 
 } // namespace ns3

@@ -26,7 +26,7 @@ namespace
 using json = nlohmann::json;
 using Bounds = ConfigSchemaBounds;
 
-/// The preset a scenario gets when it names none; DcqcnConfig's initialisers are its values.
+/// The preset a scenario gets when it names none: its values are the keys' declared defaults.
 const char* const DEFAULT_PRESET = "hpcc-simulator";
 
 /// Every preset sets every parameter, so that none inherits another preset's value.
@@ -112,7 +112,9 @@ DcqcnPresets()
 }
 
 /// nic.dcqcn: every key but `preset` and `rate_trace` sets an attribute, of the model or of
-/// the NIC (its notification point).
+/// the NIC (its notification point). Only `enabled`, `preset` and `rate_trace` are bound to
+/// DcqcnConfig: the scenario reads nothing else, so the presets here are the one place the
+/// parameters' values are written.
 void
 DeclareKeys(ConfigSchemaObject& d)
 {
@@ -160,62 +162,49 @@ DeclareKeys(ConfigSchemaObject& d)
         .Unit("µs")
         .Doc("notification point: at most one CNP per QP per interval (0: one per CE-marked "
              "packet)")
-        .Bind(&DcqcnConfig::cnpIntervalUs)
         .Attribute(RdmaNic::GetTypeId(), "CnpInterval");
-    d.Number("g", Bounds::Between(0, 1))
-        .Default(def("g"))
-        .Doc("alpha gain")
-        .Bind(&DcqcnConfig::g)
-        .Attribute("G");
+    d.Number("g", Bounds::Between(0, 1)).Default(def("g")).Doc("alpha gain").Attribute("G");
     d.Number("alpha_update_us", Bounds::Above(0))
         .Default(def("alpha_update_us"))
         .Unit("µs")
         .Doc("K: the alpha update period (see alpha_update)")
-        .Bind(&DcqcnConfig::alphaUpdateUs)
         .Attribute("AlphaUpdatePeriod");
     d.Enum("alpha_update", {"per-cnp", "per-period"})
         .Default(def("alpha_update"))
         .Doc("per-cnp: alpha rises at every CNP and decays every K without one (the paper); "
              "per-period: every K, alpha rises if a CNP arrived in that period and decays "
              "otherwise (ConnectX firmware as HPCC's simulator models it)")
-        .Bind(&DcqcnConfig::alphaUpdate)
         .Attribute("AlphaUpdate");
     d.Number("rate_decrease_interval_us", Bounds::AtLeast(0))
         .Default(def("rate_decrease_interval_us"))
         .Unit("µs")
         .Doc("at most one rate cut per interval: the CNPs of an interval cause one cut at its "
              "end (ConnectX rate_reduce_monitor_period); 0: every CNP cuts at once")
-        .Bind(&DcqcnConfig::rateDecreaseIntervalUs)
         .Attribute("RateDecreaseInterval");
     d.Number("rate_increase_us", Bounds::Above(0))
         .Default(def("rate_increase_us"))
         .Unit("µs")
         .Doc("T: rate-increase timer")
-        .Bind(&DcqcnConfig::rateIncreaseUs)
         .Attribute("RateIncreasePeriod");
     d.Integer("byte_counter_bytes", 0, UINT32_MAX)
         .Default(def("byte_counter_bytes"))
         .Unit("bytes")
         .Doc("B: bytes per byte-counter stage; 0: no byte counter, the timer alone drives the "
              "increase")
-        .Bind(&DcqcnConfig::byteCounterBytes)
         .Attribute("ByteCounter");
     d.Integer("fast_recovery_steps", 0, 1000)
         .Default(def("fast_recovery_steps"))
         .Doc("F: stages (counted from 1) are fast recovery while below F")
-        .Bind(&DcqcnConfig::fastRecoverySteps)
         .Attribute("FastRecoverySteps");
     d.Number("rate_ai_mbps", Bounds::AtLeast(0))
         .Default(def("rate_ai_mbps"))
         .Unit("Mb/s")
         .Doc("additive-increase step of the target rate (at rate_step_reference_gbps)")
-        .Bind(&DcqcnConfig::rateAiMbps)
         .Attribute("RateAi");
     d.Number("rate_hai_mbps", Bounds::AtLeast(0))
         .Default(def("rate_hai_mbps"))
         .Unit("Mb/s")
         .Doc("hyper-increase step of the target rate (at rate_step_reference_gbps)")
-        .Bind(&DcqcnConfig::rateHaiMbps)
         .Attribute("RateHai");
     d.Number("rate_step_reference_gbps", Bounds::AtLeast(0))
         .Default(def("rate_step_reference_gbps"))
@@ -224,30 +213,25 @@ DeclareKeys(ConfigSchemaObject& d)
              "them by its own line rate over this one, as HPCC's run.py scales them with the "
              "link rate (`hpcc-simulator`: 5 and 50 Mb/s per 25 Gb/s, so 20 and 200 at "
              "100 Gb/s, 80 and 800 at 400); 0: the steps are the same at every line rate")
-        .Bind(&DcqcnConfig::rateStepReferenceGbps)
         .Attribute("StepReferenceRate");
     d.Number("min_rate_mbps", Bounds::Above(0))
         .Default(def("min_rate_mbps"))
         .Unit("Mb/s")
         .Doc("the rate never drops below this")
-        .Bind(&DcqcnConfig::minRateMbps)
         .Attribute("MinRate");
     d.Number("rate_on_first_cnp_mbps", Bounds::AtLeast(0))
         .Default(def("rate_on_first_cnp_mbps"))
         .Unit("Mb/s")
         .Doc("rate after the first cut of a QP; 0: the first cut decreases like any other")
-        .Bind(&DcqcnConfig::rateOnFirstCnpMbps)
         .Attribute("RateOnFirstCnp");
     d.Number("initial_alpha", Bounds::Between(0, 1))
         .Default(def("initial_alpha"))
         .Doc("alpha of a QP at its first CNP")
-        .Bind(&DcqcnConfig::initialAlpha)
         .Attribute("InitialAlpha");
     d.Boolean("clamp_target_rate")
         .Default(def("clamp_target_rate"))
         .Doc("every cut sets the target rate to the current rate (the paper); false: only the "
              "first cut after a rate increase does")
-        .Bind(&DcqcnConfig::clampTargetRate)
         .Attribute("ClampTargetRate");
     d.Boolean("rate_trace")
         .Default(false)
@@ -631,6 +615,12 @@ DataRate
 Dcqcn::GetRate() const
 {
     return DataRate(static_cast<uint64_t>(m_rateBps));
+}
+
+DataRate
+Dcqcn::GetMinRate() const
+{
+    return m_minRate;
 }
 
 DataRate

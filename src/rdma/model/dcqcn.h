@@ -68,6 +68,7 @@ public:
     void RateIncreaseTimerExpired();
 
     DataRate GetRate() const override;
+    DataRate GetMinRate() const override;
     DataRate GetTargetRate() const;
     DataRate GetLineRate() const;
     /// The additive and hyper-increase steps in force: RateAi and RateHai, scaled by the line

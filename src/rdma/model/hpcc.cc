@@ -193,6 +193,12 @@ Hpcc::GetRate() const
     return DataRate(static_cast<uint64_t>(m_rateBps));
 }
 
+DataRate
+Hpcc::GetMinRate() const
+{
+    return m_minRate;
+}
+
 bool
 Hpcc::UsesTelemetry() const
 {

@@ -49,6 +49,7 @@ public:
     void BytesSent(uint32_t wireBytes) override;
     Time PacingDelay(uint32_t wireBytes) const override;
     DataRate GetRate() const override;
+    DataRate GetMinRate() const override;
     bool UsesTelemetry() const override;
     bool UsesEcn() const override;
     void ReceiveTelemetry(const IoamTraceHeader& trace,

@@ -13,28 +13,18 @@
 namespace ns3
 {
 
-/// DCQCN's parameters; the initialisers are the default preset's (`hpcc-simulator`, dcqcn.cc).
+/**
+ * What the scenario itself reads of nic.dcqcn. The model's parameters (g, the timers, the
+ * rate steps, ...) are not here: they set Dcqcn's and RdmaNic's attributes from the JSON the
+ * schema writes, with `preset`'s values where a key is not given (dcqcn.cc declares them, once).
+ * A config built in code picks a preset here and sets single parameters in NicConfig::spec,
+ * e.g. spec["dcqcn"]["g"].
+ */
 struct DcqcnConfig
 {
     bool enabled{true};
-    // Where the defaults below come from: paper, nvidia-cx6 or hpcc-simulator.
-    std::string preset{"hpcc-simulator"};
-    double cnpIntervalUs{0}; // notification point: at most one CNP per QP per interval
-    double g{1.0 / 256};     // alpha gain
-    double alphaUpdateUs{1}; // K: the alpha update period
-    std::string alphaUpdate{"per-period"}; // "per-cnp" (the paper) or "per-period" (firmware)
-    double rateDecreaseIntervalUs{4};      // at most one cut per interval; 0: every CNP cuts
-    double rateIncreaseUs{300};            // T: rate-increase timer
-    uint64_t byteCounterBytes{0};          // B: bytes per byte-counter stage; 0: none
-    uint32_t fastRecoverySteps{2};         // F: stages below F are fast recovery
-    double rateAiMbps{5};
-    double rateHaiMbps{50};
-    double rateStepReferenceGbps{25}; // AI/HAI are per this line rate, scaled; 0: as given
-    double minRateMbps{1000};
-    double rateOnFirstCnpMbps{0}; // 0: the first cut decreases like any other
-    double initialAlpha{1.0};     // alpha at the first CNP
-    bool clampTargetRate{false};  // every cut sets target = current rate (the paper)
-    bool rateTrace{false};        // write dcqcn-rates.csv into the result directory
+    std::string preset{"hpcc-simulator"}; // where the other keys' values come from
+    bool rateTrace{false};                // write dcqcn-rates.csv into the result directory
 };
 
 struct NicConfig
@@ -47,7 +37,7 @@ struct NicConfig
     std::string reorder{"go-back-n"};       // receivers: go-back-n or tolerant
     uint32_t reorderWindow{4096};           // tolerant: bitmap size in packets
     double reorderTimeoutUs{100.0};         // tolerant: a hole this old is NAKed selectively
-    double receiveMpps{0};                  // receive path packet rate; 0: unlimited
+    double receiveMpps{0};                  // receive path packet rate; 0: unlimited, no pipeline
     uint32_t receivePauseBytes{0};          // receive buffer XOFF; 0: never paused
     std::string congestionControl{"dcqcn"}; // a registered model's name, or "none"
     DcqcnConfig dcqcn;

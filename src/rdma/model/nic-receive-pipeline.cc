@@ -2,6 +2,7 @@
 
 #include "core/model/ns3-compat.h"
 #include "fabric/model/fabric-switch.h"
+#include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -24,10 +25,11 @@ NicReceivePipeline::GetTypeId()
               .SetGroupName("Mcast4ai")
               .AddConstructor<NicReceivePipeline>()
               .AddAttribute("PacketRate",
-                            "Frames the receive path handles per second, whatever their kind",
-                            DoubleValue(330e6),
+                            "Frames the receive path handles per second, whatever their kind; "
+                            "0: unlimited, and RdmaHelper gives the NIC no pipeline",
+                            DoubleValue(0),
                             MakeDoubleAccessor(&NicReceivePipeline::m_packetRate),
-                            MakeDoubleChecker<double>(1))
+                            MakeDoubleChecker<double>(0))
               .AddAttribute("PauseThreshold",
                             "Bytes waiting at which the link peer is paused (XOFF); 0: never "
                             "paused, the buffer is unbounded",
@@ -57,6 +59,9 @@ NicReceivePipeline::NicReceivePipeline() = default;
 void
 NicReceivePipeline::Setup(Ptr<FabricNetDevice> device, DeliverCallback deliver)
 {
+    NS_ABORT_MSG_UNLESS(m_packetRate > 0,
+                        "a NicReceivePipeline needs a PacketRate; an unlimited receive path is "
+                        "no pipeline at all");
     m_device = device;
     m_deliver = deliver;
     m_interval = Seconds(1.0 / m_packetRate);

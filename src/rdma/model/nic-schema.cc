@@ -99,13 +99,13 @@ NicSchema::Declare(ConfigSchemaObject& nic)
             "`" + k + "` only with `reorder` 'tolerant'");
     }
     nic.Number("receive_mpps", Bounds::AtLeast(0))
-        .Default(0.0)
         .Unit("Mpps")
         .Doc("packet rate of the receive path: every frame a NIC receives (data, ACK, NAK, CNP, "
              "probe) holds it for 1 / rate and later ones wait, so an ACK implosion loads the "
              "sender's NIC; 0: unlimited, a frame costs the NIC nothing. ConnectX-7's product "
              "brief gives up to 330-370 M messages/s; see docs/rdma-dcqcn.md#receive-path")
-        .Bind(&NicConfig::receiveMpps);
+        .Bind(&NicConfig::receiveMpps)
+        .Attribute(NicReceivePipeline::GetTypeId(), "PacketRate");
     nic.Integer("receive_pause_bytes", 0, UINT32_MAX)
         .Auto("0 (never paused) with receive_mpps")
         .Unit("bytes")
@@ -141,9 +141,9 @@ NicSchema::Declare(ConfigSchemaObject& nic)
              "telemetry on every data packet, configured by nic.hpcc; data is sent without "
              "ECN capability, so no CNPs) or none (line rate); see docs/hpcc.md")
         .Bind(&NicConfig::congestionControl);
-    // Each model's own keys are declared with it (nic.dcqcn, nic.hpcc). DCQCN's are read by
-    // the runner too (the rate log, the watchdog's slowest rate), so its object binds to
-    // NicConfig; the others are kept in NicConfig::spec.
+    // Each model's own keys are declared with it (nic.dcqcn, nic.hpcc). The runner reads three
+    // of DCQCN's (enabled, preset, rate_trace), so its object binds to NicConfig::dcqcn; every
+    // other key is kept in NicConfig::spec and sets its attribute.
     nic.Object("dcqcn").Doc("DCQCN congestion control").Bind(&NicConfig::dcqcn);
     models.DeclareKeys(nic, "congestion_control");
     // ACKs and CNPs sharing the data class would be paused by the very congestion they report.

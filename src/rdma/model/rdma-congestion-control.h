@@ -43,6 +43,9 @@ public:
     virtual Time PacingDelay(uint32_t wireBytes) const = 0;
     /// The current sending rate.
     virtual DataRate GetRate() const = 0;
+    /// The slowest rate the model may hold its queue pair to (its floor): the run's watchdog
+    /// waits long enough for a frame at this rate.
+    virtual DataRate GetMinRate() const = 0;
 
     /**
      * Whether the model reads in-band telemetry. Its queue pair's unicast data packets then

@@ -63,13 +63,7 @@ RdmaNicCounters::AddTo(CounterSet& c) const
     c.Add("reorder.drops", reorderDrops);
     c.Add("lost_packets", lostPackets);
     c.Add("lost_bytes", lostBytes);
-    for (uint32_t b = 0; b < DISPLACEMENT_BUCKETS; ++b)
-    {
-        if (displacement[b])
-        {
-            c.Add("reorder.displacement." + std::to_string(b), displacement[b]);
-        }
-    }
+    c.AddHistogram("reorder.displacement", displacement.data(), displacement.size());
     c.Add("telemetry.probes", probesSent);
     c.Add("telemetry.probe_acks", probeAcksReceived);
     c.Add("telemetry.probe_acks_sent", probeAcksSent);

@@ -134,9 +134,16 @@ AttributeReference::Markdown()
         "",
         [&keys](const std::string& path, const ConfigSchemaKey& key)
         {
-            if (!key.GetAttribute().empty())
+            if (key.GetAttribute().empty())
             {
-                keys[key.GetAttributeOwner().GetName() + "::" + key.GetAttribute()].push_back(path);
+                return;
+            }
+            // Two variants may declare the same key for it (jitter's mean_us): listed once.
+            std::vector<std::string>& paths
+                = keys[key.GetAttributeOwner().GetName() + "::" + key.GetAttribute()];
+            if (std::find(paths.begin(), paths.end(), path) == paths.end())
+            {
+                paths.push_back(path);
             }
         });
     std::vector<TypeId> types;

@@ -39,8 +39,9 @@ LimitsSchema::Declare(ConfigSchemaObject& root)
         .Bind(&LimitsConfig::maxRssMb, 0.0);
     l.Number("watchdog_us", ConfigSchemaBounds::Between(0, SimLimits::MAX_TIME_US))
         .Auto("10 x the longer of `nic.rto_us` and the time to send `nic.ack_every` MTU frames at "
-              "the slowest rate a sender can be held to (DCQCN's `min_rate_mbps` if on, else the "
-              "slower link): 10,000 µs with the defaults")
+              "the slowest rate a sender can be held to (its congestion control's floor, "
+              "`nic.dcqcn.min_rate_mbps` or `nic.hpcc.min_rate_mbps`, or the slower link if "
+              "slower): 10,000 µs with the defaults")
         .Unit("µs")
         .Doc("stop a run whose operations make no progress for this long while data is "
              "outstanding (no queue pair's acknowledged PSN moves and no operation completes), "

@@ -87,21 +87,19 @@ struct ScenarioConfig
     /**
      * limits.watchdog_us in µs (0: none). Auto: 10 times the longest a healthy sender goes
      * without an ACK, which is the longer of the RTO and the time to send ack_every MTU
-     * frames at the slowest rate it can be held to (DCQCN's minimum rate if DCQCN is on,
-     * else the slower of the two links): 10,000 µs by default, 89,760 µs at the nvidia-cx6
-     * preset's 1 Mb/s.
+     * frames at the slowest rate it can be held to: `ccFloorGbps`, the congestion-control
+     * model's floor (RdmaCongestionControl::GetMinRate; infinite without a model), or the
+     * slower of the two links if that is slower. 10,000 µs by default, 89,760 µs at the
+     * nvidia-cx6 preset's 1 Mb/s.
      */
-    double WatchdogUs() const
+    double WatchdogUs(double ccFloorGbps) const
     {
         if (limits.watchdogUs != LimitsConfig::AUTO_WATCHDOG)
         {
             return limits.watchdogUs;
         }
-        double gbps = std::min(topology.hostLink.rateGbps, topology.fabricLink.rateGbps);
-        if (nic.dcqcn.enabled)
-        {
-            gbps = std::min(gbps, nic.dcqcn.minRateMbps / 1e3);
-        }
+        const double gbps
+            = std::min({topology.hostLink.rateGbps, topology.fabricLink.rateGbps, ccFloorGbps});
         return 10.0 * std::max(nic.rtoUs, MtuFrameUs(gbps) * nic.ackEvery);
     }
 

@@ -8,6 +8,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "rdma/model/rdma-congestion-control.h"
 #include "scenario/model/scenario-error.h"
 #include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
@@ -215,7 +217,14 @@ ScenarioRunner::Build()
         m_workloads.push_back(wl);
     }
     m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
-    const double watchdogUs = m_config.WatchdogUs();
+    // The slowest a sender can be held to is its congestion control's floor, the same at every
+    // NIC (one model, one set of attributes).
+    double ccFloorGbps = std::numeric_limits<double>::infinity();
+    if (Ptr<RdmaCongestionControl> cc = m_fabric->GetNic(0)->CreateCongestionControl())
+    {
+        ccFloorGbps = cc->GetMinRate().GetBitRate() / 1e9;
+    }
+    const double watchdogUs = m_config.WatchdogUs(ccFloorGbps);
     if (watchdogUs > 0)
     {
         m_watchdog = CreateObject<RunWatchdog>();
@@ -450,11 +459,6 @@ ScenarioRunner::NetworkSummary() const
     {
         m_fabric->GetSwitch(s)->AddCounters(c);
     }
-    std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS> displacement{};
-    for (uint32_t b = 0; b < displacement.size(); ++b)
-    {
-        displacement[b] = c.Get("reorder.displacement." + std::to_string(b));
-    }
     const uint64_t acks = c.Get("acks_at_senders");
     const uint64_t groupPeak = c.Get("switch_state.group_table_peak_sum");
     const uint64_t aggPeak = c.Get("switch_state.aggregation_peak_sum");
@@ -498,55 +502,56 @@ ScenarioRunner::NetworkSummary() const
            {"aggregation_installs", c.Get("switch_state.aggregation_installs")},
            {"aggregation_frees", c.Get("switch_state.aggregation_frees")},
            {"extended_bier", m_fabric->GetDelivery()->ExtendsBier() && aggPeak > 0}};
-    return {{"link_bytes", c.Get("link_bytes")},
-            {"sender_nic_bytes", c.Get("sender_nic_bytes")},
-            {"pfc_pauses", c.Get("pfc_pauses")},
-            {"ecn_marks", c.Get("ecn_marks")},
-            {"cnps", c.Get("cnps")},
-            {"drops", c.Get("drops")},
-            {"link_losses", c.Get("link_losses")},
-            {"link_down_losses", c.Get("link_down_losses")},
-            {"unroutable_drops", c.Get("unroutable_drops")},
-            {"retransmissions", c.Get("retransmissions")},
-            {"naks", c.Get("naks")},
-            {"spurious_retransmissions", c.Get("spurious_retransmissions")},
-            {"reorder", ReorderSummary(displacement, c.Get("reorder.drops"))},
-            {"qps_per_host",
-             {{"mean",
-               m_fabric->GetHostCount() ? double(c.Get("qps")) / m_fabric->GetHostCount() : 0.0},
-              {"max", c.Get("qps_max")}}},
-            {"steering",
-             {{"repaths", c.Get("steering.repaths")}, {"probes", c.Get("steering.probes")}}},
-            {"telemetry",
-             {{"probes", c.Get("telemetry.probes")},
-              {"claims", c.Get("telemetry.claims")},
-              {"claims_lost", c.Get("telemetry.claims_lost")},
-              {"probe_acks", c.Get("telemetry.probe_acks")},
-              {"probe_bytes", c.Get("telemetry.probe_bytes")},
-              {"stamps", c.Get("telemetry.stamps")},
-              {"overflows", c.Get("telemetry.overflows")}}},
-            {"acks_at_senders", acks},
-            {"header_bytes", c.Get("header_bytes")},
-            {"data_packets", c.Get("data_packets")},
-            {"copies_from_source",
-             p2mpMessages ? nlohmann::json(copies / p2mpMessages) : nlohmann::json(nullptr)},
-            {"acks_per_data_packet", logical ? double(acks) / logical : 0.0},
-            {"switch_state_peak_sum", c.Get("switch_state.bift_entries") + groupPeak + aggPeak},
-            {"switch_state", state},
-            {"bth_parsed_packets", c.Get("bth_parsed_packets")},
-            {"aggregated_acks", c.Get("aggregated_acks")},
-            {"acks_refused", refused},
-            {"source_refused", c.Get("source_refused")},
-            {"group_installs", ctl ? ctl->GetInstalls() : 0},
-            {"group_install_us_mean", ctl ? ctl->GetMeanInstallUs() : 0.0},
-            {"group_evictions", ctl ? ctl->GetEvictions() : 0},
-            {"group_teardowns", ctl ? ctl->GetTeardowns() : 0},
-            {"group_install_rate_per_s", ctl && simS > 0 ? ctl->GetInstalls() / simS : 0.0},
-            {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
-            {"switch_buffer_peak_bytes", c.Get("switch_buffer_peak_bytes")},
-            {"nic_receive", ReceivePathSummary()},
-            {"acks_by_link", AcksByLinkSummary()},
-            {"packet_hops", c.Get("packet_hops")}};
+    return {
+        {"link_bytes", c.Get("link_bytes")},
+        {"sender_nic_bytes", c.Get("sender_nic_bytes")},
+        {"pfc_pauses", c.Get("pfc_pauses")},
+        {"ecn_marks", c.Get("ecn_marks")},
+        {"cnps", c.Get("cnps")},
+        {"drops", c.Get("drops")},
+        {"link_losses", c.Get("link_losses")},
+        {"link_down_losses", c.Get("link_down_losses")},
+        {"unroutable_drops", c.Get("unroutable_drops")},
+        {"retransmissions", c.Get("retransmissions")},
+        {"naks", c.Get("naks")},
+        {"spurious_retransmissions", c.Get("spurious_retransmissions")},
+        {"reorder", ReorderSummary(c.GetHistogram("reorder.displacement"), c.Get("reorder.drops"))},
+        {"qps_per_host",
+         {{"mean",
+           m_fabric->GetHostCount() ? double(c.Get("qps")) / m_fabric->GetHostCount() : 0.0},
+          {"max", c.Get("qps_max")}}},
+        {"steering",
+         {{"repaths", c.Get("steering.repaths")}, {"probes", c.Get("steering.probes")}}},
+        {"telemetry",
+         {{"probes", c.Get("telemetry.probes")},
+          {"claims", c.Get("telemetry.claims")},
+          {"claims_lost", c.Get("telemetry.claims_lost")},
+          {"probe_acks", c.Get("telemetry.probe_acks")},
+          {"probe_bytes", c.Get("telemetry.probe_bytes")},
+          {"stamps", c.Get("telemetry.stamps")},
+          {"overflows", c.Get("telemetry.overflows")}}},
+        {"acks_at_senders", acks},
+        {"header_bytes", c.Get("header_bytes")},
+        {"data_packets", c.Get("data_packets")},
+        {"copies_from_source",
+         p2mpMessages ? nlohmann::json(copies / p2mpMessages) : nlohmann::json(nullptr)},
+        {"acks_per_data_packet", logical ? double(acks) / logical : 0.0},
+        {"switch_state_peak_sum", c.Get("switch_state.bift_entries") + groupPeak + aggPeak},
+        {"switch_state", state},
+        {"bth_parsed_packets", c.Get("bth_parsed_packets")},
+        {"aggregated_acks", c.Get("aggregated_acks")},
+        {"acks_refused", refused},
+        {"source_refused", c.Get("source_refused")},
+        {"group_installs", ctl ? ctl->GetInstalls() : 0},
+        {"group_install_us_mean", ctl ? ctl->GetMeanInstallUs() : 0.0},
+        {"group_evictions", ctl ? ctl->GetEvictions() : 0},
+        {"group_teardowns", ctl ? ctl->GetTeardowns() : 0},
+        {"group_install_rate_per_s", ctl && simS > 0 ? ctl->GetInstalls() / simS : 0.0},
+        {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
+        {"switch_buffer_peak_bytes", c.Get("switch_buffer_peak_bytes")},
+        {"nic_receive", ReceivePathSummary()},
+        {"acks_by_link", AcksByLinkSummary()},
+        {"packet_hops", c.Get("packet_hops")}};
 }
 
 nlohmann::json
@@ -606,8 +611,7 @@ ScenarioRunner::ReceivePathSummary() const
 }
 
 nlohmann::json
-ScenarioRunner::ReorderSummary(
-    const std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS>& hist, uint64_t drops)
+ScenarioRunner::ReorderSummary(const std::vector<uint64_t>& hist, uint64_t drops)
 {
     // Buckets by powers of two, in order, only those with packets (a run without reordering
     // shows an empty list).

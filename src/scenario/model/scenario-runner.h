@@ -18,7 +18,6 @@
 #include "workload/model/metrics.h"
 #include "workload/model/workload.h"
 
-#include <array>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -93,10 +92,9 @@ private:
     nlohmann::json NetworkSummary() const;
     /// summary.json's `watchdog` block, when the watchdog stopped the run.
     nlohmann::json WatchdogSummary() const;
-    /// The reorder histogram of tolerant receivers (RdmaNicCounters::RecordDisplacement) for
-    /// summary.json.
-    static nlohmann::json ReorderSummary(
-        const std::array<uint64_t, RdmaNicCounters::DISPLACEMENT_BUCKETS>& hist, uint64_t drops);
+    /// The reorder histogram of tolerant receivers (RdmaNicCounters::RecordDisplacement: bucket
+    /// b holds displacements 2^b .. 2^(b+1) - 1) for summary.json.
+    static nlohmann::json ReorderSummary(const std::vector<uint64_t>& hist, uint64_t drops);
     /// FrameInfo::owner of workload k (k < workloads) or straggler k - workloads.
     static uint8_t OwnerOf(std::size_t k);
     /// FrameInfo::owner of workload i's P2MP channels (Workload::Context::p2mpOwner).

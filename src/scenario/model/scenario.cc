@@ -138,8 +138,10 @@ Scenario::Warnings(const ScenarioConfig& config)
             }
         }
     }
-    const double watchdogUs = config.WatchdogUs();
-    if (watchdogUs > 0 && watchdogUs <= config.nic.rtoUs)
+    // Only a watchdog given can be this short: the auto one is ten RTOs or more.
+    const double watchdogUs = config.limits.watchdogUs;
+    if (watchdogUs != LimitsConfig::AUTO_WATCHDOG && watchdogUs > 0
+        && watchdogUs <= config.nic.rtoUs)
     {
         std::ostringstream os;
         os << "limits.watchdog_us: " << watchdogUs << " us is not longer than nic.rto_us ("

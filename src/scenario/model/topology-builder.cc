@@ -4,7 +4,6 @@
 #include "fabric/model/egress-scheduler.h"
 #include "fabric/model/path-choice.h"
 #include "ns3/boolean.h"
-#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
@@ -110,10 +109,6 @@ TopologyBuilder::Build()
     {
         rdma.SetCongestionControl(ccFactory.GetTypeId().GetName());
     }
-    if (nic.receiveMpps > 0)
-    {
-        rdma.SetReceivePipeline(NicReceivePipeline::GetTypeId().GetName());
-    }
 
     // Largest frame: Ethernet, the mechanism's largest P2MP header, IPv4, UDP, BTH, RETH,
     // payload, ICRC, plus framing. PFC headroom and hysteresis are counted in such frames.
@@ -154,12 +149,9 @@ TopologyBuilder::Build()
 
     rdma.SetNicAttribute("Seed", UintegerValue(m_config.seed));
     rdma.SetNicAttribute("ComputeIcrc", BooleanValue(m_config.output.pcap));
-    if (nic.receiveMpps > 0)
-    {
-        rdma.SetReceivePipelineAttribute("PacketRate", DoubleValue(nic.receiveMpps * 1e6));
-        // XON one largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
-        rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
-    }
+    // A NIC's receive path, if nic.receive_mpps gives it one, resumes its peer (XON) one
+    // largest data frame below XOFF (payload plus RoCEv2 and Ethernet headers).
+    rdma.SetReceivePipelineAttribute("ResumeGap", UintegerValue(nic.mtuBytes + 78));
     if (steeringTelemetry)
     {
         rdma.SetNicAttribute("TelemetryHops",

@@ -19,25 +19,6 @@ MCAST4AI_REGISTER_STRAGGLER("jitter",
                             "A rank's compute time before an iteration gets an extra delay drawn "
                             "from `distribution`.");
 
-namespace
-{
-
-/// The keys of a jitter entry of its own (`probability` is an attribute).
-struct JitterKeys
-{
-    /// `distribution`: a and b as the attributes A and B mean them.
-    struct Distribution
-    {
-        JitterStraggler::Distribution type{JitterStraggler::EXPONENTIAL};
-        double a{0};
-        double b{0};
-    };
-
-    Distribution distribution;
-};
-
-} // namespace
-
 TypeId
 JitterStraggler::GetTypeId()
 {
@@ -73,35 +54,27 @@ JitterStraggler::GetTypeId()
 void
 JitterStraggler::Declare(ConfigSchemaObject& s)
 {
-    s.BindStruct<JitterKeys>();
+    s.BindStruct<StragglerTargetKeys>(); // Targets' keys are read by Straggler::Install
     StragglerSchemaKeys::Targets(s);
     StragglerSchemaKeys::Probability(s);
     ConfigSchemaObject& d = s.Object("distribution")
                                 .Required()
                                 .Doc("what the extra compute delay is drawn from")
-                                .Bind(&JitterKeys::distribution)
                                 .Fields();
-    d.Discriminator("type")
-        .Required()
-        .Doc("the distribution's family")
-        .Bind(&JitterKeys::Distribution::type);
+    d.Discriminator("type").Required().Doc("the distribution's family").Attribute("Distribution");
     ConfigSchemaObject& exp = d.Variant("exponential", "mean `mean_us`");
     exp.Number("mean_us", ConfigSchemaBounds::Above(0))
         .Required()
         .Unit("µs")
         .Doc("the mean")
-        .Bind(&JitterKeys::Distribution::a);
+        .Attribute("A");
     ConfigSchemaObject& uni = d.Variant("uniform", "between `min_us` and `max_us`");
-    uni.Number("min_us", ConfigSchemaBounds::AtLeast(0))
-        .Default(0.0)
-        .Unit("µs")
-        .Doc("least")
-        .Bind(&JitterKeys::Distribution::a);
+    uni.Number("min_us", ConfigSchemaBounds::AtLeast(0)).Unit("µs").Doc("least").Attribute("A");
     uni.Number("max_us", ConfigSchemaBounds::Above(0))
         .Required()
         .Unit("µs")
         .Doc("greatest")
-        .Bind(&JitterKeys::Distribution::b);
+        .Attribute("B");
     uni.LessOrEqual("min_us", "max_us");
     ConfigSchemaObject& normal
         = d.Variant("normal", "mean `mean_us`, deviation `stddev_us`, negative draws taken as 0");
@@ -109,12 +82,12 @@ JitterStraggler::Declare(ConfigSchemaObject& s)
         .Required()
         .Unit("µs")
         .Doc("the mean")
-        .Bind(&JitterKeys::Distribution::a);
+        .Attribute("A");
     normal.Number("stddev_us", ConfigSchemaBounds::AtLeast(0))
         .Required()
         .Unit("µs")
         .Doc("the standard deviation")
-        .Bind(&JitterKeys::Distribution::b);
+        .Attribute("B");
 }
 
 void
@@ -132,11 +105,8 @@ JitterStraggler::GetDistribution() const
 void
 JitterStraggler::DoInstall()
 {
-    // The µs keys stay doubles: as Time attributes they would round to the clock's tick.
-    const JitterKeys::Distribution d = ReadKeys<JitterKeys>().distribution;
-    SetAttribute("Distribution", StringValue(EnumName(d.type)));
-    SetAttribute("A", DoubleValue(d.a));
-    SetAttribute("B", DoubleValue(d.b));
+    // Its keys are its attributes, set before this; A and B are doubles in µs, as the keys
+    // give them (a Time would round to the clock's tick).
 }
 
 double
