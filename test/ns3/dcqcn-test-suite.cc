@@ -3,7 +3,8 @@
  * claim, scenarios/validation/dcqcn-fair-share.json, with the `paper` preset and the default;
  * the check also runs the paper's parameters under the wrong marking and rejects them);
  * an incast keeps the bottleneck queue below kmax with far fewer PFC pauses than without
- * DCQCN; an uncongested flow is never throttled.
+ * DCQCN; an uncongested flow is never throttled; a preset named in a config built in code
+ * reaches the NICs' attributes.
  */
 #include "dcqcn-test-helpers.h"
 #include "ns3/simulator.h"
@@ -345,6 +346,45 @@ private:
     }
 };
 
+/**
+ * A config built in code that names a preset runs that preset's parameters: the schema fills
+ * them when it writes the config, and the NICs and their DCQCN get them as attributes
+ * (nothing else carries them since DcqcnConfig holds only the preset's name).
+ */
+class CodeBuiltPresetTestCase : public TestCase
+{
+public:
+    CodeBuiltPresetTestCase()
+        : TestCase("a code-built config's preset reaches the NICs and their DCQCN")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            const char* preset;
+            Time cnpInterval;
+            uint64_t minRateBps;
+        };
+        for (const Case& k : {Case{"paper", MicroSeconds(50), 100000000},
+                              Case{"nvidia-cx6", Time(0), 1000000},
+                              Case{"hpcc-simulator", Time(0), 1000000000}})
+        {
+            ScenarioConfig c = LeafSpine(1, 1, 2, std::string("dcqcn-preset-") + k.preset);
+            c.nic.dcqcn.preset = k.preset;
+            c.workloads.push_back(FlowList({{1, 0, 4096, 0}}));
+            ScenarioRunner runner(c);
+            runner.Build();
+            Ptr<RdmaNic> nic = runner.GetFabric().GetNic(1);
+            NS_TEST_ASSERT_MSG_EQ(nic->GetCnpInterval(), k.cnpInterval, k.preset);
+            Ptr<RdmaCongestionControl> cc = nic->CreateCongestionControl();
+            NS_TEST_ASSERT_MSG_EQ(cc->GetMinRate().GetBitRate(), k.minRateBps, k.preset);
+        }
+    }
+};
+
 class DcqcnTestSuite : public TestSuite
 {
 public:
@@ -352,6 +392,7 @@ public:
         : TestSuite("mcast4ai-dcqcn", TestSuite::Type::UNIT)
     {
         AddTestCase(new UncongestedTestCase());
+        AddTestCase(new CodeBuiltPresetTestCase());
         AddTestCase(new FairShareTestCase("paper"));
         AddTestCase(new FairShareTestCase("hpcc-simulator"));
         AddTestCase(new IncastDcqcnTestCase());

@@ -260,6 +260,9 @@ private:
             Timeout({"nic.congestion_control=none", "nic.dcqcn.preset=nvidia-cx6"}),
             MicroSeconds(10000),
             "no model: the links' rate, DCQCN's unused floor aside");
+        NS_TEST_ASSERT_MSG_EQ(Timeout({"nic.dcqcn.enabled=false", "nic.dcqcn.preset=nvidia-cx6"}),
+                              MicroSeconds(10000),
+                              "DCQCN off: no model, whatever its preset's floor");
     }
 };
 

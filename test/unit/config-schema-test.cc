@@ -438,6 +438,89 @@ TEST(ConfigSchemaTest, AllOrCountAndLengthMessages)
               "hosts[1]: must be an integer between 0 and 3, got 4; n = given");
 }
 
+TEST(ConfigSchemaTest, AnUnvalidatedSpecTakesItsPresetsValues)
+{
+    // A spec built in code is never validated: an absent key read, applied or written takes
+    // the value validation would give it, its preset's where the selector names one (as
+    // kv-cache-fanout's `model` does `layers`).
+    struct Shape
+    {
+        std::string model;
+        uint64_t layers{0};
+        uint64_t heads{0};
+    };
+    auto declare = [](ConfigSchemaObject& o)
+    {
+        o.BindStruct<Shape>();
+        o.Enum("model", {"small", "large"}).Default("small").Bind(&Shape::model);
+        o.Integer("layers", 1, 1000).Default(32).Bind(&Shape::layers);
+        o.Integer("heads", 1, 1000).Default(8).Bind(&Shape::heads);
+        o.Preset("model", "large", {{"layers", 80}}, "the large shape");
+    };
+    ConfigSchemaObject keys;
+    declare(keys);
+    Shape read;
+    keys.ReadBound(json{{"model", "large"}}, &read, typeid(Shape));
+    EXPECT_EQ(read.layers, 80u) << "the preset's, not the declared default";
+    EXPECT_EQ(read.heads, 8u);
+    Shape given;
+    keys.ReadBound(json{{"model", "large"}, {"layers", 40}}, &given, typeid(Shape));
+    EXPECT_EQ(given.layers, 40u) << "a key given wins";
+    // The same through Read of a whole struct, and what validation fills.
+    ConfigSchema s("t", "");
+    declare(s.Root());
+    Shape whole;
+    s.Read(json{{"model", "large"}}, whole);
+    EXPECT_EQ(whole.layers, 80u);
+    const ConfigSchemaResult r = s.Validate(json{{"model", "large"}});
+    ASSERT_TRUE(r.Ok());
+    EXPECT_EQ(r.value["layers"], 80);
+}
+
+TEST(ConfigSchemaTest, APresetChangedInCodeAfterReadingIsRefused)
+{
+    // The kept JSON holds the values a preset filled into keys the struct does not hold; a
+    // struct naming another preset would run them under the other preset's name.
+    struct Cc
+    {
+        std::string preset{"a"};
+        uint64_t mode{0}; // bound: follows the struct, whatever the preset
+        json spec;
+    };
+    ConfigSchema s("t", "");
+    s.Root().BindStruct<Cc>();
+    s.Root().BindJson(&Cc::spec);
+    s.Root().Enum("preset", {"a", "b"}).Default("a").Bind(&Cc::preset);
+    s.Root().Integer("gain", 0, 100).Default(1);
+    s.Root().Integer("mode", 0, 9).Default(0).Bind(&Cc::mode);
+    s.Root().Preset("preset", "b", {{"gain", 50}}, "b's gain");
+    const ConfigSchemaResult r = s.Validate(json::object());
+    ASSERT_TRUE(r.Ok());
+    Cc c;
+    s.Read(r.value, c);
+    EXPECT_EQ(s.Write(c)["gain"], 1);
+    c.preset = "b";
+    EXPECT_THROW(s.Write(c), std::logic_error) << "gain would stay a's under b's name";
+    Cc built; // built in code: nothing kept, so the preset's values are written
+    built.preset = "b";
+    EXPECT_EQ(s.Write(built)["gain"], 50);
+    built.spec = {{"preset", "a"}}; // a preset in the kept JSON under a bound selector
+    EXPECT_THROW(s.Write(built), std::logic_error);
+
+    // A selector whose presets fill only keys the struct holds may change freely (the
+    // p2mp mechanism's ack_aggregation).
+    ConfigSchema m("t", "");
+    m.Root().BindStruct<Cc>();
+    m.Root().BindJson(&Cc::spec);
+    m.Root().Enum("preset", {"a", "b"}).Default("a").Bind(&Cc::preset);
+    m.Root().Integer("mode", 0, 9).Default(0).Bind(&Cc::mode);
+    m.Root().Preset("preset", "b", {{"mode", 5}}, "b's mode");
+    Cc p;
+    m.Read(m.Validate(json::object()).value, p);
+    p.preset = "b";
+    EXPECT_NO_THROW(m.Write(p));
+}
+
 TEST(ConfigSchemaTest, AVariantWithAStructOfItsOwn)
 {
     // An entry's common keys bind to Item; the "own" variant's keys to a struct of its own,

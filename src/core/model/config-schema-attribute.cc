@@ -9,9 +9,7 @@ namespace ns3
 Ptr<AttributeValue>
 ConfigSchemaAttribute::ToValue(const ConfigSchemaKey& key, const nlohmann::json& value)
 {
-    const TypeId::AttributeInformation info
-        = Lookup(key, key.GetAttributeOwner(), key.GetAttribute());
-    return key.GetValueType().ToAttribute(key, value, info.checker);
+    return key.GetValueType().ToAttribute(key, value, key.GetAttributeChecker());
 }
 
 nlohmann::json

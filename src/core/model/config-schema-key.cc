@@ -348,6 +348,7 @@ ConfigSchemaKey::Attribute(TypeId owner, const std::string& attribute)
     m_attributeOwner = owner;
     const TypeId::AttributeInformation info
         = ConfigSchemaAttribute::Lookup(*this, owner, attribute);
+    m_attributeChecker = info.checker;
     if (m_presence == Presence::OPTIONAL)
     {
         m_presence = Presence::DEFAULT;
@@ -367,6 +368,12 @@ const std::string&
 ConfigSchemaKey::GetAttribute() const
 {
     return m_attribute;
+}
+
+Ptr<const AttributeChecker>
+ConfigSchemaKey::GetAttributeChecker() const
+{
+    return m_attributeChecker;
 }
 
 TypeId

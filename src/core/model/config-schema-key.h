@@ -269,6 +269,8 @@ public:
     const std::string& GetAttribute() const;
     /** \return the type that declares the attribute */
     TypeId GetAttributeOwner() const;
+    /** \return the checker of the attribute it sets (null if it sets none) */
+    Ptr<const AttributeChecker> GetAttributeChecker() const;
 
     /// OBJECT: its keys; OBJECT_ARRAY: the keys of each element.
     ConfigSchemaObject& Fields();
@@ -404,6 +406,7 @@ private:
     std::optional<TypeId> m_model; // of the object that declared the key
     std::string m_attribute;
     std::optional<TypeId> m_attributeOwner;
+    Ptr<const AttributeChecker> m_attributeChecker; // looked up once, when declared
 
     friend class ConfigSchemaObject;
 };

@@ -54,8 +54,9 @@ CountRateScale(const std::string& unit)
     return unit == "Mpps" ? 1e6 : 0;
 }
 
-/// Whether the attribute is a plain double: it takes the number in the key's unit, as is (a
-/// duration a model keeps in µs as a double would round to the clock's tick as a Time).
+/// Whether the attribute is a plain double. A duration key then passes its number in the key's
+/// unit, as is (a duration a model keeps in µs as a double would round to the clock's tick as
+/// a Time); a rate or byte key into a double is not converted, and its attribute rejects it.
 bool
 IsPlainDouble(const Ptr<const AttributeChecker>& checker)
 {
@@ -136,12 +137,12 @@ ConfigSchemaNumberType::ToAttribute(const ConfigSchemaKey& key,
     {
         return Create<DoubleValue>(x * perSecond);
     }
-    if (IsPlainDouble(checker))
-    {
-        return Create<DoubleValue>(x);
-    }
     if (std::optional<Time::Unit> t = TimeUnit(unit))
     {
+        if (IsPlainDouble(checker))
+        {
+            return Create<DoubleValue>(x);
+        }
         return Create<TimeValue>(Time::FromDouble(x, *t));
     }
     if (double bps = RateScale(unit))
@@ -165,12 +166,12 @@ ConfigSchemaNumberType::FromAttribute(const ConfigSchemaKey& key,
     {
         return As<DoubleValue>(key, value, "double").Get() / perSecond;
     }
-    if (IsPlainDouble(checker))
-    {
-        return As<DoubleValue>(key, value, "double").Get();
-    }
     if (std::optional<Time::Unit> t = TimeUnit(unit))
     {
+        if (IsPlainDouble(checker))
+        {
+            return As<DoubleValue>(key, value, "double").Get();
+        }
         return As<TimeValue>(key, value, "time").Get().ToDouble(*t);
     }
     if (double bps = RateScale(unit))

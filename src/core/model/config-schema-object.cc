@@ -195,12 +195,15 @@ void
 ConfigSchemaObject::ApplyAttributes(const nlohmann::json& filled,
                                     const ConfigSchemaSetter& set) const
 {
-    for (const ConfigSchemaObject* level : Chain(filled))
+    const std::vector<const ConfigSchemaObject*> chain = Chain(filled);
+    json scratch;
+    const json& complete = WithPresetDefaults(chain, filled, scratch);
+    for (const ConfigSchemaObject* level : chain)
     {
         for (const auto& key : level->m_keys)
         {
-            auto it = filled.find(key->GetName());
-            if (it == filled.end())
+            auto it = complete.find(key->GetName());
+            if (it == complete.end())
             {
                 continue;
             }
@@ -402,6 +405,12 @@ ConfigSchemaObject::Preset(const std::string& selector,
                            const nlohmann::json& defaults,
                            const std::string& doc)
 {
+    if (!m_discriminator.empty() && defaults.contains(m_discriminator))
+    {
+        // The variant is chosen before defaults are filled: a preset cannot choose it.
+        throw std::logic_error("ConfigSchema: preset " + value + " defaults the discriminator "
+                               + m_discriminator);
+    }
     m_presets.push_back({selector, value, defaults, doc});
     return *this;
 }
@@ -893,7 +902,10 @@ ConfigSchemaObject::Read(const nlohmann::json& filled, void* target, std::type_i
     {
         throw std::logic_error("ConfigSchemaObject::Read: object bound to another struct");
     }
-    for (const ConfigSchemaObject* level : Chain(filled))
+    const std::vector<const ConfigSchemaObject*> chain = Chain(filled);
+    json scratch;
+    const json& complete = WithPresetDefaults(chain, filled, scratch);
+    for (const ConfigSchemaObject* level : chain)
     {
         // A variant with a struct of its own reads into this one only the keys bound to it;
         // its type reads the rest (ReadBound), whose values stay in the JSON kept here.
@@ -902,7 +914,7 @@ ConfigSchemaObject::Read(const nlohmann::json& filled, void* target, std::type_i
         {
             if (!own || k->IsBoundTo(type))
             {
-                k->Read(filled, target, type);
+                k->Read(complete, target, type);
             }
         }
     }
@@ -921,13 +933,16 @@ ConfigSchemaObject::ReadBound(const nlohmann::json& filled,
                               void* target,
                               std::type_index type) const
 {
-    for (const ConfigSchemaObject* level : Chain(filled))
+    const std::vector<const ConfigSchemaObject*> chain = Chain(filled);
+    json scratch;
+    const json& complete = WithPresetDefaults(chain, filled, scratch);
+    for (const ConfigSchemaObject* level : chain)
     {
         for (const auto& k : level->m_keys)
         {
             if (k->IsBoundTo(type))
             {
-                k->Read(filled, target, type);
+                k->Read(complete, target, type);
             }
         }
     }
@@ -975,6 +990,48 @@ ConfigSchemaObject::Write(const void* source,
         level = (it != out.end() && it->is_string()) ? level->FindVariant(it->get<std::string>())
                                                      : nullptr;
     }
+    // The kept JSON holds the values a preset filled into keys the struct does not hold: a
+    // struct that names another preset than the kept JSON's (a scenario read, then its preset
+    // changed in code, or a preset set in the kept JSON under a bound selector) would run one
+    // preset's values under the other's name. (Keys the struct holds follow the struct.)
+    auto presetFillsKept = [&chain, type](const std::string& selector)
+    {
+        for (const ConfigSchemaObject* l : chain)
+        {
+            for (const PresetDecl& p : l->m_presets)
+            {
+                for (auto d = p.defaults.begin(); p.selector == selector && d != p.defaults.end();
+                     ++d)
+                {
+                    for (const ConfigSchemaObject* k : chain)
+                    {
+                        const ConfigSchemaKey* key = k->FindKey(d.key());
+                        if (key && !key->IsBoundTo(type))
+                        {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
+    };
+    for (const ConfigSchemaObject* l : chain)
+    {
+        for (const PresetDecl& p : l->m_presets)
+        {
+            auto written = out.find(p.selector);
+            auto kept = fb && fb->is_object() ? fb->find(p.selector) : json::const_iterator();
+            if (fb && fb->is_object() && kept != fb->end() && written != out.end()
+                && *kept != *written && presetFillsKept(p.selector))
+            {
+                throw std::logic_error("ConfigSchema: " + p.selector + " is " + written->dump()
+                                       + " in the config but " + kept->dump()
+                                       + " in the JSON kept with it, whose values are that "
+                                         "preset's: set it in the JSON, or clear the JSON");
+            }
+        }
+    }
     // A key neither the struct nor the kept JSON gives takes the default validation would
     // give it: a preset's where its selector picks one (a config built in code that names a
     // preset gets the preset's values, not the declared defaults).
@@ -986,6 +1043,34 @@ ConfigSchemaObject::Write(const void* source,
         }
     }
     return out;
+}
+
+const nlohmann::json&
+ConfigSchemaObject::WithPresetDefaults(const std::vector<const ConfigSchemaObject*>& chain,
+                                       const nlohmann::json& filled,
+                                       nlohmann::json& scratch)
+{
+    const json* complete = &filled;
+    for (const ConfigSchemaObject* level : chain)
+    {
+        for (const auto& k : level->m_keys)
+        {
+            if (filled.is_object() && filled.contains(k->GetName()))
+            {
+                continue;
+            }
+            if (const json* preset = PresetDefault(chain, filled, k->GetName()))
+            {
+                if (complete == &filled)
+                {
+                    scratch = filled.is_object() ? filled : json::object();
+                    complete = &scratch;
+                }
+                scratch[k->GetName()] = NormalizedDefault(*k, *preset);
+            }
+        }
+    }
+    return *complete;
 }
 
 const nlohmann::json*

@@ -237,6 +237,13 @@ private:
                      nlohmann::json& filled,
                      std::set<std::string>& invalid) const;
     std::string VariantContext() const;
+    /// `filled` with the value a preset of `chain` gives each key it lacks (a spec built in
+    /// code is never validated, so its absent keys take the defaults validation would give
+    /// them); a copy in `scratch` when one is needed.
+    static const nlohmann::json& WithPresetDefaults(
+        const std::vector<const ConfigSchemaObject*>& chain,
+        const nlohmann::json& filled,
+        nlohmann::json& scratch);
     /// The default a preset of `chain` gives key `name` in `filled`, or nullptr.
     static const nlohmann::json* PresetDefault(const std::vector<const ConfigSchemaObject*>& chain,
                                                const nlohmann::json& filled,

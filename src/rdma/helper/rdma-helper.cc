@@ -87,6 +87,8 @@ RdmaHelper::Install(const NodeContainer& nodes,
 {
     std::vector<Ptr<RdmaNic>> nics;
     TypeId cc = TypeId::LookupByName(m_ccType);
+    // A receive path without a packet rate costs nothing: then the NICs get no pipeline.
+    const bool rxPipeline = m_rxFactory.Create<NicReceivePipeline>()->GetPacketRate() > 0;
     for (uint32_t h = 0; h < hostPorts.size(); ++h)
     {
         Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
@@ -104,11 +106,9 @@ RdmaHelper::Install(const NodeContainer& nodes,
             }
         }
         nic->Setup(nodes.Get(h), hostPorts[h], h);
-        // A receive path without a packet rate costs nothing: the NIC gets no pipeline.
-        Ptr<NicReceivePipeline> rx = m_rxFactory.Create<NicReceivePipeline>();
-        if (rx->GetPacketRate() > 0)
+        if (rxPipeline)
         {
-            nic->SetReceivePipeline(rx);
+            nic->SetReceivePipeline(m_rxFactory.Create<NicReceivePipeline>());
         }
         nodes.Get(h)->AggregateObject(nic);
         nics.push_back(nic);

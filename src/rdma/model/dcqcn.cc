@@ -27,7 +27,7 @@ using json = nlohmann::json;
 using Bounds = ConfigSchemaBounds;
 
 /// The preset a scenario gets when it names none: its values are the keys' declared defaults.
-const char* const DEFAULT_PRESET = "hpcc-simulator";
+const char* const DEFAULT_PRESET = DcqcnConfig::DEFAULT_PRESET;
 
 /// Every preset sets every parameter, so that none inherits another preset's value.
 struct DcqcnPresetDecl
@@ -113,8 +113,9 @@ DcqcnPresets()
 
 /// nic.dcqcn: every key but `preset` and `rate_trace` sets an attribute, of the model or of
 /// the NIC (its notification point). Only `enabled`, `preset` and `rate_trace` are bound to
-/// DcqcnConfig: the scenario reads nothing else, so the presets here are the one place the
-/// parameters' values are written.
+/// DcqcnConfig: the scenario reads nothing else, so the presets here are the one place a
+/// scenario's DCQCN values are written. (The attributes' initial values are the model as
+/// published, the `paper` row but for InitialAlpha, for programs without the scenario layer.)
 void
 DeclareKeys(ConfigSchemaObject& d)
 {

@@ -1,7 +1,9 @@
 /*
  * The settings of every host's RDMA NIC and its DCQCN, as a scenario's `nic` section gives
  * them (the NIC's keys are declared in nic-schema.cc, each congestion-control model's in its
- * own file); plain data, read by the scenario layer.
+ * own file); plain data, read by the scenario layer. Keys only a model reads (the receive
+ * path's, DCQCN's and HPCC's parameters) are not members: they set the model's attributes
+ * from `spec`.
  */
 #ifndef MCAST4AI_NIC_CONFIG_H
 #define MCAST4AI_NIC_CONFIG_H
@@ -18,13 +20,17 @@ namespace ns3
  * rate steps, ...) are not here: they set Dcqcn's and RdmaNic's attributes from the JSON the
  * schema writes, with `preset`'s values where a key is not given (dcqcn.cc declares them, once).
  * A config built in code picks a preset here and sets single parameters in NicConfig::spec,
- * e.g. spec["dcqcn"]["g"].
+ * e.g. spec["dcqcn"]["g"]. A scenario read and then given another preset in code is refused
+ * when written (its kept section holds the first preset's values): change it in the JSON.
  */
 struct DcqcnConfig
 {
+    /// The preset a scenario gets when it names none (dcqcn.cc declares the presets).
+    static constexpr const char* DEFAULT_PRESET = "hpcc-simulator";
+
     bool enabled{true};
-    std::string preset{"hpcc-simulator"}; // where the other keys' values come from
-    bool rateTrace{false};                // write dcqcn-rates.csv into the result directory
+    std::string preset{DEFAULT_PRESET}; // where the other keys' values come from
+    bool rateTrace{false};              // write dcqcn-rates.csv into the result directory
 };
 
 struct NicConfig
@@ -37,8 +43,6 @@ struct NicConfig
     std::string reorder{"go-back-n"};       // receivers: go-back-n or tolerant
     uint32_t reorderWindow{4096};           // tolerant: bitmap size in packets
     double reorderTimeoutUs{100.0};         // tolerant: a hole this old is NAKed selectively
-    double receiveMpps{0};                  // receive path packet rate; 0: unlimited, no pipeline
-    uint32_t receivePauseBytes{0};          // receive buffer XOFF; 0: never paused
     std::string congestionControl{"dcqcn"}; // a registered model's name, or "none"
     DcqcnConfig dcqcn;
     nlohmann::json spec; // the whole section, every model's own keys included (nic.hpcc)

@@ -104,7 +104,6 @@ NicSchema::Declare(ConfigSchemaObject& nic)
              "probe) holds it for 1 / rate and later ones wait, so an ACK implosion loads the "
              "sender's NIC; 0: unlimited, a frame costs the NIC nothing. ConnectX-7's product "
              "brief gives up to 330-370 M messages/s; see docs/rdma-dcqcn.md#receive-path")
-        .Bind(&NicConfig::receiveMpps)
         .Attribute(NicReceivePipeline::GetTypeId(), "PacketRate");
     nic.Integer("receive_pause_bytes", 0, UINT32_MAX)
         .Auto("0 (never paused) with receive_mpps")
@@ -112,7 +111,6 @@ NicSchema::Declare(ConfigSchemaObject& nic)
         .Doc("receive buffer: frames waiting for the receive path pause the link peer (PFC, "
              "each class waiting) at this many bytes and resume it one MTU-sized frame below, "
              "as the mlx5 driver sets XOFF and XON; 0: never paused, the buffer is unbounded")
-        .Bind(&NicConfig::receivePauseBytes, uint32_t{0})
         .Attribute(NicReceivePipeline::GetTypeId(), "PauseThreshold");
     nic.Rule(
         "receive_pause_bytes",

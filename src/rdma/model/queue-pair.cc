@@ -441,29 +441,7 @@ QueuePair::NamedLost(uint64_t psn)
     }
 }
 
-Ptr<Packet>
-QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes)
-{
-    Message& m = m_messages[messageIndex];
-    const uint64_t index = psn - m.firstPsn;
-    const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - index * m_mtu));
-    const bool first = index == 0;
-    const bool last = index + 1 == m.packets;
-    if (m_steering && psn >= m_maxSent)
-    {
-        SteerMessage(m, first, last);
-    }
-    m_builtPort = m.port;
-    const bool skip = IsAbandoned(m, psn);
-    Ptr<Packet> p = BuildFrame(m, psn, len, first, last, skip);
-    payloadBytes = skip ? 0 : len;
-    m_lastBuilt = messageIndex;
-    m_lastBuiltFirst = first;
-    NoteBuilt(m, psn, first, last, skip);
-    return p;
-}
-
-void
+inline void
 QueuePair::SteerMessage(Message& m, bool first, bool last)
 {
     // A message's port is chosen once, when it first goes: steering never changes the path
@@ -482,7 +460,7 @@ QueuePair::SteerMessage(Message& m, bool first, bool last)
     }
 }
 
-Ptr<Packet>
+inline Ptr<Packet>
 QueuePair::BuildFrame(
     const Message& m, uint64_t psn, uint32_t len, bool first, bool last, bool skip)
 {
@@ -534,7 +512,7 @@ QueuePair::BuildFrame(
     return p;
 }
 
-void
+inline void
 QueuePair::NoteBuilt(const Message& m, uint64_t psn, bool first, bool last, bool skip)
 {
     if (m_multicast)
@@ -571,6 +549,28 @@ QueuePair::NoteBuilt(const Message& m, uint64_t psn, bool first, bool last, bool
         // Nobody will acknowledge: the message is done once its last packet is on its way.
         Simulator::ScheduleNow(&QueuePair::Acknowledge, this, psn);
     }
+}
+
+Ptr<Packet>
+QueuePair::BuildPacket(uint64_t psn, std::size_t messageIndex, uint32_t& payloadBytes)
+{
+    Message& m = m_messages[messageIndex];
+    const uint64_t index = psn - m.firstPsn;
+    const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - index * m_mtu));
+    const bool first = index == 0;
+    const bool last = index + 1 == m.packets;
+    if (m_steering && psn >= m_maxSent)
+    {
+        SteerMessage(m, first, last);
+    }
+    m_builtPort = m.port;
+    const bool skip = IsAbandoned(m, psn);
+    Ptr<Packet> p = BuildFrame(m, psn, len, first, last, skip);
+    payloadBytes = skip ? 0 : len;
+    m_lastBuilt = messageIndex;
+    m_lastBuiltFirst = first;
+    NoteBuilt(m, psn, first, last, skip);
+    return p;
 }
 
 void

@@ -43,8 +43,8 @@ public:
     virtual Time PacingDelay(uint32_t wireBytes) const = 0;
     /// The current sending rate.
     virtual DataRate GetRate() const = 0;
-    /// The slowest rate the model may hold its queue pair to (its floor): the run's watchdog
-    /// waits long enough for a frame at this rate.
+    /// The slowest rate the model may hold its queue pair to (its floor; 0: none): the run's
+    /// watchdog waits long enough for a frame at this rate (at the links' rate without one).
     virtual DataRate GetMinRate() const = 0;
 
     /**

@@ -67,6 +67,7 @@ RdmaEgressArbiter::Clear()
     m_probes.clear();
     m_copies.clear();
     m_active.clear();
+    m_isActive.clear();
 }
 
 } // namespace ns3

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -88,15 +89,19 @@ struct ScenarioConfig
      * limits.watchdog_us in µs (0: none). Auto: 10 times the longest a healthy sender goes
      * without an ACK, which is the longer of the RTO and the time to send ack_every MTU
      * frames at the slowest rate it can be held to: `ccFloorGbps`, the congestion-control
-     * model's floor (RdmaCongestionControl::GetMinRate; infinite without a model), or the
-     * slower of the two links if that is slower. 10,000 µs by default, 89,760 µs at the
-     * nvidia-cx6 preset's 1 Mb/s.
+     * model's floor (RdmaCongestionControl::GetMinRate; infinite without a model, and 0 is
+     * no floor), or the slower of the two links if that is slower. 10,000 µs by default,
+     * 89,760 µs at the nvidia-cx6 preset's 1 Mb/s.
      */
     double WatchdogUs(double ccFloorGbps) const
     {
         if (limits.watchdogUs != LimitsConfig::AUTO_WATCHDOG)
         {
             return limits.watchdogUs;
+        }
+        if (!(ccFloorGbps > 0))
+        {
+            ccFloorGbps = std::numeric_limits<double>::infinity(); // no floor: the links' rate
         }
         const double gbps
             = std::min({topology.hostLink.rateGbps, topology.fabricLink.rateGbps, ccFloorGbps});
