@@ -45,6 +45,27 @@ NormalizedDefault(const ConfigSchemaKey& key, const json& value)
     return *v;
 }
 
+/// Whether `defaults` name a key of `chain` not bound to `type`: one whose value is kept in the
+/// JSON beside the struct, not in it.
+bool
+NamesUnboundKey(const std::vector<const ConfigSchemaObject*>& chain,
+                const json& defaults,
+                std::type_index type)
+{
+    for (auto d = defaults.begin(); d != defaults.end(); ++d)
+    {
+        for (const ConfigSchemaObject* level : chain)
+        {
+            const ConfigSchemaKey* key = level->FindKey(d.key());
+            if (key && !key->IsBoundTo(type))
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 ConfigSchemaObject::ConfigSchemaObject() = default;
@@ -994,36 +1015,15 @@ ConfigSchemaObject::Write(const void* source,
     // struct that names another preset than the kept JSON's (a scenario read, then its preset
     // changed in code, or a preset set in the kept JSON under a bound selector) would run one
     // preset's values under the other's name. (Keys the struct holds follow the struct.)
-    auto presetFillsKept = [&chain, type](const std::string& selector)
-    {
-        for (const ConfigSchemaObject* l : chain)
-        {
-            for (const PresetDecl& p : l->m_presets)
-            {
-                for (auto d = p.defaults.begin(); p.selector == selector && d != p.defaults.end();
-                     ++d)
-                {
-                    for (const ConfigSchemaObject* k : chain)
-                    {
-                        const ConfigSchemaKey* key = k->FindKey(d.key());
-                        if (key && !key->IsBoundTo(type))
-                        {
-                            return true;
-                        }
-                    }
-                }
-            }
-        }
-        return false;
-    };
     for (const ConfigSchemaObject* l : chain)
     {
         for (const PresetDecl& p : l->m_presets)
         {
             auto written = out.find(p.selector);
-            auto kept = fb && fb->is_object() ? fb->find(p.selector) : json::const_iterator();
-            if (fb && fb->is_object() && kept != fb->end() && written != out.end()
-                && *kept != *written && presetFillsKept(p.selector))
+            const json* kept
+                = fb && fb->is_object() && fb->contains(p.selector) ? &fb->at(p.selector) : nullptr;
+            if (kept && written != out.end() && *kept != *written
+                && NamesUnboundKey(chain, p.defaults, type))
             {
                 throw std::logic_error("ConfigSchema: " + p.selector + " is " + written->dump()
                                        + " in the config but " + kept->dump()

@@ -100,6 +100,7 @@ struct PromptKeys
     /// A prompt length drawn from it.
     uint32_t Draw(std::mt19937_64& rng) const
     {
+        // Drawn first whatever the type: the generator's sequence is part of the results.
         double u = UnitInterval(rng());
         switch (type)
         {
