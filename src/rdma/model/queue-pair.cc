@@ -178,6 +178,7 @@ QueuePair::Enqueue(RdmaOperation op,
                    const P2mpEncapsulator::Target& target,
                    uint32_t tag)
 {
+    MakeCongestionControl();
     if (!HasPacketToSend())
     {
         // Idle until now: a pause before this message held nothing of it back.
@@ -224,6 +225,7 @@ void
 QueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
 {
     m_cc = cc;
+    m_ccMade = true;
     if (cc)
     {
         cc->SetPacingChangedCallback(MakeCallback(&QueuePair::PacingChanged, this));
@@ -232,9 +234,19 @@ QueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
     m_windowed = cc && cc->GetWindowBytes() > 0;
 }
 
-Ptr<RdmaCongestionControl>
-QueuePair::GetCongestionControl() const
+void
+QueuePair::MakeCongestionControl()
 {
+    if (!m_ccMade && m_nic)
+    {
+        SetCongestionControl(m_nic->CreateCongestionControl());
+    }
+}
+
+Ptr<RdmaCongestionControl>
+QueuePair::GetCongestionControl()
+{
+    MakeCongestionControl();
     return m_cc;
 }
 

@@ -159,8 +159,9 @@ public:
     }
 
     /// Reaction point of this QP's sends (DCQCN, HPCC); null means unpaced, line-rate sending.
+    /// Without one set, the NIC's model is made when the QP first posts or is asked for it.
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc);
-    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+    Ptr<RdmaCongestionControl> GetCongestionControl();
 
     // Requester, driven by the NIC.
     bool HasPacketToSend() const;
@@ -282,6 +283,9 @@ private:
     bool WindowFull() const;
     /// The congestion control's rate changed: re-time the gap after the last frame.
     void PacingChanged();
+    /// Take the NIC's congestion control unless one was set: most QPs of a large fabric only
+    /// receive, and their model would cost set-up time and memory for nothing.
+    void MakeCongestionControl();
 
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn{0};
@@ -316,6 +320,7 @@ private:
     CompletionCallback m_completion;
 
     Ptr<RdmaCongestionControl> m_cc;
+    bool m_ccMade{false}; // m_cc is set (null included) or made
     Ptr<PathSteering> m_steering;
     uint16_t m_builtPort{0};
     Time m_nextSend;

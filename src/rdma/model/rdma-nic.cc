@@ -307,10 +307,6 @@ RdmaNic::CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner)
     qp->SetPriority(m_ownerPriority[owner] == 0xFF ? m_dataPriority : m_ownerPriority[owner]);
     qp->SetMaxRetransmissions(m_ownerMaxRetx[owner]);
     m_egress.AddDataClass(qp->GetPriority());
-    if (m_ccEnabled)
-    {
-        qp->SetCongestionControl(CreateCongestionControl());
-    }
     if (m_steering)
     {
         Ptr<PathSteering> steering = m_steeringFactory.Create<PathSteering>();
