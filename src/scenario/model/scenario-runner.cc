@@ -4,10 +4,12 @@
 #include "core/model/ns3-compat.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
+#include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "rdma/model/rdma-congestion-control.h"
 #include "scenario/model/scenario-error.h"
 #include "workload/model/straggler-type-registry.h"
@@ -115,6 +117,11 @@ ScenarioRunner::Build()
     // Fixed seed, run number = scenario seed: the ns-3 way to get independent replications.
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(m_config.seed);
+    // The engine is made at the first Simulator call: the next line, unless one came first.
+    if (!m_options.engine.empty())
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(m_options.engine));
+    }
     // Every ns-3 scheduler runs events in the same (time, uid) order, so this choice changes
     // speed only; see QuadHeapScheduler for why it beats the default map.
     ObjectFactory scheduler;

@@ -36,6 +36,9 @@ public:
     struct Options
     {
         bool progress{false}; ///< print a progress line (only makes sense on a terminal)
+        /// The ns-3 engine (SimulatorImplementationType) Build() binds before the simulator is
+        /// made; empty: whatever is bound. Every engine runs the same events in the same order.
+        std::string engine{"ns3::FabricSimulatorImpl"};
     };
 
     explicit ScenarioRunner(const ScenarioConfig& config);
