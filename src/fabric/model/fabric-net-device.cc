@@ -229,6 +229,8 @@ FabricNetDevice::TransmitDoneEvent::Prefetch() const
     device->Prefetch();
     __builtin_prefetch(tx);
     __builtin_prefetch(nextFrame);
+    __builtin_prefetch(ownerState);
+    __builtin_prefetch(ownerQueue);
 }
 
 void

@@ -76,13 +76,16 @@ public:
     /// Wire time of a frame of this size, including preamble, SFD, FCS and inter-frame gap.
     Time FrameTime(uint32_t frameBytes) const;
     /**
-     * Where the frame this port sends next probably is (a slot of its owner's queue), for the
-     * port's transmit-complete event to start loading one event ahead. A hint: the owner may
-     * still hand out another frame, or none.
+     * Where the frame this port sends next probably is (a slot of its owner's queue), and up
+     * to two lines of the owner's state its next DequeueFrame reads first (the queue that
+     * slot is in, its bookkeeping), for the port's transmit-complete event to start loading
+     * one event ahead. Hints: the owner may still hand out another frame, or none.
      */
-    void HintNextFrame(const void* slot)
+    void HintNextFrame(const void* slot, const void* state = nullptr, const void* queue = nullptr)
     {
         m_txComplete->nextFrame = slot;
+        m_txComplete->ownerState = state;
+        m_txComplete->ownerQueue = queue;
     }
 
     /// Start loading the fields a transmission or a reception reads first (a hint: see
@@ -201,6 +204,8 @@ private:
         FabricNetDevice* device;
         const FabricChannel::Direction* tx{nullptr};
         const void* nextFrame{nullptr};
+        const void* ownerState{nullptr};
+        const void* ownerQueue{nullptr};
 
     protected:
         void Notify() override;

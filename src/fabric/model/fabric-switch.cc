@@ -483,8 +483,9 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask, Time now)
     {
         port.nonEmpty &= static_cast<uint8_t>(~(1u << prio));
     }
-    // The port's next transmit-complete event loads it, one event before it runs.
-    port.device->HintNextFrame(q.empty() ? nullptr : &q.front());
+    // The port's next transmit-complete event loads it, and what finds it, one event before it
+    // runs: on a large fabric the port's state has gone cold by then.
+    port.device->HintNextFrame(q.empty() ? nullptr : &q.front(), &port.nonEmpty, &q);
     // Mark on dequeue: the sender learns of the queue as it is now, not as it was at arrival.
     double markP = m_ecnEnabled ? m_mmu->EcnMarkProbability(portIndex, prio) : 0.0;
     bool marked = false;
