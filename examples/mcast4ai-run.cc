@@ -2,6 +2,7 @@
  * mcast4ai-run: run one scenario JSON and write its result directory.
  *
  *   mcast4ai-run SCENARIO.json [--set a.b.c=VALUE]... [--out DIR] [--seed N] [--pcap] [--quiet]
+ *   mcast4ai-run SCENARIO.json --partition N  (how N processes would split its fabric)
  *   mcast4ai-run --schema-markdown     (prints docs/scenario-reference.md)
  *   mcast4ai-run --attributes-markdown (prints docs/attribute-reference.md)
  *
@@ -16,8 +17,10 @@
 #include "scenario/model/scenario-error.h"
 #include "scenario/model/scenario-runner.h"
 #include "scenario/model/scenario.h"
+#include "topology/model/fabric-partition.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <unistd.h>
@@ -48,6 +51,8 @@ const char* USAGE
       "  --seed N         same as --set seed=N\n"
       "  --pcap           same as --set output.pcap=true: pcaps of every NIC and switch port\n"
       "  --quiet          no progress line and no summary table\n"
+      "  --partition N    print, as JSON, how N processes would split the fabric (ranks'\n"
+      "                   hosts and switches, cut links, lookahead) and exit\n"
       "  --schema-markdown  print the scenario reference (docs/scenario-reference.md) and exit\n"
       "  --attributes-markdown  print the attribute reference (docs/attribute-reference.md) "
       "and exit\n";
@@ -82,7 +87,40 @@ struct CommandLine
     std::vector<std::string> sets;
     std::string out;
     bool quiet{false};
+    uint32_t partition{0}; ///< --partition N: print the plan for N ranks instead of running
 };
+
+/// The --partition report: what a distributed run of config over ranks would cut.
+nlohmann::json
+PartitionReport(const ScenarioConfig& config, uint32_t ranks)
+{
+    const TopologyGraph graph = TopologyGraph::Build(config.topology);
+    FabricPartition p;
+    try
+    {
+        p = FabricPartition::Make(graph, ranks);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError("--partition", "(command line)", e.what());
+    }
+    nlohmann::json j;
+    j["ranks"] = ranks;
+    j["unit"] = FabricPartition::UnitName(p.GetUnit());
+    j["links"] = p.GetLinkCount();
+    j["cut_links"] = p.GetCutLinks().size();
+    // Racks are whole, so only fabric links are cut: their delay is ns-3's lookahead.
+    j["lookahead_us"] = p.GetCutLinks().empty()
+                            ? nlohmann::json()
+                            : nlohmann::json(config.topology.fabricLink.delayUs);
+    j["per_rank"] = nlohmann::json::array();
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        j["per_rank"].push_back(
+            {{"rank", r}, {"hosts", p.HostsOn(r)}, {"switches", p.SwitchesOn(r)}});
+    }
+    return j;
+}
 
 /// Throws ScenarioError (exit 2) on anything it does not understand.
 CommandLine
@@ -123,6 +161,17 @@ ParseCommandLine(int argc, char** argv)
         else if (arg == "--quiet")
         {
             cl.quiet = true;
+        }
+        else if (arg == "--partition")
+        {
+            const std::string v = value(arg);
+            char* end = nullptr;
+            const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || n == 0 || n > 1u << 20)
+            {
+                throw ScenarioError(arg, "(command line)", "needs a number of ranks, 1 or more");
+            }
+            cl.partition = static_cast<uint32_t>(n);
         }
         else if (arg == "--schema-markdown")
         {
@@ -178,6 +227,19 @@ main(int argc, char** argv)
     for (const std::string& w : Scenario::Warnings(config))
     {
         std::cerr << "warning: " << config.file << ": " << w << "\n";
+    }
+    if (cl.partition > 0)
+    {
+        try
+        {
+            std::cout << PartitionReport(config, cl.partition).dump(2) << "\n";
+            return 0;
+        }
+        catch (const ScenarioError& e)
+        {
+            PrintErrors(e);
+            return 2;
+        }
     }
     if (!cl.out.empty())
     {
