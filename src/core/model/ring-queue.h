@@ -95,8 +95,14 @@ public:
         new (&m_slots[m_tail & m_mask]) T(std::move(value));
         ++m_tail;
         // The next push writes the following slot, which has gone cold since it was last
-        // popped (a slot is reused once per lap of the ring).
-        __builtin_prefetch(&m_slots[m_tail & m_mask], 1);
+        // popped (a slot is reused once per lap of the ring); an element larger than a line
+        // spans two.
+        const T* next = &m_slots[m_tail & m_mask];
+        __builtin_prefetch(next, 1);
+        if constexpr (sizeof(T) > ALIGN)
+        {
+            __builtin_prefetch(reinterpret_cast<const char*>(next + 1) - 1, 1);
+        }
     }
 
     void pop_front()
