@@ -4,6 +4,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -122,7 +124,7 @@ FabricSimulatorImpl::Stop(const Time& delay)
     Simulator::Schedule(delay, &Simulator::Stop);
 }
 
-uint32_t
+Scheduler::EventKey
 FabricSimulatorImpl::Insert(uint32_t context, const Time& delay, EventImpl* event)
 {
     NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
@@ -135,14 +137,14 @@ FabricSimulatorImpl::Insert(uint32_t context, const Time& delay, EventImpl* even
     ev.key.m_uid = m_uid++;
     ++m_unscheduledEvents;
     m_events->Insert(ev);
-    return ev.key.m_uid;
+    return ev.key;
 }
 
 EventId
 FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
-    const uint32_t uid = Insert(m_currentContext, delay, event);
-    return EventId(event, m_currentTs + delay.GetTimeStep(), m_currentContext, uid);
+    const Scheduler::EventKey key = Insert(m_currentContext, delay, event);
+    return EventId(event, key.m_ts, key.m_context, key.m_uid);
 }
 
 void
@@ -183,13 +185,10 @@ FabricSimulatorImpl::Remove(const EventId& id)
 {
     if (id.GetUid() == EventId::UID::DESTROY)
     {
-        for (auto i = m_destroyEvents.begin(); i != m_destroyEvents.end(); ++i)
+        auto i = std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id);
+        if (i != m_destroyEvents.end())
         {
-            if (*i == id)
-            {
-                m_destroyEvents.erase(i);
-                break;
-            }
+            m_destroyEvents.erase(i);
         }
         return;
     }
@@ -222,18 +221,9 @@ FabricSimulatorImpl::IsExpired(const EventId& id) const
 {
     if (id.GetUid() == EventId::UID::DESTROY)
     {
-        if (id.PeekEventImpl() == nullptr || id.PeekEventImpl()->IsCancelled())
-        {
-            return true;
-        }
-        for (const EventId& d : m_destroyEvents)
-        {
-            if (d == id)
-            {
-                return false;
-            }
-        }
-        return true;
+        return id.PeekEventImpl() == nullptr || id.PeekEventImpl()->IsCancelled()
+               || std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id)
+                      == m_destroyEvents.end();
     }
     return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs
            || (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid)

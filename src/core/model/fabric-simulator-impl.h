@@ -66,8 +66,8 @@ public:
 
 private:
     void DoDispose() override;
-    /// Insert event at now + delay in context with the next uid; returns that uid.
-    uint32_t Insert(uint32_t context, const Time& delay, EventImpl* event);
+    /// Insert event at now + delay in context with the next uid; returns its key.
+    Scheduler::EventKey Insert(uint32_t context, const Time& delay, EventImpl* event);
 
     Ptr<Scheduler> m_events;
     std::deque<EventId> m_destroyEvents;

@@ -191,7 +191,7 @@ FabricPartition::Make(const TopologyGraph& graph, uint32_t ranks, Unit unit)
             ++part.m_links;
             if (part.m_rank[n] != part.m_rank[p.peer])
             {
-                part.m_cut.push_back(CutLink{n, p.peer, p.hostLink});
+                part.m_cut.push_back(CutLink{n, p.peer});
             }
         }
     }

@@ -69,9 +69,8 @@ public:
     /// A link whose two ends are on different ranks.
     struct CutLink
     {
-        uint32_t a;    ///< the lower node id
-        uint32_t b;    ///< the higher
-        bool hostLink; ///< never, as racks are whole; kept for the check
+        uint32_t a; ///< the lower node id
+        uint32_t b; ///< the higher
     };
 
     const std::vector<CutLink>& GetCutLinks() const
