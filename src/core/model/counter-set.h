@@ -8,8 +8,11 @@
 #ifndef MCAST4AI_COUNTER_SET_H
 #define MCAST4AI_COUNTER_SET_H
 
+#include "core/model/packed-bytes.h"
+
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,12 +37,18 @@ public:
     /// The histogram key; empty if nothing was added to it.
     std::vector<uint64_t> GetHistogram(std::string_view key) const;
 
+    /// Every counter and histogram, and which counters are maxima.
+    void Pack(PackedBytes& out) const;
+    /// Fold in another set (Pack) as if its components had added to this one.
+    void MergeFrom(PackedBytes& in);
+
 private:
     /// The counter key, created at 0 (no string is built for a key that exists).
     uint64_t& At(std::string_view key);
 
     std::map<std::string, uint64_t, std::less<>> m_counters;
     std::map<std::string, std::vector<uint64_t>, std::less<>> m_histograms;
+    std::set<std::string, std::less<>> m_maxima; ///< the counters Max() sets
 };
 
 } // namespace ns3

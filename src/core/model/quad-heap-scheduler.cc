@@ -3,6 +3,7 @@
 #include "core/model/prefetching-event.h"
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -23,6 +24,10 @@ uint32_t g_lanes = 0;
 std::vector<uint32_t> g_freeLanes; // ids given back by owners that are gone
 uint32_t g_nextLane = QuadHeapScheduler::NO_LANE;
 bool g_nextPrefetching = false;
+bool g_nextRemote = false;
+uint64_t g_nextDelay = 0;
+uint32_t g_nextTie = 0;
+constexpr uint64_t DELAY_MAX = (uint64_t{1} << QuadHeapScheduler::DELAY_BITS) - 1;
 
 inline bool
 Earlier(const Scheduler::EventKey& a, const Scheduler::EventKey& b)
@@ -35,10 +40,19 @@ Earlier(const Scheduler::EventKey& a, const Scheduler::EventKey& b)
 TypeId
 QuadHeapScheduler::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::QuadHeapScheduler")
-                            .SetParent<Scheduler>()
-                            .SetGroupName("Mcast4ai")
-                            .AddConstructor<QuadHeapScheduler>();
+    static TypeId tid
+        = TypeId("ns3::QuadHeapScheduler")
+              .SetParent<Scheduler>()
+              .SetGroupName("Mcast4ai")
+              .AddConstructor<QuadHeapScheduler>()
+              .AddAttribute("CausalTies",
+                            "Order the events of one timestamp by when they were scheduled, so "
+                            "that events another process hands in (SetNextRemote) take the place "
+                            "one process gives them; for a run spread over processes. Limits it "
+                            "to 2^40 time steps and 2^31 events",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&QuadHeapScheduler::m_causal),
+                            MakeBooleanChecker());
     return tid;
 }
 
@@ -70,6 +84,14 @@ void
 QuadHeapScheduler::SetNextPrefetching()
 {
     g_nextPrefetching = true;
+}
+
+void
+QuadHeapScheduler::SetNextRemote(uint64_t delay, uint32_t tie)
+{
+    g_nextRemote = true;
+    g_nextDelay = delay;
+    g_nextTie = tie;
 }
 
 QuadHeapScheduler* QuadHeapScheduler::s_current = nullptr;
@@ -140,7 +162,7 @@ QuadHeapScheduler::ToEvent(Entry e) const
     const Slot& slot = m_slots[static_cast<uint32_t>(e)];
     Event ev;
     ev.impl = slot.impl;
-    ev.key.m_ts = static_cast<uint64_t>(e >> 64);
+    ev.key.m_ts = static_cast<uint64_t>(e >> 64) >> (m_causal ? DELAY_BITS : 0);
     ev.key.m_uid = static_cast<uint32_t>(e >> 32);
     ev.key.m_context = slot.context;
     return ev;
@@ -242,9 +264,29 @@ QuadHeapScheduler::SiftDown(std::size_t i, Entry e)
     m_heap[i] = e;
 }
 
-void
-QuadHeapScheduler::Insert(const Event& ev)
+Scheduler::Event
+QuadHeapScheduler::Encode(const Event& ev) const
 {
+    const bool remote = g_nextRemote;
+    g_nextRemote = false;
+    // Now is the time of the event the engine removed last (every ns-3 engine's m_currentTs).
+    const uint64_t delay = remote ? g_nextDelay : ev.key.m_ts - m_now;
+    NS_ABORT_MSG_IF(ev.key.m_ts >> (64 - DELAY_BITS),
+                    "QuadHeapScheduler: CausalTies orders at most 2^40 time steps");
+    NS_ABORT_MSG_IF(!remote && (ev.key.m_uid & REMOTE),
+                    "QuadHeapScheduler: CausalTies orders at most 2^31 events");
+    Event out = ev;
+    // Longer delays first: the complement sorts them low. Past the clamp, uid order decides.
+    out.key.m_ts = ev.key.m_ts << DELAY_BITS | (DELAY_MAX - std::min(delay, DELAY_MAX));
+    out.key.m_uid = remote ? REMOTE | g_nextTie : ev.key.m_uid;
+    return out;
+}
+
+void
+QuadHeapScheduler::Insert(const Event& given)
+{
+    Event encoded;
+    const Event& ev = m_causal ? (encoded = Encode(given)) : given;
     uint32_t lane = g_nextLane;
     bool prefetching = g_nextPrefetching;
     g_nextLane = NO_LANE;
@@ -338,6 +380,7 @@ QuadHeapScheduler::RemoveNext()
 {
     NS_ASSERT(m_size > 0);
     Event next = ToEvent(m_heap[0]);
+    m_now = next.key.m_ts;
     RemoveAt(0);
     if (m_size > 0)
     {

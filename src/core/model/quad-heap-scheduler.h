@@ -62,6 +62,12 @@ public:
      * lane are all tagged or all untagged (a differing one goes into the heap on its own).
      */
     static void SetNextPrefetching();
+    /**
+     * Tag the next Insert as an event another process scheduled `delay` before its timestamp
+     * (a frame from a cut cable), with tie a key of the sender's that orders such events among
+     * themselves; for CausalTies only.
+     */
+    static void SetNextRemote(uint64_t delay, uint32_t tie);
 
     QuadHeapScheduler();
     ~QuadHeapScheduler() override;
@@ -85,7 +91,20 @@ public:
     /// Entries in the heap: events outside lanes plus one per non-empty lane.
     std::size_t GetHeapSize() const;
 
+    /**
+     * CausalTies: with the timestamp, a key's high word holds how long before it the event was
+     * scheduled (DELAY_BITS, longer first, longer ones clamped), and its uid word the engine's
+     * uid, or for a remote event REMOTE | its tie key. Among one process's events that is the
+     * uid order; a remote event takes the place of one scheduled `delay` earlier, after the
+     * local events scheduled at that instant.
+     */
+    static constexpr uint32_t DELAY_BITS = 24;
+    static constexpr uint32_t REMOTE = 0x80000000;
+
 private:
+    /// The key Insert orders ev by (CausalTies), or ev's own.
+    Event Encode(const Event& ev) const;
+
     /**
      * A heap entry: timestamp << 64 | uid << 32 | slot. Comparing two entries compares
      * (timestamp, uid); the slot never decides, uids being unique. Four entries fill one cache
@@ -142,6 +161,8 @@ private:
     std::vector<Lane> m_lanes;           ///< indexed by lane id, grown on first use
     static QuadHeapScheduler* s_current; ///< CurrentSize's scheduler
     std::size_t m_queued{0};             ///< events in lanes behind their heads
+    bool m_causal{false};                ///< the CausalTies attribute
+    uint64_t m_now{0}; ///< the timestamp of the event removed last: the simulator's now
 };
 
 } // namespace ns3

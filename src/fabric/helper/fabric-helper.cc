@@ -165,6 +165,12 @@ FabricHelper::InstallRoutes(const TopologyGraph& graph, uint32_t node, Ptr<Fabri
     sw->SetRoutes(std::move(routes));
 }
 
+void
+FabricHelper::SetNodeRanks(std::vector<uint32_t> rankOfNode)
+{
+    m_rankOfNode = std::move(rankOfNode);
+}
+
 FabricHelper::Fabric
 FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology) const
 {
@@ -174,7 +180,12 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
     f.ledger->SetOpLedger(CreateObject<OpLedger>());
     uint32_t hosts = graph.HostCount();
     uint32_t nodes = graph.NodeCount();
-    f.nodes.Create(nodes);
+    NS_ABORT_MSG_IF(!m_rankOfNode.empty() && m_rankOfNode.size() != nodes,
+                    "FabricHelper: a rank for each of the graph's nodes");
+    for (uint32_t n = 0; n < nodes; ++n)
+    {
+        f.nodes.Create(1, m_rankOfNode.empty() ? 0 : m_rankOfNode[n]);
+    }
     auto linkOf = [&topology](const TopologyGraph::Port& port) -> const LinkConfig&
     {
         return port.hostLink ? topology.hostLink : topology.fabricLink;
@@ -208,6 +219,9 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
             ports[n].push_back(dev);
         }
     }
+    // By name: the class exists only where ns-3 has MPI.
+    TypeId remote;
+    const bool canCut = TypeId::LookupByNameFailSafe("ns3::FabricRemoteChannel", &remote);
     for (uint32_t n = 0; n < nodes; ++n)
     {
         for (uint32_t p = 0; p < ports[n].size(); ++p)
@@ -217,7 +231,12 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
             {
                 continue; // each cable once
             }
-            Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+            // A cable between two ranks carries its frames between processes.
+            const bool cut = !m_rankOfNode.empty() && m_rankOfNode[n] != m_rankOfNode[port.peer];
+            NS_ABORT_MSG_IF(cut && !canCut,
+                            "FabricHelper: nodes on several ranks need ns-3 built with MPI");
+            Ptr<FabricChannel> ch = cut ? ObjectFactory(remote.GetName()).Create<FabricChannel>()
+                                        : CreateObject<FabricChannel>();
             ch->SetAttribute("Delay", TimeValue(Time::FromDouble(linkOf(port).delayUs, Time::US)));
             ports[n][p]->Attach(ch);
             ports[port.peer][port.peerPort]->Attach(ch);

@@ -68,6 +68,13 @@ public:
     void SetTelemetry(bool enabled, Time window);
 
     /**
+     * Spread the fabric over the processes of a distributed run: node n is simulated by
+     * rank rankOfNode[n] (ns-3's Node system id), and a cable whose ends have two ranks is a
+     * FabricRemoteChannel (ns-3 built with MPI). Empty (the default): one process.
+     */
+    void SetNodeRanks(std::vector<uint32_t> rankOfNode);
+
+    /**
      * Build the fabric of graph (routes computed) with the links of topology.
      * \throws std::invalid_argument when a switch's buffer cannot hold its reserves and
      *         headroom (the message says which switch and by how much)
@@ -96,6 +103,7 @@ private:
     bool m_sourceValidation{false};
     bool m_telemetry{false};
     Time m_telemetryWindow;
+    std::vector<uint32_t> m_rankOfNode;
 };
 
 } // namespace ns3

@@ -84,8 +84,31 @@ FabricChannel::DeviceChanged()
         NS_ABORT_MSG_IF(latency != m_rxLatency[to] && !d.inFlight.empty(),
                         "FabricChannel: RxLatency changed with frames in flight");
         m_rxLatency[to] = latency;
-        d.latency = m_delay + latency;
     }
+    UpdateLatencies();
+}
+
+void
+FabricChannel::UpdateLatencies()
+{
+    for (std::size_t to = 0; to < 2; ++to)
+    {
+        m_towards[to]->SetLatency(m_delay + m_rxLatency[to]);
+    }
+}
+
+void
+FabricChannel::Direction::SetLatency(Time t)
+{
+    latency = t;
+}
+
+void
+FabricChannel::SetDirection(std::size_t to, Ptr<Direction> d)
+{
+    NS_ABORT_MSG_IF(m_nDevices > 0, "FabricChannel: a direction replaced after Attach");
+    m_towards[to] = d;
+    UpdateLatencies();
 }
 
 void
@@ -95,10 +118,7 @@ FabricChannel::SetDelay(Time delay)
                         && (!m_towards[0]->inFlight.empty() || !m_towards[1]->inFlight.empty()),
                     "FabricChannel: Delay changed with frames in flight");
     m_delay = delay;
-    for (std::size_t to = 0; to < 2; ++to)
-    {
-        m_towards[to]->latency = m_delay + m_rxLatency[to];
-    }
+    UpdateLatencies();
 }
 
 Ptr<FabricChannel::Direction>

@@ -27,7 +27,7 @@ public:
     FabricChannel();
 
     /// Connect the two ends; a channel takes exactly two devices.
-    void Attach(Ptr<FabricNetDevice> device);
+    virtual void Attach(Ptr<FabricNetDevice> device);
 
     /**
      * One direction of the cable: the frames on the wire towards one device, and the event
@@ -41,6 +41,8 @@ public:
     public:
         /// The frame that arrives next and the receiving port's fields.
         void Prefetch() const override;
+        /// The cable's delay plus the receiver's RxLatency changed (set up, not in flight).
+        virtual void SetLatency(Time t);
 
         FabricNetDevice* receiver{nullptr}; ///< the channel holds the reference
         Time latency;                       ///< delay + the receiver's RxLatency
@@ -82,8 +84,13 @@ public:
 
 protected:
     void DoDispose() override;
+    /// Put d in place of the direction towards device `to` (before anything is attached).
+    void SetDirection(std::size_t to, Ptr<Direction> d);
 
 private:
+    /// Give both directions the cable's delay plus their receiver's RxLatency.
+    void UpdateLatencies();
+
     Ptr<Direction> m_towards[2]; ///< indexed by the receiving device
     Ptr<FabricNetDevice> m_devices[2];
     std::size_t m_nDevices{0};

@@ -1,6 +1,7 @@
 #include "fabric/model/op-ledger.h"
 
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -83,13 +84,25 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
     r.queueNs += wait;
     r.pauseNs += pause;
     r.ecnMarks += m_pendingMark;
-    if (wait > r.maxQueueNs)
+    const bool longer = wait > r.maxQueueNs;
+    if (longer)
     {
         r.maxQueueNs = wait;
         r.maxQueueLink = link;
     }
     // The path is the switches' egress links: a NIC's own port is the same for every packet.
+    const uint32_t named = r.pathLinks;
     r.NoteLink(link);
+    if (m_keepTimes && (longer || (r.pathLinks != named && named < MAX_PATH_LINKS)))
+    {
+        RowTimes& t = TimesOf(fi.op);
+        const int64_t now = Simulator::Now().GetTimeStep();
+        t.maxQueueAt = longer ? now : t.maxQueueAt;
+        if (r.pathLinks != named && named < MAX_PATH_LINKS)
+        {
+            t.firstUse[named] = now;
+        }
+    }
     if (!m_hopTrace.IsEmpty())
     {
         m_hopTrace(fi, link, wait, pause, m_pendingMark);
@@ -151,6 +164,106 @@ void
 OpLedger::SetP2mpOwner(uint8_t owner)
 {
     m_p2mpOwner[owner] = true;
+}
+
+void
+OpLedger::KeepTimes()
+{
+    m_keepTimes = true;
+}
+
+void
+OpLedger::Pack(PackedBytes& out) const
+{
+    for (const bool phase : {false, true})
+    {
+        const std::vector<Row>& rows = phase ? m_phaseRows : m_rows;
+        const std::vector<RowTimes>& times = phase ? m_phaseTimes : m_times;
+        const uint32_t base = phase ? FIRST_PHASE_TAG : 0;
+        uint64_t used = 0;
+        for (const Row& r : rows)
+        {
+            used += r.packets || r.frameHops || r.drops || r.retransmissions || r.lostBytes
+                    || r.failed;
+        }
+        out.Put(used);
+        for (uint32_t i = 0; i < rows.size(); ++i)
+        {
+            const Row& r = rows[i];
+            if (r.packets || r.frameHops || r.drops || r.retransmissions || r.lostBytes || r.failed)
+            {
+                out.Put(base + i);
+                out.Put(r);
+                out.Put(i < times.size() ? times[i] : RowTimes{});
+            }
+        }
+    }
+}
+
+void
+OpLedger::MergeFrom(PackedBytes& in)
+{
+    for (int part = 0; part < 2; ++part)
+    {
+        const auto used = in.Take<uint64_t>();
+        for (uint64_t k = 0; k < used; ++k)
+        {
+            const auto tag = in.Take<uint32_t>();
+            const Row other = in.Take<Row>();
+            const RowTimes otherTimes = in.Take<RowTimes>();
+            Merge(tag, other, otherTimes);
+        }
+    }
+}
+
+void
+OpLedger::Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes)
+{
+    Row& r = RowOf(tag);
+    RowTimes& t = TimesOf(tag);
+    const Row mine = r;
+    const RowTimes mineTimes = t;
+    // The counters add up as operator+= adds them; the longest wait and the links are by time.
+    r += other;
+    if (other.maxQueueNs > mine.maxQueueNs
+        || (other.maxQueueNs == mine.maxQueueNs && other.maxQueueNs > 0
+            && otherTimes.maxQueueAt < mineTimes.maxQueueAt))
+    {
+        r.maxQueueNs = other.maxQueueNs;
+        r.maxQueueLink = other.maxQueueLink;
+        t.maxQueueAt = otherTimes.maxQueueAt;
+    }
+    else
+    {
+        r.maxQueueNs = mine.maxQueueNs;
+        r.maxQueueLink = mine.maxQueueLink;
+    }
+    // A process names a row's first links in the order it used them and stops at
+    // MAX_PATH_LINKS; any link it did not name came after all it named. So the first named
+    // links of the union, by time, are the first the whole fabric used.
+    std::vector<std::pair<int64_t, uint32_t>> links;
+    for (uint32_t i = 0; i < std::min(mine.pathLinks, MAX_PATH_LINKS); ++i)
+    {
+        links.emplace_back(mineTimes.firstUse[i], mine.path[i]);
+    }
+    for (uint32_t i = 0; i < std::min(other.pathLinks, MAX_PATH_LINKS); ++i)
+    {
+        links.emplace_back(otherTimes.firstUse[i], other.path[i]);
+    }
+    std::stable_sort(links.begin(),
+                     links.end(),
+                     [](const auto& a, const auto& b)
+                     {
+                         return a.first < b.first;
+                     });
+    const bool more = mine.pathLinks > MAX_PATH_LINKS || other.pathLinks > MAX_PATH_LINKS
+                      || links.size() > MAX_PATH_LINKS;
+    r.pathLinks = more ? MAX_PATH_LINKS + 1 : static_cast<uint32_t>(links.size());
+    for (uint32_t i = 0; i < std::min<std::size_t>(links.size(), MAX_PATH_LINKS); ++i)
+    {
+        t.firstUse[i] = links[i].first;
+        r.path[i] = links[i].second;
+    }
 }
 
 void

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_OP_LEDGER_H
 #define MCAST4AI_OP_LEDGER_H
 
+#include "core/model/packed-bytes.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -149,7 +150,42 @@ public:
     /// Signature of the Failed trace: the operation's tag.
     typedef void (*FailedTracedCallback)(uint32_t tag);
 
+    /**
+     * Also note when each row's named links and its longest wait were first met, so that rows
+     * that several processes of a distributed run filled can be merged in time order
+     * (MergeFrom). Off in a single process: nothing there needs it.
+     */
+    void KeepTimes();
+    /// Every row this ledger counted something in, with its times (KeepTimes).
+    void Pack(PackedBytes& out) const;
+    /**
+     * Add another process's rows (Pack) to these: sums; the longer of the longest waits (the
+     * earlier on a tie); the named links of both in the order they were first used, as one
+     * ledger that saw every frame would name them.
+     */
+    void MergeFrom(PackedBytes& in);
+
 private:
+    /// When a row's named links (by position in Row::path) and its longest wait were met.
+    struct RowTimes
+    {
+        std::array<int64_t, MAX_PATH_LINKS> firstUse{};
+        int64_t maxQueueAt{0};
+    };
+
+    RowTimes& TimesOf(uint32_t tag)
+    {
+        std::vector<RowTimes>& times = tag < FIRST_PHASE_TAG ? m_times : m_phaseTimes;
+        const uint32_t i = tag < FIRST_PHASE_TAG ? tag : tag - FIRST_PHASE_TAG;
+        if (i >= times.size())
+        {
+            times.resize(i + 1);
+        }
+        return times[i];
+    }
+
+    void Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes);
+
     Row& RowOf(uint32_t tag)
     {
         std::vector<Row>& rows = tag < FIRST_PHASE_TAG ? m_rows : m_phaseRows;
@@ -161,8 +197,11 @@ private:
         return rows[i];
     }
 
-    std::vector<Row> m_rows;             ///< by operation tag
-    std::vector<Row> m_phaseRows;        ///< by phase tag - FIRST_PHASE_TAG
+    std::vector<Row> m_rows;      ///< by operation tag
+    std::vector<Row> m_phaseRows; ///< by phase tag - FIRST_PHASE_TAG
+    bool m_keepTimes{false};
+    std::vector<RowTimes> m_times;       ///< by operation tag, with KeepTimes
+    std::vector<RowTimes> m_phaseTimes;  ///< by phase tag - FIRST_PHASE_TAG, with KeepTimes
     std::array<bool, 256> m_p2mpOwner{}; ///< by FrameInfo::owner
     std::vector<std::pair<std::string, std::string>> m_links;
     bool m_pending{false};

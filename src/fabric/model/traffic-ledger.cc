@@ -57,6 +57,28 @@ TrafficLedger::GetAcksByLinkClass() const
 }
 
 void
+TrafficLedger::Pack(PackedBytes& out) const
+{
+    out.Put(m_rows);
+    out.Put(m_acksByClass);
+}
+
+void
+TrafficLedger::MergeFrom(PackedBytes& in)
+{
+    const auto rows = in.Take<std::array<Counters, MAX_OWNERS>>();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        m_rows[i] += rows[i];
+    }
+    const auto acks = in.Take<std::array<uint64_t, TIERS * TIERS>>();
+    for (std::size_t i = 0; i < acks.size(); ++i)
+    {
+        m_acksByClass[i] += acks[i];
+    }
+}
+
+void
 TrafficLedger::DoDispose()
 {
     m_ops = nullptr;

@@ -114,6 +114,10 @@ public:
 
     /// The finer rows, per operation, that tagged frames also count in (none: not counted).
     void SetOpLedger(Ptr<OpLedger> ops);
+    /// Its rows and ACK counts by link class (not the per-operation ledger's: OpLedger::Pack).
+    void Pack(PackedBytes& out) const;
+    /// Add another process's counts (Pack) to these.
+    void MergeFrom(PackedBytes& in);
     /// The per-operation ledger, or null. A raw pointer: switches read it per frame.
     OpLedger* GetOpLedger() const
     {

@@ -118,9 +118,19 @@ FlowWorkload::DoInstall()
     }
 }
 
+bool
+FlowWorkload::RunsSpread() const
+{
+    return true; // a flow starts and ends at its source
+}
+
 void
 FlowWorkload::StartFlow(uint32_t flow)
 {
+    if (!ActsFor(m_flows[flow].src))
+    {
+        return; // another process simulates its source
+    }
     NS_LOG_LOGIC("flow " << flow << ": " << m_flows[flow].src << " -> " << m_flows[flow].dst << ", "
                          << m_flows[flow].bytes << " B over " << m_qps[flow].size()
                          << " queue pairs");

@@ -36,7 +36,7 @@ uint64_t
 Metrics::AddOp(const OpRecord& record)
 {
     m_ops.push_back(record);
-    m_foreground += record.background ? 0 : 1;
+    m_foreground += record.background || record.elsewhere ? 0 : 1;
     return m_ops.size() - 1;
 }
 
@@ -151,6 +151,7 @@ Metrics::CompleteOp(uint64_t handle)
     r.done = true;
     r.end = Simulator::Now();
     ++m_completed;
+    NS_ASSERT_MSG(!r.elsewhere, "an operation of another process completed here");
     if (!r.background && ++m_foregroundDone == m_foreground && !m_allDone.IsNull())
     {
         m_allDone();
@@ -261,6 +262,146 @@ const std::map<std::string, double>&
 Metrics::GetExtras(uint32_t workload) const
 {
     return m_extras[workload];
+}
+
+void
+Metrics::PackOwn(PackedBytes& out) const
+{
+    uint64_t own = 0;
+    for (const OpRecord& r : m_ops)
+    {
+        own += !r.elsewhere;
+    }
+    out.Put(own);
+    for (uint64_t h = 0; h < m_ops.size(); ++h)
+    {
+        const OpRecord& r = m_ops[h];
+        if (r.elsewhere)
+        {
+            continue;
+        }
+        out.Put(h);
+        out.Put<uint8_t>(r.started | r.done << 1 | r.failed << 2);
+        out.Put(r.start.GetTimeStep());
+        out.Put(r.end.GetTimeStep());
+        out.Put(r.src);
+        out.Put(r.dst);
+        out.Put(r.phases);
+        for (uint64_t p = r.firstPhase; p < r.firstPhase + r.phases; ++p)
+        {
+            const PhaseRecord& ph = m_phases[p];
+            out.Put<uint8_t>(ph.started | ph.done << 1);
+            out.Put(ph.start.GetTimeStep());
+            out.Put(ph.end.GetTimeStep());
+        }
+    }
+    out.Put<uint64_t>(m_receivers.size());
+    for (const ReceiverRecord& rx : m_receivers)
+    {
+        out.Put(rx.handle);
+        out.Put(rx.host);
+        out.Put(rx.end.GetTimeStep());
+    }
+    out.Put<uint64_t>(m_steps.size());
+    for (const StepRecord& st : m_steps)
+    {
+        out.Put(st.handle);
+        out.Put(st.step);
+        out.Put(st.transfers);
+        out.Put(st.start.GetTimeStep());
+        out.Put(st.end.GetTimeStep());
+        out.Put(st.lastSrc);
+        out.Put(st.lastDst);
+    }
+}
+
+void
+Metrics::MergeFrom(PackedBytes& in)
+{
+    const auto own = in.Take<uint64_t>();
+    for (uint64_t i = 0; i < own; ++i)
+    {
+        OpRecord& r = m_ops.at(in.Take<uint64_t>());
+        const auto flags = in.Take<uint8_t>();
+        r.started = flags & 1;
+        r.done = flags & 2;
+        r.failed = flags & 4;
+        r.start = TimeStep(in.Take<int64_t>());
+        r.end = TimeStep(in.Take<int64_t>());
+        r.src = in.Take<int64_t>();
+        r.dst = in.Take<int64_t>();
+        NS_ABORT_MSG_IF(in.Take<uint32_t>() != r.phases, "Metrics: processes disagree on phases");
+        for (uint64_t p = r.firstPhase; p < r.firstPhase + r.phases; ++p)
+        {
+            PhaseRecord& ph = m_phases[p];
+            const auto phaseFlags = in.Take<uint8_t>();
+            ph.started = phaseFlags & 1;
+            ph.done = phaseFlags & 2;
+            ph.start = TimeStep(in.Take<int64_t>());
+            ph.end = TimeStep(in.Take<int64_t>());
+        }
+        r.elsewhere = false;
+    }
+    const auto receivers = in.Take<uint64_t>();
+    for (uint64_t i = 0; i < receivers; ++i)
+    {
+        ReceiverRecord rx;
+        rx.handle = in.Take<uint64_t>();
+        rx.host = in.Take<uint32_t>();
+        rx.end = TimeStep(in.Take<int64_t>());
+        m_receivers.push_back(rx);
+    }
+    const auto steps = in.Take<uint64_t>();
+    for (uint64_t i = 0; i < steps; ++i)
+    {
+        StepRecord st;
+        st.handle = in.Take<uint64_t>();
+        st.step = in.Take<uint32_t>();
+        st.transfers = in.Take<uint32_t>();
+        st.start = TimeStep(in.Take<int64_t>());
+        st.end = TimeStep(in.Take<int64_t>());
+        st.lastSrc = in.Take<uint32_t>();
+        st.lastDst = in.Take<uint32_t>();
+        m_steps.push_back(st);
+    }
+}
+
+void
+Metrics::FinishMerge()
+{
+    // Each process's records are in the order it saw them; processes are merged in rank
+    // order, so records of one picosecond from two processes stay in rank order.
+    std::stable_sort(m_receivers.begin(),
+                     m_receivers.end(),
+                     [](const ReceiverRecord& a, const ReceiverRecord& b)
+                     {
+                         return a.end < b.end;
+                     });
+    std::stable_sort(m_steps.begin(),
+                     m_steps.end(),
+                     [](const StepRecord& a, const StepRecord& b)
+                     {
+                         return a.end < b.end;
+                     });
+    for (std::vector<double>& us : m_receiverUs)
+    {
+        us.clear();
+    }
+    for (const ReceiverRecord& rx : m_receivers)
+    {
+        const OpRecord& op = m_ops[rx.handle];
+        m_receiverUs[op.workload].push_back((rx.end - op.start).GetNanoSeconds() / 1000.0);
+    }
+    m_completed = 0;
+    m_foreground = 0;
+    m_foregroundDone = 0;
+    for (OpRecord& r : m_ops)
+    {
+        r.elsewhere = false;
+        m_completed += r.done;
+        m_foreground += !r.background;
+        m_foregroundDone += !r.background && r.done;
+    }
 }
 
 Metrics::Distribution

@@ -5,6 +5,7 @@
 #ifndef MCAST4AI_METRICS_H
 #define MCAST4AI_METRICS_H
 
+#include "core/model/packed-bytes.h"
 #include "fabric/model/op-ledger.h"
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
@@ -48,6 +49,9 @@ public:
         bool failed{false};
         /// Cross-traffic: the run does not wait for it, and it may be added while it goes.
         bool background{false};
+        /// Started and ended by another process of a distributed run (its src host is
+        /// there): this one neither waits for it nor records it until MergeFrom.
+        bool elsewhere{false};
         uint64_t firstPhase{0}; ///< its phases: PhaseRecords firstPhase .. + phases - 1
         uint32_t phases{0};
     };
@@ -179,6 +183,20 @@ public:
     /// Workload-specific figures for summary.json (copies per message, installs, ...).
     void SetExtra(uint32_t workload, const std::string& key, double value);
     const std::map<std::string, double>& GetExtras(uint32_t workload) const;
+
+    /**
+     * What this process recorded of its own operations (not `elsewhere`): their start, end and
+     * outcome, their phases', and every receiver completion and step it saw. For the process
+     * that writes the results of a distributed run (MergeFrom).
+     */
+    void PackOwn(PackedBytes& out) const;
+    /// Take another process's PackOwn; then FinishMerge() once all are in.
+    void MergeFrom(PackedBytes& in);
+    /**
+     * Every operation is now known here: order the receiver completions and steps by time (a
+     * process's own in the order it saw them), and count completions again.
+     */
+    void FinishMerge();
 
     /// Nearest-rank percentiles: the p-quantile is the ceil(p * n)-th smallest value.
     static Distribution Summarize(std::vector<double> values);

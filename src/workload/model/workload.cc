@@ -68,7 +68,14 @@ uint64_t
 Workload::AddOp(Metrics::OpRecord record)
 {
     record.workload = m_context.index;
+    record.elsewhere = record.src >= 0 && !ActsFor(static_cast<uint32_t>(record.src));
     return m_context.metrics->AddOp(record);
+}
+
+bool
+Workload::RunsSpread() const
+{
+    return false;
 }
 
 void

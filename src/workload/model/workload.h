@@ -55,6 +55,8 @@ public:
         uint8_t p2mpOwner{0};
         /// The scenario's stragglers, in stragglers[] order (they may change compute times).
         std::vector<Ptr<Straggler>> stragglers;
+        /// By host: whether this process simulates it (a distributed run); empty: every host.
+        std::vector<bool> localHosts;
     };
 
     void Install(const WorkloadConfig& config, const Context& context);
@@ -67,6 +69,15 @@ public:
     const WorkloadConfig& GetConfig() const;
     uint32_t GetHostCount() const;
 
+    /**
+     * Whether the type runs when its hosts are spread over the processes of a distributed run:
+     * every rank installs it whole (the same queue pairs and draws everywhere), acts only for
+     * the hosts it simulates (ActsFor), and each operation starts and ends at its src host,
+     * with nothing but frames passing between hosts. False by default: the runner refuses a
+     * type that has not been made so.
+     */
+    virtual bool RunsSpread() const;
+
     /// Signature of the OperationComplete trace: workload index, operation handle.
     typedef void (*OperationTracedCallback)(uint32_t workload, uint64_t handle);
 
@@ -75,7 +86,14 @@ protected:
     /// Create the workload's queue pairs and operations; schedule what starts it.
     virtual void DoInstall() = 0;
 
-    /// Register an operation (a row of ops.csv) before the run; returns its handle.
+    /// Whether this process simulates host, so the workload acts for it (always, in one).
+    bool ActsFor(uint32_t host) const
+    {
+        return m_context.localHosts.empty() || m_context.localHosts[host];
+    }
+
+    /// Register an operation (a row of ops.csv) before the run; returns its handle. In a
+    /// distributed run it is another process's when its src host is.
     uint64_t AddOp(Metrics::OpRecord record);
     void StartOp(uint64_t handle);
     /// The tag to post an operation's messages with (QueuePair::Post, P2mpChannel::Send), so

@@ -1,0 +1,180 @@
+/*
+ * What the processes of a distributed run send rank 0 after the simulation, and how it folds
+ * them in: counters sum or keep the peak, a per-operation row names its links in the order the
+ * whole fabric first used them, operations take their start and end from the process that ran
+ * them, and a frame's envelope carries every field, the side-band ones included.
+ */
+#include "core/model/counter-set.h"
+#include "core/model/packed-bytes.h"
+#include "fabric/model/op-ledger.h"
+#include "fabric/model/remote-frame-header.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "workload/model/metrics.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(PackedBytes, ReadsBackWhatWasPutInOrder)
+{
+    PackedBytes out;
+    out.Put<uint64_t>(7);
+    out.PutString("queue_us");
+    out.Put<double>(1.5);
+    PackedBytes in(out.GetBytes());
+    EXPECT_EQ(in.Take<uint64_t>(), 7u);
+    EXPECT_EQ(in.TakeString(), "queue_us");
+    EXPECT_EQ(in.Take<double>(), 1.5);
+    EXPECT_TRUE(in.AtEnd());
+}
+
+TEST(CounterSet, MergeSumsCountsKeepsPeaksAndAddsHistograms)
+{
+    CounterSet a;
+    CounterSet b;
+    a.Add("link_bytes", 100);
+    a.Max("qps_max", 4);
+    b.Add("link_bytes", 23);
+    b.Add("drops", 2);
+    b.Max("qps_max", 9);
+    const uint64_t ha[2] = {1, 2};
+    const uint64_t hb[3] = {10, 0, 5};
+    a.AddHistogram("reorder", ha, 2);
+    b.AddHistogram("reorder", hb, 3);
+    PackedBytes packed;
+    b.Pack(packed);
+    PackedBytes in(packed.GetBytes());
+    a.MergeFrom(in);
+    EXPECT_TRUE(in.AtEnd());
+    EXPECT_EQ(a.Get("link_bytes"), 123u);
+    EXPECT_EQ(a.Get("drops"), 2u);
+    EXPECT_EQ(a.Get("qps_max"), 9u) << "a peak is not a sum";
+    EXPECT_EQ(a.GetHistogram("reorder"), (std::vector<uint64_t>{11, 2, 5}));
+}
+
+namespace
+{
+/// A switch hop of operation tag 1 on link at time t, having waited wait units.
+void
+Hop(Ptr<OpLedger> ledger, uint32_t link, double t, uint32_t wait)
+{
+    Simulator::Schedule(NanoSeconds(t),
+                        [ledger, link, wait]()
+                        {
+                            FrameInfo fi;
+                            fi.op = 1;
+                            fi.size = 1000;
+                            ledger->Waited(wait, 0, false);
+                            ledger->Sent(fi, link);
+                        });
+}
+} // namespace
+
+TEST(OpLedger, MergedRowsNameLinksInTheOrderTheFabricFirstUsedThem)
+{
+    // Two processes see one operation's frames: links 0 and 2 on the first, 1 and 3 on the
+    // second, first used at 1, 3 and 2, 4 ns. One ledger seeing all would name 0 1 2 3.
+    Ptr<OpLedger> a = CreateObject<OpLedger>();
+    Ptr<OpLedger> b = CreateObject<OpLedger>();
+    for (uint32_t l = 0; l < 4; ++l)
+    {
+        a->AddLink("n" + std::to_string(l), "n" + std::to_string(l + 1));
+        b->AddLink("n" + std::to_string(l), "n" + std::to_string(l + 1));
+    }
+    a->KeepTimes();
+    b->KeepTimes();
+    Hop(a, 0, 1, 5);
+    Hop(b, 1, 2, 9); // the longest wait
+    Hop(a, 2, 3, 9); // as long, later: not the one named
+    Hop(b, 3, 4, 1);
+    Hop(a, 0, 5, 1); // a link already named
+    Simulator::Run();
+    Simulator::Destroy();
+    PackedBytes packed;
+    b->Pack(packed);
+    PackedBytes in(packed.GetBytes());
+    a->MergeFrom(in);
+    EXPECT_TRUE(in.AtEnd());
+    const OpLedger::Row& r = a->Get(1);
+    EXPECT_EQ(r.frameHops, 5u);
+    EXPECT_EQ(r.switchHops, 5u);
+    EXPECT_EQ(r.linkBytes, 5000u);
+    EXPECT_EQ(r.pathLinks, 4u);
+    EXPECT_EQ(a->PathText(r), "n0>n1>n2>n3>n4");
+    EXPECT_EQ(r.maxQueueLink, 1u) << "the earlier of two equal longest waits";
+}
+
+TEST(Metrics, MergeTakesEachOperationFromTheProcessThatRanIt)
+{
+    // Both processes register the same two operations; each runs one.
+    auto make = [](bool firstHere)
+    {
+        Ptr<Metrics> m = CreateObject<Metrics>();
+        m->AddWorkload({"w", "flows", "list", false});
+        for (int i = 0; i < 2; ++i)
+        {
+            Metrics::OpRecord r;
+            r.op = i;
+            r.src = i;
+            r.elsewhere = (i == 0) != firstHere;
+            m->AddOp(r);
+        }
+        return m;
+    };
+    Ptr<Metrics> a = make(true);
+    Ptr<Metrics> b = make(false);
+    EXPECT_EQ(a->GetPending(), 1u) << "a process waits for its own operations only";
+    Simulator::Schedule(MicroSeconds(1), &Metrics::StartOp, a, 0);
+    Simulator::Schedule(MicroSeconds(2), &Metrics::StartOp, b, 1);
+    Simulator::Schedule(MicroSeconds(5), &Metrics::AddReceiverCompletion, b, 0, 3);
+    Simulator::Schedule(MicroSeconds(4), &Metrics::AddReceiverCompletion, a, 1, 7);
+    Simulator::Schedule(MicroSeconds(6), &Metrics::CompleteOp, b, 1);
+    Simulator::Schedule(MicroSeconds(9), &Metrics::CompleteOp, a, 0);
+    Simulator::Run();
+    Simulator::Destroy();
+    PackedBytes packed;
+    b->PackOwn(packed);
+    PackedBytes in(packed.GetBytes());
+    a->MergeFrom(in);
+    EXPECT_TRUE(in.AtEnd());
+    a->FinishMerge();
+    const auto& ops = a->GetOps();
+    EXPECT_EQ(ops[1].start, MicroSeconds(2));
+    EXPECT_EQ(ops[1].end, MicroSeconds(6));
+    EXPECT_TRUE(ops[1].done);
+    EXPECT_EQ(a->GetPending(), 0u);
+    EXPECT_EQ(a->GetCompleted(), 2u);
+    // Receiver completions in time order, durations from the operation's own start.
+    ASSERT_EQ(a->GetReceiverRecords().size(), 2u);
+    EXPECT_EQ(a->GetReceiverRecords()[0].host, 7u);
+    EXPECT_EQ(a->GetReceiverRecords()[1].host, 3u);
+    EXPECT_EQ(a->GetReceiverCompletions(0), (std::vector<double>{2.0, 4.0}));
+}
+
+TEST(RemoteFrameHeader, CarriesEveryFieldAcrossASerialisedPacket)
+{
+    FrameInfo fi;
+    fi.size = 1106;
+    fi.srcIp = 0x0a000001;
+    fi.owner = 3;
+    fi.op = 4242;
+    fi.queuedAt = 99;
+    Ptr<Packet> p = Create<Packet>(1000); // a payload that has no bytes yet
+    p->AddHeader(RemoteFrameHeader(fi, PicoSeconds(123456789), PicoSeconds(1606), 0x01000005));
+    // What ns-3's MPI interface does on each side.
+    std::vector<uint8_t> wire(p->GetSerializedSize());
+    ASSERT_TRUE(p->Serialize(wire.data(), wire.size()));
+    EXPECT_LT(wire.size(), 400u) << "the payload travels as a length";
+    Ptr<Packet> q = Create<Packet>(wire.data(), wire.size(), true);
+    RemoteFrameHeader h;
+    q->RemoveHeader(h);
+    EXPECT_EQ(q->GetSize(), 1000u);
+    EXPECT_EQ(h.GetInfo(), fi);
+    EXPECT_EQ(h.GetInfo().owner, 3u);
+    EXPECT_EQ(h.GetInfo().op, 4242u);
+    EXPECT_EQ(h.GetInfo().queuedAt, 99u);
+    EXPECT_EQ(h.GetArrival(), PicoSeconds(123456789));
+    EXPECT_EQ(h.GetDelay(), PicoSeconds(1606));
+    EXPECT_EQ(h.GetTie(), 0x01000005u);
+}
