@@ -2,8 +2,10 @@
 
 #include "core/model/counter-set.h"
 #include "core/model/ns3-compat.h"
+#include "core/model/process-ranks.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -11,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "rdma/model/rdma-congestion-control.h"
+#include "scenario/model/rank-completion.h"
 #include "scenario/model/scenario-error.h"
 #include "workload/model/straggler-type-registry.h"
 #include "workload/model/workload-type-registry.h"
@@ -19,6 +22,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -52,6 +56,18 @@ Time
 BudgetCheckInterval()
 {
     return MicroSeconds(10);
+}
+
+/**
+ * MCAST4AI_REMOTE_ORDER=arrival: order frames from other processes as ns-3's engine hands them
+ * in (when the message came), not as one process would. Only for test/mpi/equality.sh, to show
+ * that its check rejects a run without CausalTies.
+ */
+bool
+ArrivalOrderForced()
+{
+    const char* order = std::getenv("MCAST4AI_REMOTE_ORDER");
+    return order && std::string(order) == "arrival";
 }
 
 double
@@ -117,8 +133,11 @@ ScenarioRunner::Build()
     // Fixed seed, run number = scenario seed: the ns-3 way to get independent replications.
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(m_config.seed);
-    // The engine is made at the first Simulator call: the next line, unless one came first.
-    if (!m_options.engine.empty())
+    // A run spread over processes (mpirun) keeps the engine ProcessRanks::Init bound, ns-3's
+    // DistributedSimulatorImpl; the engine is made at the first Simulator call: the next line,
+    // unless one came first.
+    m_ranks = ProcessRanks::GetSize();
+    if (m_ranks == 1 && !m_options.engine.empty())
     {
         GlobalValue::Bind("SimulatorImplementationType", StringValue(m_options.engine));
     }
@@ -126,8 +145,16 @@ ScenarioRunner::Build()
     // speed only; see QuadHeapScheduler for why it beats the default map.
     ObjectFactory scheduler;
     scheduler.SetTypeId(QuadHeapScheduler::GetTypeId());
+    // Spread over processes, frames from other processes take the places one process gives
+    // them among events of the same instant (FabricRemoteChannel).
+    scheduler.Set("CausalTies", BooleanValue(m_ranks > 1 && !ArrivalOrderForced()));
     Simulator::SetScheduler(scheduler);
     m_fabric = std::make_unique<TopologyBuilder>(m_config);
+    if (m_ranks > 1)
+    {
+        RefuseSpread();
+        m_fabric->SetRanks(m_ranks);
+    }
     m_fabric->Build();
     m_fabric->AssignStreams(0);
     if (m_config.output.pcap)
@@ -172,6 +199,16 @@ ScenarioRunner::Build()
     context.delivery = m_fabric->GetDelivery();
     context.metrics = m_metrics;
     context.seed = m_config.seed;
+    if (m_ranks > 1)
+    {
+        const FabricPartition& part = m_fabric->GetPartition();
+        for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+        {
+            context.localHosts.push_back(part.RankOf(h) == ProcessRanks::GetRank());
+        }
+        // Rows several processes fill are merged in the order their links were first used.
+        m_fabric->GetTrafficLedger()->GetOpLedger()->KeepTimes();
+    }
     for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
     {
         const WorkloadConfig& w = m_config.workloads[i];
@@ -189,6 +226,14 @@ ScenarioRunner::Build()
                         "workload type '" << w.type << "' has keys but no Workload class");
         ObjectFactory factory(type->tid.GetName());
         Ptr<Workload> wl = factory.Create<Workload>();
+        if (m_ranks > 1 && !wl->RunsSpread())
+        {
+            throw ScenarioError(m_config.file,
+                                "workloads[" + std::to_string(i) + "].type",
+                                "'" + w.type + "' does not run spread over processes yet ("
+                                    + std::to_string(m_ranks)
+                                    + " here); run it in one process (without mpirun)");
+        }
         context.index = i;
         context.owner = OwnerOf(i);
         context.p2mpOwner = P2mpOwnerOf(i);
@@ -223,7 +268,17 @@ ScenarioRunner::Build()
         wl->Install(w, context);
         m_workloads.push_back(wl);
     }
-    m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
+    if (m_ranks > 1)
+    {
+        // Done here is not done everywhere: stop once every process has said so.
+        m_completion = CreateObject<RankCompletion>();
+        m_completion->Install(Mailboxes(), LongestCableDelay());
+        m_metrics->SetAllDoneCallback(MakeCallback(&RankCompletion::LocalDone, m_completion));
+    }
+    else
+    {
+        m_metrics->SetAllDoneCallback(MakeCallback(&StopSimulation));
+    }
     // The slowest a sender can be held to is its congestion control's floor, the same at every
     // NIC (one model, one set of attributes).
     double ccFloorGbps = std::numeric_limits<double>::infinity();
@@ -232,7 +287,9 @@ ScenarioRunner::Build()
         ccFloorGbps = cc->GetMinRate().GetBitRate() / 1e9;
     }
     const double watchdogUs = m_config.WatchdogUs(ccFloorGbps);
-    if (watchdogUs > 0)
+    // A process sees only its own queue pairs and events: it cannot tell a stalled fabric
+    // from one whose traffic is on the other processes (docs/performance.md).
+    if (watchdogUs > 0 && m_ranks == 1)
     {
         m_watchdog = CreateObject<RunWatchdog>();
         m_watchdog->SetAttribute("Timeout", TimeValue(MicroSeconds(1) * watchdogUs));
@@ -306,6 +363,11 @@ ScenarioRunner::Run()
         ++m_bookkeepingScheduled;
         Simulator::Schedule(m_watchdog->GetTimeout() / 4, &ScenarioRunner::CheckWatchdog, this);
     }
+    if (m_completion && m_metrics->GetPending() == 0)
+    {
+        // Nothing of its own to wait for: done from the start.
+        m_completion->ScheduleLocalDone();
+    }
     double t0 = WallNow();
     try
     {
@@ -324,6 +386,10 @@ ScenarioRunner::Run()
     m_simEnd = Simulator::Now();
     // Progress ticks are bookkeeping, not simulation: keep event counts identical either way.
     m_events = ModelEvents();
+    if (m_ranks > 1)
+    {
+        MergeRanks();
+    }
     // Operations a receiver timeout failed (the fail policy) are in the ledger by tag.
     if (const OpLedger* ops = m_fabric->GetTrafficLedger()->GetOpLedger())
     {
@@ -336,6 +402,12 @@ ScenarioRunner::Run()
         }
     }
     m_complete = m_metrics->GetPending() == 0;
+    if (m_ranks > 1)
+    {
+        // Rank 0 has every operation now; the others learn from it whether all completed.
+        const uint64_t mine = ProcessRanks::GetRank() == 0 ? m_metrics->GetPending() : 0;
+        m_complete = ProcessRanks::SumOverRanks(mine) == 0;
+    }
     if (m_complete)
     {
         m_stoppedBy.clear();
@@ -451,21 +523,204 @@ ScenarioRunner::Progress()
     Simulator::Schedule(stop / 1000, &ScenarioRunner::Progress, this);
 }
 
+void
+ScenarioRunner::RefuseSpread() const
+{
+    const std::string n = std::to_string(m_ranks);
+    auto refuse = [this, &n](const std::string& path, const std::string& what)
+    {
+        throw ScenarioError(m_config.file,
+                            path,
+                            what + " is not supported in a run spread over processes yet (" + n
+                                + " here); run it in one process (without mpirun)");
+    };
+    if (!m_config.stragglers.empty())
+    {
+        refuse("stragglers", "a straggler");
+    }
+    const OutputConfig& out = m_config.output;
+    if (out.pcap)
+    {
+        refuse("output.pcap", "pcap capture");
+    }
+    if (out.packetTrace)
+    {
+        refuse("output.packet_trace", "the packet trace");
+    }
+    if (out.steeringTrace)
+    {
+        refuse("output.steering_trace", "the steering trace");
+    }
+    if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
+    {
+        refuse("nic.dcqcn.rate_trace", "the rate trace");
+    }
+}
+
+std::vector<Ptr<FabricNetDevice>>
+ScenarioRunner::Mailboxes() const
+{
+    // Each rank's first host: its port is never on a cut cable.
+    const FabricPartition& part = m_fabric->GetPartition();
+    std::vector<Ptr<FabricNetDevice>> mailboxes(m_ranks);
+    for (uint32_t h = m_fabric->GetHostCount(); h-- > 0;)
+    {
+        mailboxes[part.RankOf(h)] = m_fabric->GetNic(h)->GetDevice();
+    }
+    return mailboxes;
+}
+
+Time
+ScenarioRunner::LongestCableDelay() const
+{
+    const TopologyConfig& t = m_config.topology;
+    return Time::FromDouble(std::max(t.hostLink.delayUs, t.fabricLink.delayUs), Time::US);
+}
+
+void
+ScenarioRunner::MergeRanks()
+{
+    // Every rank packs its figures and what it recorded; rank 0 folds the others' into its
+    // own. A collective MPI call: here, after Simulator::Run on every rank, never in an event.
+    Ptr<TrafficLedger> ledger = m_fabric->GetTrafficLedger();
+    PackedBytes own;
+    // The model's events: less a frame's two extra hops (its send to the other process and the
+    // receiver's scheduling of its arrival) and the completion messages.
+    own.Put(m_events - ProcessRanks::GetSentMessages() - ProcessRanks::GetReceivedMessages()
+            - m_completion->GetEvents());
+    own.Put(m_simEnd.GetTimeStep());
+    own.Put(ProcessRanks::GetSentMessages());
+    own.Put(ProcessRanks::GetSentBytes());
+    own.Put(m_wallSeconds);
+    own.Put(ProcessRanks::GetSyncSeconds());
+    m_metrics->PackOwn(own);
+    ledger->GetOpLedger()->Pack(own);
+    ledger->Pack(own);
+    FabricCounters().Pack(own);
+    std::vector<std::vector<uint8_t>> all = ProcessRanks::GatherToRoot(own.GetBytes());
+    if (ProcessRanks::GetRank() != 0)
+    {
+        return;
+    }
+    CounterSet merged = FabricCounters();
+    nlohmann::json events = nlohmann::json::array();
+    nlohmann::json wall = nlohmann::json::array();
+    nlohmann::json sync = nlohmann::json::array();
+    uint64_t messages = 0;
+    uint64_t messageBytes = 0;
+    m_events = 0;
+    for (uint32_t r = 0; r < all.size(); ++r)
+    {
+        PackedBytes in(std::move(all[r]));
+        const auto rankEvents = in.Take<uint64_t>();
+        m_events += rankEvents;
+        events.push_back(rankEvents);
+        m_simEnd = std::max(m_simEnd, TimeStep(in.Take<int64_t>()));
+        messages += in.Take<uint64_t>();
+        messageBytes += in.Take<uint64_t>();
+        wall.push_back(in.Take<double>());
+        sync.push_back(in.Take<double>());
+        if (r == 0)
+        {
+            continue; // its records are this process's own
+        }
+        m_metrics->MergeFrom(in);
+        ledger->GetOpLedger()->MergeFrom(in);
+        ledger->MergeFrom(in);
+        merged.MergeFrom(in);
+        NS_ABORT_MSG_UNLESS(in.AtEnd(), "ScenarioRunner: rank " << r << " sent more than read");
+    }
+    m_metrics->FinishMerge();
+    m_mergedCounters = std::make_unique<CounterSet>(std::move(merged));
+    // The run ended where the last process finished its operations, as one process would
+    // have stopped; the others ran on two message delays to hear of it (RankCompletion).
+    if (m_completion->AllDone())
+    {
+        m_simEnd = m_completion->GetLastDone();
+    }
+    const FabricPartition& part = m_fabric->GetPartition();
+    m_distribution = {{"ranks", m_ranks},
+                      {"unit", FabricPartition::UnitName(part.GetUnit())},
+                      {"cut_links", part.GetCutLinks().size()},
+                      {"lookahead_us", m_config.topology.fabricLink.delayUs},
+                      {"messages", messages},
+                      {"message_bytes", messageBytes},
+                      {"sync_rounds", ProcessRanks::GetSyncRounds()},
+                      {"events_by_rank", events},
+                      {"wall_s_by_rank", wall},
+                      {"sync_wait_s_by_rank", sync}};
+}
+
+CounterSet
+ScenarioRunner::FabricCounters() const
+{
+    if (m_mergedCounters)
+    {
+        return *m_mergedCounters; // every process's, after a distributed run
+    }
+    CounterSet c;
+    // Queue pairs count by owner: summed here per owner, then given one key each.
+    std::vector<std::array<uint64_t, 4>> byOwner(TrafficLedger::MAX_OWNERS);
+    // A process counts the hosts and switches it simulates (in one process: all of them).
+    const FabricPartition& part = m_fabric->GetPartition();
+    const uint32_t me = ProcessRanks::GetRank();
+    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    {
+        if (part.RankOf(h) != me)
+        {
+            continue;
+        }
+        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
+        nic->AddCounters(c);
+        nic->GetDevice()->AddCounters(c);
+        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        {
+            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
+            std::array<uint64_t, 4>& o = byOwner[qp->GetOwner()];
+            o[0] += qp->GetRetransmissions();
+            o[1] += qp->GetAbandonedPackets();
+            o[2] += qp->GetAbandonedBytes();
+            o[3] += qp->GetSkipsSent();
+        }
+        if (Ptr<NicReceivePipeline> rx = nic->GetReceivePipeline())
+        {
+            c.Add("receive_path.packets", rx->GetPackets());
+            c.Add("receive_path.delayed_packets", rx->GetDelayedPackets());
+            c.Max("receive_path.max_backlog_packets", rx->GetMaxBacklogPackets());
+            c.Max("receive_path.max_backlog_bytes", rx->GetMaxBacklogBytes());
+            c.Add("receive_path.pauses", rx->GetPauses());
+            c.Max("receive_path.busiest_packets", rx->GetPackets());
+            c.Max("receive_path.max_wait_ps", rx->GetMaxWait().GetTimeStep());
+            c.Add("receive_path.total_wait_ps", rx->GetTotalWait().GetTimeStep());
+        }
+    }
+    for (uint32_t owner = 0; owner < byOwner.size(); ++owner)
+    {
+        static const char* const kKeys[4]
+            = {"retransmissions", "abandoned_packets", "abandoned_bytes", "skips_sent"};
+        for (std::size_t k = 0; k < 4; ++k)
+        {
+            if (byOwner[owner][k] > 0)
+            {
+                c.Add("owner." + std::to_string(owner) + "." + kKeys[k], byOwner[owner][k]);
+            }
+        }
+    }
+    for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
+    {
+        if (part.RankOf(m_fabric->GetHostCount() + s) == me)
+        {
+            m_fabric->GetSwitch(s)->AddCounters(c);
+        }
+    }
+    return c;
+}
+
 nlohmann::json
 ScenarioRunner::NetworkSummary() const
 {
     // Every component reports its own counters; the summary only lays them out.
-    CounterSet c;
-    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
-    {
-        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        nic->AddCounters(c);
-        nic->GetDevice()->AddCounters(c);
-    }
-    for (uint32_t s = 0; s < m_fabric->GetSwitchCount(); ++s)
-    {
-        m_fabric->GetSwitch(s)->AddCounters(c);
-    }
+    const CounterSet c = FabricCounters();
     const uint64_t acks = c.Get("acks_at_senders");
     const uint64_t groupPeak = c.Get("switch_state.group_table_peak_sum");
     const uint64_t aggPeak = c.Get("switch_state.aggregation_peak_sum");
@@ -579,42 +834,29 @@ ScenarioRunner::AcksByLinkSummary() const
 nlohmann::json
 ScenarioRunner::ReceivePathSummary() const
 {
+    // The rate is the scenario's, the same at every NIC (each process builds them all).
     double rate = 0;
-    uint64_t packets = 0;
-    uint64_t delayed = 0;
-    uint64_t backlogPackets = 0;
-    uint64_t backlogBytes = 0;
-    uint64_t pauses = 0;
-    uint64_t busiest = 0;
-    Time maxWait;
-    Time totalWait;
     for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
     {
-        Ptr<NicReceivePipeline> rx = m_fabric->GetNic(h)->GetReceivePipeline();
-        if (!rx)
+        if (Ptr<NicReceivePipeline> rx = m_fabric->GetNic(h)->GetReceivePipeline())
         {
-            continue;
+            rate = rx->GetPacketRate();
         }
-        rate = rx->GetPacketRate();
-        packets += rx->GetPackets();
-        delayed += rx->GetDelayedPackets();
-        backlogPackets = std::max<uint64_t>(backlogPackets, rx->GetMaxBacklogPackets());
-        backlogBytes = std::max(backlogBytes, rx->GetMaxBacklogBytes());
-        pauses += rx->GetPauses();
-        busiest = std::max(busiest, rx->GetPackets());
-        maxWait = std::max(maxWait, rx->GetMaxWait());
-        totalWait += rx->GetTotalWait();
     }
-    double simS = m_simEnd.GetSeconds();
+    const CounterSet c = FabricCounters();
+    const uint64_t packets = c.Get("receive_path.packets");
+    const double simS = m_simEnd.GetSeconds();
+    const Time totalWait = TimeStep(c.Get("receive_path.total_wait_ps"));
     return {{"rate_mpps", rate / 1e6},
             {"packets", packets},
-            {"delayed_packets", delayed},
-            {"max_backlog_packets", backlogPackets},
-            {"max_backlog_bytes", backlogBytes},
-            {"max_wait_us", maxWait.GetSeconds() * 1e6},
+            {"delayed_packets", c.Get("receive_path.delayed_packets")},
+            {"max_backlog_packets", c.Get("receive_path.max_backlog_packets")},
+            {"max_backlog_bytes", c.Get("receive_path.max_backlog_bytes")},
+            {"max_wait_us", TimeStep(c.Get("receive_path.max_wait_ps")).GetSeconds() * 1e6},
             {"mean_wait_us", packets ? totalWait.GetSeconds() * 1e6 / packets : 0.0},
-            {"pauses", pauses},
-            {"busiest_nic_load", rate > 0 && simS > 0 ? busiest / rate / simS : 0.0}};
+            {"pauses", c.Get("receive_path.pauses")},
+            {"busiest_nic_load",
+             rate > 0 && simS > 0 ? c.Get("receive_path.busiest_packets") / rate / simS : 0.0}};
 }
 
 nlohmann::json
@@ -657,16 +899,12 @@ ScenarioRunner::P2mpOwnerOf(std::size_t i) const
 std::vector<uint64_t>
 ScenarioRunner::RetransmissionsByOwner() const
 {
-    // Queue pairs count their own; one pass over all of them for every owner at once.
+    // Queue pairs count their own (FabricCounters: one pass for every owner at once).
+    const CounterSet c = FabricCounters();
     std::vector<uint64_t> retx(TrafficLedger::MAX_OWNERS, 0);
-    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    for (uint32_t owner = 0; owner < retx.size(); ++owner)
     {
-        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
-        {
-            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
-            retx[qp->GetOwner()] += qp->GetRetransmissions();
-        }
+        retx[owner] = c.Get("owner." + std::to_string(owner) + ".retransmissions");
     }
     return retx;
 }
@@ -780,23 +1018,19 @@ ScenarioRunner::LossSummary(std::size_t k) const
     // packet given up on arrived after all (the skip is then a duplicate), or is in flight.
     uint8_t owner = OwnerOf(k);
     uint8_t p2mpOwner = P2mpOwnerOf(k);
-    uint64_t abandoned = 0;
-    uint64_t abandonedBytes = 0;
-    uint64_t skips = 0;
-    for (uint32_t h = 0; h < m_fabric->GetHostCount(); ++h)
+    const CounterSet counters = FabricCounters();
+    auto byOwners = [&counters, owner, p2mpOwner](const char* key)
     {
-        Ptr<RdmaNic> nic = m_fabric->GetNic(h);
-        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        uint64_t n = counters.Get("owner." + std::to_string(owner) + "." + key);
+        if (p2mpOwner != owner)
         {
-            Ptr<QueuePair> qp = nic->GetQpByIndex(q);
-            if (qp->GetOwner() == owner || qp->GetOwner() == p2mpOwner)
-            {
-                abandoned += qp->GetAbandonedPackets();
-                abandonedBytes += qp->GetAbandonedBytes();
-                skips += qp->GetSkipsSent();
-            }
+            n += counters.Get("owner." + std::to_string(p2mpOwner) + "." + key);
         }
-    }
+        return n;
+    };
+    const uint64_t abandoned = byOwners("abandoned_packets");
+    const uint64_t abandonedBytes = byOwners("abandoned_bytes");
+    const uint64_t skips = byOwners("skips_sent");
     // Operations that completed short of bytes, from their ops.csv rows.
     uint64_t lossyOps = 0;
     const OpLedger* ops = m_fabric->GetTrafficLedger()->GetOpLedger();
@@ -881,6 +1115,10 @@ ScenarioRunner::Summary() const
     s["packet_hops"] = hops;
     s["packet_hops_per_s"] = m_wallSeconds > 0 ? hops / m_wallSeconds : 0.0;
     s["peak_rss_mb"] = PeakRssMb();
+    if (!m_distribution.is_null())
+    {
+        s["distribution"] = m_distribution;
+    }
     s["workloads"] = nlohmann::json::array();
     const std::vector<uint64_t> retx = RetransmissionsByOwner();
     const auto& infos = m_metrics->GetWorkloads();

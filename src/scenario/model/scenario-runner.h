@@ -7,9 +7,11 @@
 #ifndef MCAST4AI_SCENARIO_RUNNER_H
 #define MCAST4AI_SCENARIO_RUNNER_H
 
+#include "core/model/counter-set.h"
 #include "rdma/model/path-steering.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/packet-trace-writer.h"
+#include "scenario/model/rank-completion.h"
 #include "scenario/model/rate-trace-writer.h"
 #include "scenario/model/run-watchdog.h"
 #include "scenario/model/scenario-config.h"
@@ -92,6 +94,24 @@ private:
     void CheckWatchdog();
     /// Model events so far (ns-3's initialisation and the bookkeeping ticks left out).
     uint64_t ModelEvents() const;
+    /**
+     * Every component's counters (hosts, their queue pairs by owner as "owner.N.KEY", their
+     * receive paths as "receive_path.KEY", switches): this process's, or after a distributed
+     * run every process's (MergeRanks).
+     */
+    CounterSet FabricCounters() const;
+    /**
+     * A distributed run, after Simulator::Run on every rank: rank 0 takes every other rank's
+     * records (operations, per-operation and per-owner ledgers, counters, events) so that its
+     * summary and ops.csv cover the whole fabric.
+     */
+    void MergeRanks();
+    /// ScenarioError for what a run spread over processes cannot do yet.
+    void RefuseSpread() const;
+    /// By rank: the port RankCompletion's messages to it go to.
+    std::vector<Ptr<FabricNetDevice>> Mailboxes() const;
+    /// The longest cable delay: at least the distributed engine's lookahead.
+    Time LongestCableDelay() const;
     nlohmann::json NetworkSummary() const;
     /// summary.json's `watchdog` block, when the watchdog stopped the run.
     nlohmann::json WatchdogSummary() const;
@@ -141,6 +161,10 @@ private:
     uint64_t m_events{0};
     Time m_simEnd;
     bool m_complete{false};
+    uint32_t m_ranks{1}; ///< processes the run is spread over (ProcessRanks)
+    Ptr<RankCompletion> m_completion;
+    std::unique_ptr<CounterSet> m_mergedCounters; ///< every process's, on rank 0 (MergeRanks)
+    nlohmann::json m_distribution; ///< summary.json's `distribution`, on rank 0 (MergeRanks)
 };
 
 } // namespace ns3

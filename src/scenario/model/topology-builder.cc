@@ -63,11 +63,31 @@ TopologyBuilder::TopologyBuilder(const ScenarioConfig& config)
 }
 
 void
+TopologyBuilder::SetRanks(uint32_t ranks)
+{
+    m_ranks = ranks;
+}
+
+const FabricPartition&
+TopologyBuilder::GetPartition() const
+{
+    return m_partition;
+}
+
+void
 TopologyBuilder::Build()
 {
     m_graph = std::make_unique<TopologyGraph>(TopologyGraph::Build(m_config.topology));
     CheckMemoryBudget();
     m_graph->ComputeRoutes();
+    try
+    {
+        m_partition = FabricPartition::Make(*m_graph, m_ranks);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(m_config.file, "topology", e.what());
+    }
     const NicConfig& nic = m_config.nic;
     const SwitchConfig& sw = m_config.sw;
     const LoadBalancingConfig& lb = m_config.loadBalancing;
@@ -99,6 +119,15 @@ TopologyBuilder::Build()
 
     FabricHelper fabric;
     RdmaHelper rdma;
+    if (m_ranks > 1)
+    {
+        std::vector<uint32_t> rankOfNode(m_graph->NodeCount());
+        for (uint32_t n = 0; n < rankOfNode.size(); ++n)
+        {
+            rankOfNode[n] = m_partition.RankOf(n);
+        }
+        fabric.SetNodeRanks(std::move(rankOfNode));
+    }
     fabric.SetPathChoice(PathChoice::Registry().Get(lb.mode).GetName());
     fabric.SetEgressScheduler(EgressScheduler::Registry().Get(sw.scheduling).GetName());
     if (steering)
@@ -283,6 +312,16 @@ TopologyBuilder::InstallFaults()
     {
         const FaultConfig& f = m_config.faults[i];
         const auto [node, port] = ResolveFault(i);
+        if (m_partition.RankOf(node) != m_partition.RankOf(m_graph->Ports(node)[port].peer))
+        {
+            // Its frames in flight are on the other process's side of the cut.
+            throw ScenarioError(m_config.file,
+                                "faults[" + std::to_string(i) + "]",
+                                "the link " + f.from + " - " + f.to + " is cut between the "
+                                    + std::to_string(m_ranks)
+                                    + " processes of this run, and a fault on such a link is "
+                                      "not modelled yet; run it in one process");
+        }
         Ptr<LinkFault> fault = CreateObject<LinkFault>();
         fault->SetAttribute("DownAt", TimeValue(Time::FromDouble(f.atUs, Time::US)));
         if (f.upUs != FaultConfig::NEVER)

@@ -16,6 +16,7 @@
 #include "p2mp/model/p2mp-switch-stage.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
+#include "topology/model/fabric-partition.h"
 #include "topology/model/topology-graph.h"
 
 #include <memory>
@@ -35,8 +36,13 @@ class TopologyBuilder
 public:
     explicit TopologyBuilder(const ScenarioConfig& config);
 
+    /// Spread the fabric over ranks processes (FabricPartition): set before Build(). One, the
+    /// default, is a single process.
+    void SetRanks(uint32_t ranks);
     /// Create every node, port, cable, NIC and switch; compute routes; schedule the faults.
     void Build();
+    /// How the fabric is spread over the processes (one rank when it is not).
+    const FabricPartition& GetPartition() const;
     /// Write a pcap per host NIC and per switch port into dir.
     void EnablePcap(const std::string& dir);
     /// Give every random stream a fixed index; returns the number used.
@@ -93,6 +99,8 @@ private:
     std::vector<Ptr<LinkFault>> m_faults;
     std::vector<std::pair<uint32_t, uint32_t>> m_faultLinks; ///< (node, its port)
     uint32_t m_reconvergences{0};
+    uint32_t m_ranks{1};
+    FabricPartition m_partition;
 };
 
 } // namespace ns3

@@ -1,0 +1,137 @@
+#include "scenario/model/rank-completion.h"
+
+#include "core/model/process-ranks.h"
+#include "core/model/quad-heap-scheduler.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#endif
+
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RankCompletion");
+NS_OBJECT_ENSURE_REGISTERED(RankCompletion);
+
+TypeId
+RankCompletion::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RankCompletion")
+                            .SetParent<Object>()
+                            .SetGroupName("Mcast4ai")
+                            .AddConstructor<RankCompletion>();
+    return tid;
+}
+
+void
+RankCompletion::Install(std::vector<Ptr<FabricNetDevice>> mailboxes, Time delay)
+{
+    NS_ABORT_MSG_IF(mailboxes.size() != ProcessRanks::GetSize(),
+                    "RankCompletion: one mailbox per rank");
+    m_mailboxes = std::move(mailboxes);
+    m_delay = delay;
+    m_done.assign(m_mailboxes.size(), false);
+#ifdef NS3_MPI
+    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
+    receiver->SetReceiveCallback(MakeCallback(&RankCompletion::Receive, this));
+    m_mailboxes[ProcessRanks::GetRank()]->AggregateObject(receiver);
+#else
+    NS_ABORT_MSG("RankCompletion: a distributed run needs ns-3 built with MPI");
+#endif
+}
+
+void
+RankCompletion::LocalDone()
+{
+    const uint32_t me = ProcessRanks::GetRank();
+    const Time now = Simulator::Now();
+    NS_LOG_INFO("rank " << me << ": its operations are done at " << now.As(Time::US));
+#ifdef NS3_MPI
+    for (uint32_t r = 0; r < m_mailboxes.size(); ++r)
+    {
+        if (r == me)
+        {
+            continue;
+        }
+        uint8_t bytes[sizeof(uint32_t) + sizeof(int64_t)];
+        const int64_t at = now.GetTimeStep();
+        std::memcpy(bytes, &me, sizeof(me));
+        std::memcpy(bytes + sizeof(me), &at, sizeof(at));
+        const Ptr<FabricNetDevice>& to = m_mailboxes[r];
+        MpiInterface::SendPacket(Create<Packet>(bytes, sizeof(bytes)),
+                                 now + m_delay,
+                                 to->GetNode()->GetId(),
+                                 to->GetIfIndex());
+    }
+#endif
+    Done(me, now);
+}
+
+void
+RankCompletion::ScheduleLocalDone()
+{
+    ++m_events;
+    Simulator::ScheduleNow(&RankCompletion::LocalDone, this);
+}
+
+uint64_t
+RankCompletion::GetEvents() const
+{
+    return m_events;
+}
+
+void
+RankCompletion::Receive(Ptr<Packet> p)
+{
+    ++m_events;
+    uint8_t bytes[sizeof(uint32_t) + sizeof(int64_t)];
+    NS_ABORT_MSG_IF(p->GetSize() != sizeof(bytes), "RankCompletion: not a done message");
+    p->CopyData(bytes, sizeof(bytes));
+    uint32_t rank;
+    int64_t at;
+    std::memcpy(&rank, bytes, sizeof(rank));
+    std::memcpy(&at, bytes + sizeof(rank), sizeof(at));
+    Done(rank, TimeStep(at));
+}
+
+void
+RankCompletion::Done(uint32_t rank, Time at)
+{
+    NS_ABORT_MSG_IF(rank >= m_done.size() || m_done[rank],
+                    "RankCompletion: rank " << rank << " done twice");
+    m_done[rank] = true;
+    ++m_doneCount;
+    m_lastDone = std::max(m_lastDone, at);
+    if (AllDone())
+    {
+        // Every rank learns this by m_lastDone + m_delay at the latest, and all stop at one
+        // instant after it, behind every other event of that instant: the same events run
+        // whichever rank heard last, and when.
+        const Time stop = m_lastDone + 2 * m_delay;
+        NS_LOG_INFO("every rank is done, the last at " << m_lastDone.As(Time::US)
+                                                       << "; stopping at " << stop.As(Time::US));
+        ++m_events;
+        QuadHeapScheduler::SetNextRemote(0, ~QuadHeapScheduler::REMOTE);
+        Simulator::Stop(stop - Simulator::Now());
+    }
+}
+
+Time
+RankCompletion::GetLastDone() const
+{
+    return m_lastDone;
+}
+
+bool
+RankCompletion::AllDone() const
+{
+    return m_doneCount == m_done.size();
+}
+
+} // namespace ns3

@@ -1,0 +1,63 @@
+/*
+ * When a distributed run is over: each process knows only when its own operations are done,
+ * and the run may stop only when every process's are.
+ */
+#ifndef MCAST4AI_RANK_COMPLETION_H
+#define MCAST4AI_RANK_COMPLETION_H
+
+#include "fabric/model/fabric-net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Tells the other processes of a distributed run that this one's operations are done,
+ * and stops the simulation once every process's are.
+ *
+ * A process whose operations are all done (Metrics' all-done callback, or none to do) cannot
+ * stop yet: it still carries and acknowledges the other processes' traffic. It sends every
+ * other process a message through ns-3's MPI interface, due one delay later (at least the
+ * engine's lookahead, which keeps it a legal message), and stops when it has heard from all.
+ * The run's end is the latest of the processes' done times (GetLastDone): the time one
+ * process would have stopped at. Every process simulates on to two delays past it, so that
+ * all stop at the same instant, whatever the order messages reached them in. Messages go to each
+ * rank's mailbox, one port of a host it simulates (a host's cable is never cut, so nothing else
+ * receives there).
+ */
+class RankCompletion : public Object
+{
+public:
+    static TypeId GetTypeId();
+
+    /// mailboxes[r]: the port rank r receives on; delay: at least the engine's lookahead.
+    void Install(std::vector<Ptr<FabricNetDevice>> mailboxes, Time delay);
+    /// This process's operations are all done, now.
+    void LocalDone();
+    /// The latest done time of the processes heard from (all of them once the run stopped).
+    Time GetLastDone() const;
+    /// Whether every process, this one included, said it was done.
+    bool AllDone() const;
+    /// LocalDone as an event of its own, now: a process with no operations of its own.
+    void ScheduleLocalDone();
+    /// Events of this object's own (messages received, the stop): not the model's.
+    uint64_t GetEvents() const;
+
+private:
+    void Receive(Ptr<Packet> p);
+    void Done(uint32_t rank, Time at);
+
+    std::vector<Ptr<FabricNetDevice>> m_mailboxes;
+    Time m_delay;
+    std::vector<bool> m_done;
+    uint32_t m_doneCount{0};
+    Time m_lastDone;
+    uint64_t m_events{0};
+};
+
+} // namespace ns3
+
+#endif // MCAST4AI_RANK_COMPLETION_H

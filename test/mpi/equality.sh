@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# One scenario, one process or several: the same answers. Run by scripts/mpi-check.sh with the
+# runner of an ns-3 tree built with MPI; see docs/testing.md.
+#
+#   bash test/mpi/equality.sh RUNNER
+#
+# 1. flows-staggered.json (16 hosts, 32 flows with distinct start times, congested: ECN marks,
+#    queueing): ops.csv at 2 and 4 ranks is byte-identical to one process's, and so is
+#    summary.json but for the keys that describe the run rather than the model (wall time,
+#    memory, events, the `distribution` block). The check can fail: with frames from other
+#    processes ordered as they arrive (MCAST4AI_REMOTE_ORDER=arrival, ns-3's own order), the
+#    same comparison must find a difference.
+# 2. permutation-symmetric.json (128 hosts sending at one instant: every tier sees frames from
+#    two processes at the same picosecond, which no ordering can place as one process does).
+#    Two runs at 4 ranks give the same bytes (the ties are broken the same way every time); the
+#    difference from one process is bounded: every row names the same operation, bytes, hosts
+#    and links, no end time differs by more than 1 % of its duration, and the mean duration by
+#    more than 0.1 %. The measured figures are printed.
+# 3. A workload type that does not run spread yet is refused with exit 2, naming its key.
+# 4. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
+set -euo pipefail
+
+runner=${1:?usage: bash test/mpi/equality.sh RUNNER}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Open MPI refuses root without these, and more ranks than cores without --oversubscribe.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi=(mpirun --oversubscribe)
+fail=0
+
+run() { # out ranks scenario [env...]
+    local out=$1 n=$2 sc=$3
+    shift 3
+    if [[ $n == 1 ]]; then
+        env "$@" "$runner" "$sc" --quiet --out "$out" 2>"$out.err"
+    else
+        local exports=()
+        for kv in "$@"; do exports+=(-x "$kv"); done
+        env "$@" "${mpi[@]}" "${exports[@]}" -np "$n" "$runner" "$sc" --quiet --out "$out" 2>"$out.err"
+    fi
+}
+
+same_summary() { # a b: equal but for what describes the run, not the model
+    "$py" - "$1/summary.json" "$2/summary.json" <<'EOF'
+import json, sys
+run_keys = {"wall_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_mb", "distribution"}
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for s in (a, b):
+    for k in run_keys:
+        s.pop(k, None)
+sys.exit(0 if a == b else 1)
+EOF
+}
+
+echo "== flows-staggered: byte-identical at 2 and 4 ranks"
+sc=$here/flows-staggered.json
+run "$tmp/seq" 1 "$sc"
+for n in 2 4; do
+    run "$tmp/s$n" "$n" "$sc"
+    if cmp -s "$tmp/seq/ops.csv" "$tmp/s$n/ops.csv" && same_summary "$tmp/seq" "$tmp/s$n"; then
+        echo "ok   $n ranks: ops.csv and summary.json as one process ($(wc -l <"$tmp/seq/ops.csv") lines)"
+    else
+        echo "FAIL $n ranks: differs from one process"
+        diff "$tmp/seq/ops.csv" "$tmp/s$n/ops.csv" | head -n 6 || true
+        fail=1
+    fi
+done
+# The batch script, as a SLURM job of 2 tasks would run it (the allocation's variables set).
+SLURM_NTASKS=2 SLURM_JOB_NODELIST=localhost bash "$root/scripts/mpi-run.sbatch" "$runner" "$sc" \
+    --quiet --out "$tmp/sbatch" >"$tmp/sbatch.log" 2>&1
+if cmp -s "$tmp/seq/ops.csv" "$tmp/sbatch/ops.csv"; then
+    echo "ok   scripts/mpi-run.sbatch with 2 tasks: ops.csv as one process"
+else
+    echo "FAIL scripts/mpi-run.sbatch with 2 tasks"
+    cat "$tmp/sbatch.log" >&2
+    fail=1
+fi
+run "$tmp/arrival" 2 "$sc" MCAST4AI_REMOTE_ORDER=arrival
+if cmp -s "$tmp/seq/ops.csv" "$tmp/arrival/ops.csv"; then
+    echo "FAIL the check cannot fail: ns-3's arrival order gives the same ops.csv"
+    fail=1
+else
+    echo "ok   rejects the wrong model: in ns-3's arrival order ops.csv differs ($(diff "$tmp/seq/ops.csv" "$tmp/arrival/ops.csv" | grep -c '^<') rows)"
+fi
+
+echo "== permutation-symmetric: ties across processes, deterministic and bounded"
+sc=$here/permutation-symmetric.json
+run "$tmp/pseq" 1 "$sc"
+for n in 2 4; do
+    run "$tmp/p$n" "$n" "$sc"
+done
+run "$tmp/p4b" 4 "$sc"
+if cmp -s "$tmp/p4/ops.csv" "$tmp/p4b/ops.csv"; then
+    echo "ok   4 ranks twice: the same ops.csv"
+else
+    echo "FAIL 4 ranks twice: ops.csv differs between runs"
+    fail=1
+fi
+for n in 2 4; do
+    if "$py" - "$tmp/pseq/ops.csv" "$tmp/p$n/ops.csv" "$n" <<'EOF'; then
+import sys
+import pandas as pd
+a, b = pd.read_csv(sys.argv[1]), pd.read_csv(sys.argv[2])
+ids = ["workload", "op", "rank", "bytes", "src", "dst", "net_bytes", "switch_hops", "path", "outcome"]
+assert len(a) == len(b) and (a[ids].astype(str) == b[ids].astype(str)).all().all(), "rows differ"
+rel = ((a.end_us - b.end_us).abs() / a.duration_us).max()
+mean = abs(a.duration_us.mean() - b.duration_us.mean()) / a.duration_us.mean()
+rows = (a.astype(str) != b.astype(str)).any(axis=1).sum()
+print(f"     {sys.argv[3]} ranks: {rows} of {len(a)} rows differ; largest end difference "
+      f"{rel:.3%} of its duration, mean duration {mean:.4%}")
+sys.exit(0 if rel <= 0.01 and mean <= 0.001 else 1)
+EOF
+        echo "ok   $n ranks: within the bound"
+    else
+        echo "FAIL $n ranks: outside the bound"
+        fail=1
+    fi
+done
+
+echo "== refusals"
+cat >"$tmp/broadcast.json" <<'EOF'
+{"name": "b", "topology": {"kind": "fat-tree", "k": 4},
+ "p2mp": {"mechanism": "bier"},
+ "workloads": [{"type": "broadcast", "root": 0, "ranks": [0, 1, 2, 3, 4, 5], "bytes": 65536}]}
+EOF
+set +e
+"${mpi[@]}" -np 2 "$runner" "$tmp/broadcast.json" --quiet --out "$tmp/b" 2>"$tmp/b.err"
+rc=$?
+set -e
+if [[ $rc == 2 ]] && grep -q 'workloads\[0\].type' "$tmp/b.err"; then
+    echo "ok   broadcast on 2 ranks: exit 2, $(grep -m1 -o "workloads\[0\].type.*" "$tmp/b.err" | cut -c1-90)"
+else
+    echo "FAIL broadcast on 2 ranks: exit $rc"
+    cat "$tmp/b.err" >&2
+    fail=1
+fi
+
+((fail == 0)) && echo "all distributed checks passed" || { echo "some distributed checks failed" >&2; exit 1; }
