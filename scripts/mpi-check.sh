@@ -49,11 +49,11 @@ ns3=$work/ns-allinone-3.37/ns-3.37
 if [[ ! -x $ns3/ns3 ]]; then
     # Debian's ns3 source package, fetched with a list of our own so that /etc stays as it is.
     src=$work/source
-    mkdir -p "$src/lists/partial"
+    mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
     echo "deb-src http://deb.debian.org/debian $codename main" > "$src/sources.list"
     apt_opts=(-o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-        -o "Dir::State::Lists=$src/lists" -o Debug::NoLocking=1)
+        -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o Debug::NoLocking=1)
     apt-get "${apt_opts[@]}" update -qq
     (cd "$src" && apt-get "${apt_opts[@]}" source --download-only -qq ns3=3.37-2)
     tar -C "$work" -xjf "$src"/ns3_3.37.orig.tar.bz2
