@@ -99,7 +99,7 @@ PartitionReport(const ScenarioConfig& config, uint32_t ranks)
     FabricPartition p;
     try
     {
-        p = FabricPartition::Make(graph, ranks);
+        p = FabricPartition::Make(graph, ranks, config.distribution.unit);
     }
     catch (const std::invalid_argument& e)
     {
@@ -107,7 +107,7 @@ PartitionReport(const ScenarioConfig& config, uint32_t ranks)
     }
     nlohmann::json j;
     j["ranks"] = ranks;
-    j["unit"] = FabricPartition::UnitName(p.GetUnit());
+    j["unit"] = EnumName(p.GetUnit());
     j["links"] = p.GetLinkCount();
     j["cut_links"] = p.GetCutLinks().size();
     // Racks are whole, so only fabric links are cut: their delay is ns-3's lookahead.
@@ -243,6 +243,13 @@ main(int argc, char** argv)
     for (const std::string& w : Scenario::Warnings(config))
     {
         std::cerr << "warning: " << config.file << ": " << w << "\n";
+    }
+    if (cl.partition == 0 && ProcessRanks::GetSize() == 1
+        && config.distribution.unit != FabricPartition::Unit::AUTO)
+    {
+        std::cerr << "warning: " << config.file << ": distribution.unit ('"
+                  << EnumName(config.distribution.unit)
+                  << "') has no effect in a run of one process (mpirun -np N spreads a run)\n";
     }
     if (cl.partition > 0)
     {

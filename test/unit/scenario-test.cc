@@ -761,7 +761,8 @@ TEST(ScenarioValidation, UnknownKeyListsTheKnownKeys)
     EXPECT_EQ(e.GetPath(), "colour");
     EXPECT_EQ(e.GetReason(),
               "unknown key 'colour'; known keys: name, seed, stop_time_ms, topology, nic, switch, "
-              "load_balancing, p2mp, workloads, stragglers, faults, limits, output");
+              "load_balancing, p2mp, workloads, stragglers, faults, limits, distribution, "
+              "output");
 }
 
 TEST(ScenarioValidation, RootMustBeAnObject)
@@ -1073,6 +1074,7 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
                     "up_us": 7.5, "convergence_us": 0},
                    {"type": "nic-down", "host": 127, "at_us": 0, "convergence_us": 100}],
         "limits": {"max_events": 123456789, "max_rss_mb": 2048.5},
+        "distribution": {"unit": "rack"},
         "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
                    "packet_trace": true, "steering_trace": true}
     })");

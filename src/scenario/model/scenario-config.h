@@ -11,6 +11,7 @@
 #include "fabric/model/switch-config.h"
 #include "p2mp/model/p2mp-config.h"
 #include "rdma/model/nic-config.h"
+#include "topology/model/fabric-partition.h"
 #include "topology/model/topology-config.h"
 #include "workload/model/straggler-config.h"
 #include "workload/model/workload-config.h"
@@ -43,6 +44,12 @@ struct LimitsConfig
     /// ScenarioConfig::WatchdogUs.
     double watchdogUs{AUTO_WATCHDOG};
     static constexpr double AUTO_WATCHDOG = -1;
+};
+
+/// How a run spread over processes (mpirun) splits the fabric (`distribution`).
+struct DistributionConfig
+{
+    FabricPartition::Unit unit{FabricPartition::Unit::AUTO};
 };
 
 /// What a fault takes down (`faults[].type`).
@@ -83,6 +90,7 @@ struct ScenarioConfig
     std::vector<StragglerConfig> stragglers;
     std::vector<FaultConfig> faults;
     LimitsConfig limits;
+    DistributionConfig distribution;
     OutputConfig output;
 
     /**

@@ -640,7 +640,7 @@ ScenarioRunner::MergeRanks()
     }
     const FabricPartition& part = m_fabric->GetPartition();
     m_distribution = {{"ranks", m_ranks},
-                      {"unit", FabricPartition::UnitName(part.GetUnit())},
+                      {"unit", EnumName(part.GetUnit())},
                       {"cut_links", part.GetCutLinks().size()},
                       {"lookahead_us", m_config.topology.fabricLink.delayUs},
                       {"messages", messages},

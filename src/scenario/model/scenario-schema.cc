@@ -8,6 +8,7 @@
 #include "rdma/model/nic-schema.h"
 #include "rdma/model/path-steering-schema.h"
 #include "rdma/model/rdma-limits.h"
+#include "scenario/model/distribution-schema.h"
 #include "scenario/model/faults-schema.h"
 #include "scenario/model/limits-schema.h"
 #include "scenario/model/output-schema.h"
@@ -108,6 +109,7 @@ ScenarioSchema::Build()
     StragglersSchema::Declare(root);
     FaultsSchema::Declare(root);
     LimitsSchema::Declare(root);
+    DistributionSchema::Declare(root);
     OutputSchema::Declare(root);
     // What the model can represent, for every key that does not bound itself more tightly
     // (SimLimits says why the time horizon is where it is).

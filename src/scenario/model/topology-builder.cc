@@ -82,11 +82,11 @@ TopologyBuilder::Build()
     m_graph->ComputeRoutes();
     try
     {
-        m_partition = FabricPartition::Make(*m_graph, m_ranks);
+        m_partition = FabricPartition::Make(*m_graph, m_ranks, m_config.distribution.unit);
     }
     catch (const std::invalid_argument& e)
     {
-        throw ScenarioError(m_config.file, "topology", e.what());
+        throw ScenarioError(m_config.file, "distribution", e.what());
     }
     const NicConfig& nic = m_config.nic;
     const SwitchConfig& sw = m_config.sw;

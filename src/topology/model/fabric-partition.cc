@@ -29,21 +29,6 @@ Root(std::vector<uint32_t>& parent, uint32_t x)
 
 } // namespace
 
-std::string
-FabricPartition::UnitName(Unit unit)
-{
-    switch (unit)
-    {
-        case Unit::AUTO:
-            return "auto";
-        case Unit::POD:
-            return "pod";
-        case Unit::RACK:
-            return "rack";
-    }
-    return "?";
-}
-
 FabricPartition
 FabricPartition::Make(const TopologyGraph& graph, uint32_t ranks, Unit unit)
 {
@@ -195,7 +180,7 @@ FabricPartition::Make(const TopologyGraph& graph, uint32_t ranks, Unit unit)
             }
         }
     }
-    NS_LOG_INFO(ranks << " ranks by " << UnitName(unit) << ": " << part.m_cut.size() << " of "
+    NS_LOG_INFO(ranks << " ranks by " << EnumName(unit) << ": " << part.m_cut.size() << " of "
                       << part.m_links << " links cut");
     return part;
 }

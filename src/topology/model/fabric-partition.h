@@ -6,6 +6,7 @@
 #ifndef MCAST4AI_FABRIC_PARTITION_H
 #define MCAST4AI_FABRIC_PARTITION_H
 
+#include "core/model/enum-names.h"
 #include "topology/model/topology-graph.h"
 
 #include <cstdint>
@@ -54,8 +55,6 @@ public:
         return m_unit;
     }
 
-    static std::string UnitName(Unit unit);
-
     /// The rank that simulates node.
     uint32_t RankOf(uint32_t node) const
     {
@@ -92,6 +91,11 @@ private:
     std::vector<CutLink> m_cut;
     uint32_t m_links{0};
 };
+
+MCAST4AI_ENUM_NAMES(FabricPartition::Unit,
+                    {{FabricPartition::Unit::AUTO, "auto"},
+                     {FabricPartition::Unit::POD, "pod"},
+                     {FabricPartition::Unit::RACK, "rack"}});
 
 } // namespace ns3
 
