@@ -16,7 +16,8 @@
 #    difference from one process is bounded: every row names the same operation, bytes, hosts
 #    and links, no end time differs by more than 1 % of its duration, and the mean duration by
 #    more than 0.1 %. The measured figures are printed.
-# 3. A workload type that does not run spread yet is refused with exit 2, naming its key.
+# 3. A workload type that does not run spread yet, and packet spraying, are refused with exit 2
+#    naming their keys.
 # 4. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
 set -euo pipefail
 
@@ -137,5 +138,21 @@ else
     cat "$tmp/b.err" >&2
     fail=1
 fi
+
+set +e
+"${mpi[@]}" -np 2 "$runner" "$here/flows-staggered.json" --quiet --out "$tmp/sp" \
+    --set load_balancing.mode=spray-random 2>"$tmp/sp.err"
+rc=$?
+set -e
+if [[ $rc == 2 ]] && grep -q 'load_balancing.mode' "$tmp/sp.err"; then
+    echo "ok   spray-random on 2 ranks: exit 2 naming load_balancing.mode"
+else
+    echo "FAIL spray-random on 2 ranks: exit $rc"
+    fail=1
+fi
+
+ties() { "$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["distribution"]["cross_rank_ties"])' "$1/summary.json"; }
+echo "cross-rank ties: flows-staggered $(ties "$tmp/s2") at 2 ranks, $(ties "$tmp/s4") at 4;" \
+    "permutation-symmetric $(ties "$tmp/p2") at 2, $(ties "$tmp/p4") at 4"
 
 ((fail == 0)) && echo "all distributed checks passed" || { echo "some distributed checks failed" >&2; exit 1; }

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -382,28 +383,40 @@ TEST(QuadHeapScheduler, CausalTiesPlaceARemoteEventAsScheduledWhenItsSenderSched
 {
     Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
     s->SetAttribute("CausalTies", BooleanValue(true));
-    s->Insert(MakeEv(100, 1)); // scheduled at 0
-    s->Insert(MakeEv(50, 2));
+    // Events told apart by a dummy impl pointer (the scheduler never calls an untagged one).
+    auto ev = [](uint64_t ts, uint32_t uid, uintptr_t name)
+    {
+        Scheduler::Event e = MakeEv(ts, uid);
+        e.impl = reinterpret_cast<EventImpl*>(name * 64);
+        return e;
+    };
+    s->Insert(ev(100, 1, 'a')); // scheduled at 0
+    s->Insert(ev(50, 2, 'x'));
     ASSERT_EQ(s->RemoveNext().key.m_uid, 2u); // now 50
-    s->Insert(MakeEv(100, 3));                // scheduled at 50
-    // From another process: scheduled at 30 and at 50 (with the local one above: after it),
-    // and two at 20 that their tie keys order.
+    s->Insert(ev(100, 3, 'b'));               // scheduled at 50
+    // From another process: scheduled at 30; at 50 (with the local one above: after it); two at
+    // 20 that their tie keys order.
     QuadHeapScheduler::SetNextRemote(70, 9);
-    s->Insert(MakeEv(100, 4));
+    s->Insert(ev(100, 4, 'r'));
     QuadHeapScheduler::SetNextRemote(50, 1);
-    s->Insert(MakeEv(100, 5));
+    s->Insert(ev(100, 5, 's'));
     QuadHeapScheduler::SetNextRemote(80, 7);
-    s->Insert(MakeEv(100, 6));
+    s->Insert(ev(100, 6, 'u'));
     QuadHeapScheduler::SetNextRemote(80, 2);
-    s->Insert(MakeEv(100, 7));
-    std::vector<uint32_t> order;
+    s->Insert(ev(100, 7, 't'));
+    std::string order;
+    std::vector<uint32_t> uids;
     while (!s->IsEmpty())
     {
-        Scheduler::Event ev = s->RemoveNext();
-        EXPECT_EQ(ev.key.m_ts, 100u) << "the timestamp comes back whole";
-        order.push_back(ev.key.m_uid & ~QuadHeapScheduler::REMOTE);
+        Scheduler::Event e = s->RemoveNext();
+        EXPECT_EQ(e.key.m_ts, 100u) << "the timestamp comes back whole";
+        order += static_cast<char>(reinterpret_cast<uintptr_t>(e.impl) / 64);
+        uids.push_back(e.key.m_uid);
     }
-    // 1 (at 0), the remote ones of 20 by tie key (2, 7), of 30 (9), local 3 (at 50), remote of
-    // 50 (1): remote events hand back their tie keys as uids.
-    EXPECT_EQ(order, (std::vector<uint32_t>{1, 2, 7, 9, 3, 1}));
+    // a (at 0); the remote ones of 20 by tie key, t then u; r (of 30); b (at 50); s (of 50).
+    EXPECT_EQ(order, "aturbs");
+    // A remote event hands the engine the uid of the last local event of its instant that ran
+    // (0: none), so that EventId::IsExpired still tells the local events that ran from those
+    // that have not: for 'b' (uid 3), pending while 't', 'u', 'r' run, 3 > 1.
+    EXPECT_EQ(uids, (std::vector<uint32_t>{1, 1, 1, 1, 3, 3}));
 }

@@ -113,6 +113,18 @@ QuadHeapScheduler::~QuadHeapScheduler()
     }
 }
 
+uint64_t
+QuadHeapScheduler::GetCrossTies() const
+{
+    return m_crossTies;
+}
+
+uint64_t
+QuadHeapScheduler::CurrentCrossTies()
+{
+    return s_current ? s_current->GetCrossTies() : 0;
+}
+
 std::optional<std::size_t>
 QuadHeapScheduler::CurrentSize()
 {
@@ -282,6 +294,32 @@ QuadHeapScheduler::Encode(const Event& ev) const
     return out;
 }
 
+uint32_t
+QuadHeapScheduler::CurrentUid(const EventKey& key, uint64_t order)
+{
+    // Two events of one node at one instant scheduled at one instant, by two processes:
+    // nothing tells which one process would have run first. (Events of two nodes do not touch
+    // each other's state.)
+    const uint32_t origin = key.m_uid & REMOTE ? 1 + ((key.m_uid & ~REMOTE) >> 24) : 0;
+    m_crossTies += order == m_lastOrder && key.m_context == m_lastContext && origin != m_lastOrigin
+                   && key.m_uid != ~0u && m_lastUid != ~0u;
+    m_lastOrder = order;
+    m_lastContext = key.m_context;
+    m_lastOrigin = origin;
+    m_lastUid = key.m_uid;
+    if (!(key.m_uid & REMOTE))
+    {
+        m_lastLocalTs = key.m_ts;
+        m_lastLocalUid = key.m_uid;
+        return key.m_uid;
+    }
+    // The engine takes the running event's uid as the line between the events of its instant
+    // that have run and those that have not (EventId::IsExpired: uid <= the current one). A
+    // remote event runs after the local ones of its instant that came before it, which are
+    // exactly those up to the last one handed out, and before every other.
+    return m_lastLocalTs == key.m_ts ? m_lastLocalUid : 0;
+}
+
 void
 QuadHeapScheduler::Insert(const Event& given)
 {
@@ -381,6 +419,10 @@ QuadHeapScheduler::RemoveNext()
     NS_ASSERT(m_size > 0);
     Event next = ToEvent(m_heap[0]);
     m_now = next.key.m_ts;
+    if (m_causal)
+    {
+        next.key.m_uid = CurrentUid(next.key, static_cast<uint64_t>(m_heap[0] >> 64));
+    }
     RemoveAt(0);
     if (m_size > 0)
     {

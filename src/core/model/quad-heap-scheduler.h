@@ -101,9 +101,24 @@ public:
     static constexpr uint32_t DELAY_BITS = 24;
     static constexpr uint32_t REMOTE = 0x80000000;
 
+    /**
+     * CausalTies: events handed out right after one of the same node and instant, scheduled at
+     * the same instant, by another process (or it by another): pairs whose order one process
+     * could have given the other way. Zero, and a run spread over processes runs one process's
+     * order.
+     * The stop (tie key 0x7FFFFFFF) does not count.
+     */
+    uint64_t GetCrossTies() const;
+    /// GetCrossTies of the simulator's scheduler (as CurrentSize), 0 if there is none.
+    static uint64_t CurrentCrossTies();
+
 private:
     /// The key Insert orders ev by (CausalTies), or ev's own.
     Event Encode(const Event& ev) const;
+    /// The uid RemoveNext hands the engine for the event of key, ordered by order (timestamp and
+    /// delay, CausalTies): its own, or for a remote event the last local one of its instant (0
+    /// if none), as EventId::IsExpired needs; counts cross-process ties.
+    uint32_t CurrentUid(const EventKey& key, uint64_t order);
 
     /**
      * A heap entry: timestamp << 64 | uid << 32 | slot. Comparing two entries compares
@@ -163,6 +178,13 @@ private:
     std::size_t m_queued{0};             ///< events in lanes behind their heads
     bool m_causal{false};                ///< the CausalTies attribute
     uint64_t m_now{0}; ///< the timestamp of the event removed last: the simulator's now
+    uint64_t m_lastLocalTs{UINT64_MAX}; ///< CausalTies: the last local event handed out ...
+    uint32_t m_lastLocalUid{0};         ///< ... and its uid
+    uint64_t m_lastOrder{UINT64_MAX};   ///< CausalTies: the last event's ordering word ...
+    uint32_t m_lastContext{0};          ///< ... its node ...
+    uint32_t m_lastOrigin{0};           ///< ... its process (0: this one, else rank + 1) ...
+    uint32_t m_lastUid{0};              ///< ... and its uid word
+    uint64_t m_crossTies{0};            ///< GetCrossTies
 };
 
 } // namespace ns3

@@ -155,6 +155,8 @@ ScenarioRunner::Build()
         RefuseSpread();
         m_fabric->SetRanks(m_ranks);
     }
+    // A frame's tie key holds its sender's rank in 7 bits (FabricRemoteChannel).
+    NS_ABORT_MSG_IF(m_ranks > 128, "a run spread over more than 128 processes is not supported");
     m_fabric->Build();
     m_fabric->AssignStreams(0);
     if (m_config.output.pcap)
@@ -538,6 +540,18 @@ ScenarioRunner::RefuseSpread() const
     {
         refuse("stragglers", "a straggler");
     }
+    if (m_config.loadBalancing.mode.rfind("spray-", 0) == 0)
+    {
+        // A switch sprays a flow's packets onto parallel paths at one instant; they meet again
+        // at one instant, often on another process, where one process orders them by their
+        // common origin and nothing else can (docs/performance.md).
+        refuse("load_balancing.mode", "packet spraying ('" + m_config.loadBalancing.mode + "')");
+    }
+    if (m_config.nic.congestionControl == "hpcc")
+    {
+        // Its data frames carry in-band telemetry as bytes, past ns-3's 2,000-byte messages.
+        refuse("nic.congestion_control", "HPCC");
+    }
     const OutputConfig& out = m_config.output;
     if (out.pcap)
     {
@@ -593,6 +607,7 @@ ScenarioRunner::MergeRanks()
     own.Put(ProcessRanks::GetSentBytes());
     own.Put(m_wallSeconds);
     own.Put(ProcessRanks::GetSyncSeconds());
+    own.Put(QuadHeapScheduler::CurrentCrossTies());
     m_metrics->PackOwn(own);
     ledger->GetOpLedger()->Pack(own);
     ledger->Pack(own);
@@ -608,6 +623,7 @@ ScenarioRunner::MergeRanks()
     nlohmann::json sync = nlohmann::json::array();
     uint64_t messages = 0;
     uint64_t messageBytes = 0;
+    uint64_t ties = 0;
     m_events = 0;
     for (uint32_t r = 0; r < all.size(); ++r)
     {
@@ -620,6 +636,7 @@ ScenarioRunner::MergeRanks()
         messageBytes += in.Take<uint64_t>();
         wall.push_back(in.Take<double>());
         sync.push_back(in.Take<double>());
+        ties += in.Take<uint64_t>();
         if (r == 0)
         {
             continue; // its records are this process's own
@@ -646,6 +663,7 @@ ScenarioRunner::MergeRanks()
                       {"messages", messages},
                       {"message_bytes", messageBytes},
                       {"sync_rounds", ProcessRanks::GetSyncRounds()},
+                      {"cross_rank_ties", ties},
                       {"events_by_rank", events},
                       {"wall_s_by_rank", wall},
                       {"sync_wait_s_by_rank", sync}};
