@@ -7,9 +7,10 @@
 # 1. flows-staggered.json (16 hosts, 32 flows with distinct start times, congested: ECN marks,
 #    queueing): ops.csv at 2 and 4 ranks is byte-identical to one process's, and so is
 #    summary.json but for the keys that describe the run rather than the model (wall time,
-#    memory, events, the `distribution` block). The check can fail: with frames from other
-#    processes ordered as they arrive (MCAST4AI_REMOTE_ORDER=arrival, ns-3's own order), the
-#    same comparison must find a difference.
+#    memory, events, the `distribution` block); at 2 ranks also under hpcc-ecmp, steering
+#    (with and without telemetry) and without congestion control. The check can fail: with
+#    frames from other processes ordered as they arrive (MCAST4AI_REMOTE_ORDER=arrival, ns-3's
+#    own order), the same comparison must find a difference.
 # 2. permutation-symmetric.json (128 hosts sending at one instant: every tier sees frames from
 #    two processes at the same picosecond, which no ordering can place as one process does).
 #    Two runs at 4 ranks give the same bytes (the ties are broken the same way every time); the
@@ -66,6 +67,20 @@ for n in 2 4; do
     else
         echo "FAIL $n ranks: differs from one process"
         diff "$tmp/seq/ops.csv" "$tmp/s$n/ops.csv" | head -n 6 || true
+        fail=1
+    fi
+done
+# The other load-balancing modes and no congestion control, at 2 ranks.
+for v in load_balancing.mode=hpcc-ecmp load_balancing.mode=steering \
+    "load_balancing.mode=steering load_balancing.telemetry=true" nic.dcqcn.enabled=false; do
+    sets=()
+    for kv in $v; do sets+=(--set "$kv"); done
+    "$runner" "$sc" --quiet --out "$tmp/v1" "${sets[@]}" 2>/dev/null
+    "${mpi[@]}" -np 2 "$runner" "$sc" --quiet --out "$tmp/v2" "${sets[@]}" 2>/dev/null
+    if cmp -s "$tmp/v1/ops.csv" "$tmp/v2/ops.csv"; then
+        echo "ok   2 ranks with $v: ops.csv as one process"
+    else
+        echo "FAIL 2 ranks with $v: ops.csv differs from one process"
         fail=1
     fi
 done
