@@ -155,8 +155,6 @@ ScenarioRunner::Build()
         RefuseSpread();
         m_fabric->SetRanks(m_ranks);
     }
-    // A frame's tie key holds its sender's rank in 7 bits (FabricRemoteChannel).
-    NS_ABORT_MSG_IF(m_ranks > 128, "a run spread over more than 128 processes is not supported");
     m_fabric->Build();
     m_fabric->AssignStreams(0);
     if (m_config.output.pcap)
@@ -536,6 +534,13 @@ ScenarioRunner::RefuseSpread() const
                             what + " is not supported in a run spread over processes yet (" + n
                                 + " here); run it in one process (without mpirun)");
     };
+    if (m_ranks > 128)
+    {
+        // A frame's tie key holds its sender's rank in 7 bits (FabricRemoteChannel).
+        throw ScenarioError(m_config.file,
+                            "distribution",
+                            "a run spread over " + n + " processes: at most 128 are supported");
+    }
     if (!m_config.stragglers.empty())
     {
         refuse("stragglers", "a straggler");
