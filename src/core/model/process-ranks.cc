@@ -86,12 +86,6 @@ ProcessRanks::GetSyncSeconds()
 
 #ifdef NS3_MPI
 
-bool
-ProcessRanks::IsAvailable()
-{
-    return true;
-}
-
 void
 ProcessRanks::Init(int* argc, char*** argv)
 {
@@ -162,17 +156,6 @@ ProcessRanks::GatherToRoot(const std::vector<uint8_t>& mine)
 }
 
 uint64_t
-ProcessRanks::MaxOverRanks(uint64_t value)
-{
-    uint64_t out = value;
-    if (GetSize() > 1)
-    {
-        MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MpiInterface::GetCommunicator());
-    }
-    return out;
-}
-
-uint64_t
 ProcessRanks::SumOverRanks(uint64_t value)
 {
     uint64_t out = value;
@@ -183,24 +166,7 @@ ProcessRanks::SumOverRanks(uint64_t value)
     return out;
 }
 
-double
-ProcessRanks::MaxOverRanks(double value)
-{
-    double out = value;
-    if (GetSize() > 1)
-    {
-        MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MpiInterface::GetCommunicator());
-    }
-    return out;
-}
-
 #else // one process: Debian's ns-3 has no MPI module
-
-bool
-ProcessRanks::IsAvailable()
-{
-    return false;
-}
 
 void
 ProcessRanks::Init(int* /* argc */, char*** /* argv */)
@@ -231,19 +197,7 @@ ProcessRanks::GatherToRoot(const std::vector<uint8_t>& mine)
 }
 
 uint64_t
-ProcessRanks::MaxOverRanks(uint64_t value)
-{
-    return value;
-}
-
-uint64_t
 ProcessRanks::SumOverRanks(uint64_t value)
-{
-    return value;
-}
-
-double
-ProcessRanks::MaxOverRanks(double value)
 {
     return value;
 }

@@ -17,15 +17,13 @@ namespace ns3
  *
  * Init() must come before the first Simulator call: it starts MPI and binds ns-3's
  * distributed engine (DistributedSimulatorImpl) when there is more than one process. The
- * collective calls (GatherToRoot, MaxOverRanks, SumOverRanks) block until every rank makes
+ * collective calls (GatherToRoot, SumOverRanks) block until every rank makes
  * them, so they are for before Simulator::Run and after it, never inside an event: ranks
  * inside the engine synchronise on their own and would wait forever.
  */
 class ProcessRanks
 {
 public:
-    /// Whether ns-3 was built with its MPI module (--enable-mpi), so that runs can spread.
-    static bool IsAvailable();
     /// Start MPI (when available): mpirun's processes learn their rank and number.
     static void Init(int* argc, char*** argv);
     /// Stop MPI; after the last simulation of the process.
@@ -35,9 +33,8 @@ public:
 
     /// Each rank's bytes, at rank 0 in rank order (its own first); other ranks get nothing.
     static std::vector<std::vector<uint8_t>> GatherToRoot(const std::vector<uint8_t>& mine);
-    static uint64_t MaxOverRanks(uint64_t value);
+    /// The sum of value over the ranks, at every rank.
     static uint64_t SumOverRanks(uint64_t value);
-    static double MaxOverRanks(double value);
 
     /// A message this process sent to another (a frame of a cut cable), of bytes bytes.
     static void NoteSent(uint64_t bytes);

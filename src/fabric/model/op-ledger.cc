@@ -180,17 +180,17 @@ OpLedger::Pack(PackedBytes& out) const
         const std::vector<Row>& rows = phase ? m_phaseRows : m_rows;
         const std::vector<RowTimes>& times = phase ? m_phaseTimes : m_times;
         const uint32_t base = phase ? FIRST_PHASE_TAG : 0;
-        uint64_t used = 0;
-        for (const Row& r : rows)
+        // A row nothing was counted in is not sent.
+        auto counted = [](const Row& r)
         {
-            used += r.packets || r.frameHops || r.drops || r.retransmissions || r.lostBytes
-                    || r.failed;
-        }
-        out.Put(used);
+            return r.packets || r.frameHops || r.drops || r.retransmissions || r.lostBytes
+                   || r.failed;
+        };
+        out.Put<uint64_t>(std::count_if(rows.begin(), rows.end(), counted));
         for (uint32_t i = 0; i < rows.size(); ++i)
         {
             const Row& r = rows[i];
-            if (r.packets || r.frameHops || r.drops || r.retransmissions || r.lostBytes || r.failed)
+            if (counted(r))
             {
                 out.Put(base + i);
                 out.Put(r);

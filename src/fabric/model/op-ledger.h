@@ -173,29 +173,30 @@ private:
         int64_t maxQueueAt{0};
     };
 
-    RowTimes& TimesOf(uint32_t tag)
+    /// The entry of tag in byOp (operation tags) or byPhase (phase tags), grown to hold it.
+    template<class T>
+    static T& EntryOf(std::vector<T>& byOp, std::vector<T>& byPhase, uint32_t tag)
     {
-        std::vector<RowTimes>& times = tag < FIRST_PHASE_TAG ? m_times : m_phaseTimes;
+        std::vector<T>& v = tag < FIRST_PHASE_TAG ? byOp : byPhase;
         const uint32_t i = tag < FIRST_PHASE_TAG ? tag : tag - FIRST_PHASE_TAG;
-        if (i >= times.size())
+        if (i >= v.size())
         {
-            times.resize(i + 1);
+            v.resize(i + 1);
         }
-        return times[i];
+        return v[i];
     }
 
-    void Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes);
+    RowTimes& TimesOf(uint32_t tag)
+    {
+        return EntryOf(m_times, m_phaseTimes, tag);
+    }
 
     Row& RowOf(uint32_t tag)
     {
-        std::vector<Row>& rows = tag < FIRST_PHASE_TAG ? m_rows : m_phaseRows;
-        const uint32_t i = tag < FIRST_PHASE_TAG ? tag : tag - FIRST_PHASE_TAG;
-        if (i >= rows.size())
-        {
-            rows.resize(i + 1);
-        }
-        return rows[i];
+        return EntryOf(m_rows, m_phaseRows, tag);
     }
+
+    void Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes);
 
     std::vector<Row> m_rows;      ///< by operation tag
     std::vector<Row> m_phaseRows; ///< by phase tag - FIRST_PHASE_TAG

@@ -1,5 +1,6 @@
 #include "scenario/model/rank-completion.h"
 
+#include "core/model/packed-bytes.h"
 #include "core/model/process-ranks.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
@@ -10,8 +11,6 @@
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
 #endif
-
-#include <cstring>
 
 namespace ns3
 {
@@ -53,18 +52,18 @@ RankCompletion::LocalDone()
     const Time now = Simulator::Now();
     NS_LOG_INFO("rank " << me << ": its operations are done at " << now.As(Time::US));
 #ifdef NS3_MPI
+    PackedBytes message;
+    message.Put(me);
+    message.Put(now.GetTimeStep());
+    const std::vector<uint8_t>& bytes = message.GetBytes();
     for (uint32_t r = 0; r < m_mailboxes.size(); ++r)
     {
         if (r == me)
         {
             continue;
         }
-        uint8_t bytes[sizeof(uint32_t) + sizeof(int64_t)];
-        const int64_t at = now.GetTimeStep();
-        std::memcpy(bytes, &me, sizeof(me));
-        std::memcpy(bytes + sizeof(me), &at, sizeof(at));
         const Ptr<FabricNetDevice>& to = m_mailboxes[r];
-        MpiInterface::SendPacket(Create<Packet>(bytes, sizeof(bytes)),
+        MpiInterface::SendPacket(Create<Packet>(bytes.data(), bytes.size()),
                                  now + m_delay,
                                  to->GetNode()->GetId(),
                                  to->GetIfIndex());
@@ -90,13 +89,12 @@ void
 RankCompletion::Receive(Ptr<Packet> p)
 {
     ++m_events;
-    uint8_t bytes[sizeof(uint32_t) + sizeof(int64_t)];
-    NS_ABORT_MSG_IF(p->GetSize() != sizeof(bytes), "RankCompletion: not a done message");
-    p->CopyData(bytes, sizeof(bytes));
-    uint32_t rank;
-    int64_t at;
-    std::memcpy(&rank, bytes, sizeof(rank));
-    std::memcpy(&at, bytes + sizeof(rank), sizeof(at));
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    PackedBytes message(std::move(bytes));
+    const auto rank = message.Take<uint32_t>();
+    const auto at = message.Take<int64_t>();
+    NS_ABORT_MSG_UNLESS(message.AtEnd(), "RankCompletion: not a done message");
     Done(rank, TimeStep(at));
 }
 

@@ -616,13 +616,14 @@ ScenarioRunner::MergeRanks()
     m_metrics->PackOwn(own);
     ledger->GetOpLedger()->Pack(own);
     ledger->Pack(own);
-    FabricCounters().Pack(own);
+    CounterSet counters = FabricCounters();
+    counters.Pack(own);
     std::vector<std::vector<uint8_t>> all = ProcessRanks::GatherToRoot(own.GetBytes());
     if (ProcessRanks::GetRank() != 0)
     {
         return;
     }
-    CounterSet merged = FabricCounters();
+    CounterSet merged = std::move(counters);
     nlohmann::json events = nlohmann::json::array();
     nlohmann::json wall = nlohmann::json::array();
     nlohmann::json sync = nlohmann::json::array();
@@ -740,10 +741,9 @@ ScenarioRunner::FabricCounters() const
 }
 
 nlohmann::json
-ScenarioRunner::NetworkSummary() const
+ScenarioRunner::NetworkSummary(const CounterSet& c) const
 {
-    // Every component reports its own counters; the summary only lays them out.
-    const CounterSet c = FabricCounters();
+    // Every component reports its own counters (FabricCounters); the summary only lays them out.
     const uint64_t acks = c.Get("acks_at_senders");
     const uint64_t groupPeak = c.Get("switch_state.group_table_peak_sum");
     const uint64_t aggPeak = c.Get("switch_state.aggregation_peak_sum");
@@ -834,7 +834,7 @@ ScenarioRunner::NetworkSummary() const
         {"group_install_rate_per_s", ctl && simS > 0 ? ctl->GetInstalls() / simS : 0.0},
         {"group_fallbacks", ctl ? ctl->GetFallbacks() : 0},
         {"switch_buffer_peak_bytes", c.Get("switch_buffer_peak_bytes")},
-        {"nic_receive", ReceivePathSummary()},
+        {"nic_receive", ReceivePathSummary(c)},
         {"acks_by_link", AcksByLinkSummary()},
         {"packet_hops", c.Get("packet_hops")}};
 }
@@ -855,7 +855,7 @@ ScenarioRunner::AcksByLinkSummary() const
 }
 
 nlohmann::json
-ScenarioRunner::ReceivePathSummary() const
+ScenarioRunner::ReceivePathSummary(const CounterSet& c) const
 {
     // The rate is the scenario's, the same at every NIC (each process builds them all).
     double rate = 0;
@@ -866,7 +866,6 @@ ScenarioRunner::ReceivePathSummary() const
             rate = rx->GetPacketRate();
         }
     }
-    const CounterSet c = FabricCounters();
     const uint64_t packets = c.Get("receive_path.packets");
     const double simS = m_simEnd.GetSeconds();
     const Time totalWait = TimeStep(c.Get("receive_path.total_wait_ps"));
@@ -920,10 +919,9 @@ ScenarioRunner::P2mpOwnerOf(std::size_t i) const
 }
 
 std::vector<uint64_t>
-ScenarioRunner::RetransmissionsByOwner() const
+ScenarioRunner::RetransmissionsByOwner(const CounterSet& c) const
 {
     // Queue pairs count their own (FabricCounters: one pass for every owner at once).
-    const CounterSet c = FabricCounters();
     std::vector<uint64_t> retx(TrafficLedger::MAX_OWNERS, 0);
     for (uint32_t owner = 0; owner < retx.size(); ++owner)
     {
@@ -1035,13 +1033,12 @@ ScenarioRunner::CountersJson(const TrafficLedger::Counters& c, uint64_t retx)
 }
 
 nlohmann::json
-ScenarioRunner::LossSummary(std::size_t k) const
+ScenarioRunner::LossSummary(std::size_t k, const CounterSet& counters) const
 {
     // What the senders gave up on, and what the receivers went without: they differ when a
     // packet given up on arrived after all (the skip is then a duplicate), or is in flight.
     uint8_t owner = OwnerOf(k);
     uint8_t p2mpOwner = P2mpOwnerOf(k);
-    const CounterSet counters = FabricCounters();
     auto byOwners = [&counters, owner, p2mpOwner](const char* key)
     {
         uint64_t n = counters.Get("owner." + std::to_string(owner) + "." + key);
@@ -1116,7 +1113,9 @@ ScenarioRunner::WatchdogSummary() const
 nlohmann::json
 ScenarioRunner::Summary() const
 {
-    nlohmann::json net = NetworkSummary();
+    // Every counter of every component, collected once for all the summary's parts.
+    const CounterSet counters = FabricCounters();
+    nlohmann::json net = NetworkSummary(counters);
     uint64_t hops = net["packet_hops"];
     net.erase("packet_hops");
     nlohmann::json s;
@@ -1143,7 +1142,7 @@ ScenarioRunner::Summary() const
         s["distribution"] = m_distribution;
     }
     s["workloads"] = nlohmann::json::array();
-    const std::vector<uint64_t> retx = RetransmissionsByOwner();
+    const std::vector<uint64_t> retx = RetransmissionsByOwner(counters);
     const auto& infos = m_metrics->GetWorkloads();
     for (uint32_t i = 0; i < infos.size(); ++i)
     {
@@ -1194,7 +1193,7 @@ ScenarioRunner::Summary() const
         if (m_config.workloads[i].lossTolerant
             || (spec.is_object() && spec.contains("loss_tolerant_layers")))
         {
-            w["loss_tolerant"] = LossSummary(i);
+            w["loss_tolerant"] = LossSummary(i, counters);
         }
         s["workloads"].push_back(w);
     }

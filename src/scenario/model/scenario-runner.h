@@ -112,7 +112,7 @@ private:
     std::vector<Ptr<FabricNetDevice>> Mailboxes() const;
     /// The longest cable delay: at least the distributed engine's lookahead.
     Time LongestCableDelay() const;
-    nlohmann::json NetworkSummary() const;
+    nlohmann::json NetworkSummary(const CounterSet& c) const;
     /// summary.json's `watchdog` block, when the watchdog stopped the run.
     nlohmann::json WatchdogSummary() const;
     /// The reorder histogram of tolerant receivers (RdmaNicCounters::RecordDisplacement: bucket
@@ -127,15 +127,16 @@ private:
     nlohmann::json PhaseSummary(std::size_t k) const;
     /// One source's counters as summary.json gives them.
     static nlohmann::json CountersJson(const TrafficLedger::Counters& c, uint64_t retx);
-    /// The NICs' receive paths (NicReceivePipeline): load, backlog, waits, pauses.
-    nlohmann::json ReceivePathSummary() const;
+    /// The NICs' receive paths (NicReceivePipeline): load, backlog, waits, pauses; from c
+    /// (FabricCounters), as the other parts of the summary below.
+    nlohmann::json ReceivePathSummary(const CounterSet& c) const;
     /// ACK frames put on links of each class ("leaf>spine"...) (TrafficLedger).
     nlohmann::json AcksByLinkSummary() const;
     /// Retransmitted packets of each owner's queue pairs (TrafficLedger::MAX_OWNERS entries).
-    std::vector<uint64_t> RetransmissionsByOwner() const;
+    std::vector<uint64_t> RetransmissionsByOwner(const CounterSet& c) const;
     /// The `loss_tolerant` entry of workload k's summary: what was lost, given up on and
     /// skipped.
-    nlohmann::json LossSummary(std::size_t k) const;
+    nlohmann::json LossSummary(std::size_t k, const CounterSet& counters) const;
     /// The network counters of owner OwnerOf(k)'s frames; null if it has none.
     nlohmann::json OwnerNetworkSummary(std::size_t k,
                                        const std::vector<uint64_t>& retxByOwner) const;
