@@ -105,6 +105,41 @@ TEST(OpLedger, MergedRowsNameLinksInTheOrderTheFabricFirstUsedThem)
     EXPECT_EQ(r.maxQueueLink, 1u) << "the earlier of two equal longest waits";
 }
 
+TEST(OpLedger, LinksFirstUsedAtOneInstantAreNamedByIndexWhicheverRanFirst)
+{
+    // Twelve links: 0 at 1 ns, then 11 down to 1 all at 2 ns (a tree's copies, in the order
+    // one process happened to run them). The row names link 0 and the seven lowest of the
+    // tied ones, in index order, and says there are more.
+    auto run = [](bool split)
+    {
+        Ptr<OpLedger> a = CreateObject<OpLedger>();
+        Ptr<OpLedger> b = CreateObject<OpLedger>();
+        for (uint32_t l = 0; l < 12; ++l)
+        {
+            a->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
+            b->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
+        }
+        a->KeepTimes();
+        b->KeepTimes();
+        Hop(a, 0, 1, 1);
+        for (uint32_t l = 11; l >= 1; --l)
+        {
+            // Split: the odd links on another process, as a distributed run would see them.
+            Hop(split && l % 2 ? b : a, l, 2, 1);
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        PackedBytes packed;
+        b->Pack(packed);
+        PackedBytes in(packed.GetBytes());
+        a->MergeFrom(in);
+        return a->PathText(a->Get(1));
+    };
+    const std::string named = "n0>m0 n1>m1 n2>m2 n3>m3 n4>m4 n5>m5 n6>m6 n7>m7 +more";
+    EXPECT_EQ(run(false), named);
+    EXPECT_EQ(run(true), named) << "two processes name what one does";
+}
+
 TEST(Metrics, MergeTakesEachOperationFromTheProcessThatRanIt)
 {
     // Both processes register the same two operations; each runs one.

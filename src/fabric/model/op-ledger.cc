@@ -92,11 +92,12 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
     }
     // The path is the switches' egress links: a NIC's own port is the same for every packet.
     const uint32_t named = r.pathLinks;
-    r.NoteLink(link);
+    const int64_t now = Simulator::Now().GetTimeStep();
+    r.NoteLink(link, now);
     if (m_keepTimes && (longer || (r.pathLinks != named && named < MAX_PATH_LINKS)))
     {
+        // A link named at now goes among the links named at now: they share the time.
         RowTimes& t = TimesOf(fi.op);
-        const int64_t now = Simulator::Now().GetTimeStep();
         t.maxQueueAt = longer ? now : t.maxQueueAt;
         if (r.pathLinks != named && named < MAX_PATH_LINKS)
         {
@@ -250,12 +251,8 @@ OpLedger::Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes)
     {
         links.emplace_back(otherTimes.firstUse[i], other.path[i]);
     }
-    std::stable_sort(links.begin(),
-                     links.end(),
-                     [](const auto& a, const auto& b)
-                     {
-                         return a.first < b.first;
-                     });
+    // By first use, links first used at one picosecond by link index (Row::NoteLink).
+    std::sort(links.begin(), links.end());
     const bool more = mine.pathLinks > MAX_PATH_LINKS || other.pathLinks > MAX_PATH_LINKS
                       || links.size() > MAX_PATH_LINKS;
     r.pathLinks = more ? MAX_PATH_LINKS + 1 : static_cast<uint32_t>(links.size());
@@ -267,10 +264,61 @@ OpLedger::Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes)
 }
 
 void
-OpLedger::Row::NoteLink(uint32_t link)
+OpLedger::Row::NoteLink(uint32_t link, int64_t now)
 {
     // Most operations use one to a handful of links, and one that used more than the row
-    // names (a P2MP tree) needs no more looking.
+    // names (a P2MP tree) needs no more looking once time has passed its last named link.
+    if (pathLinks > MAX_PATH_LINKS && now != lastUse)
+    {
+        return;
+    }
+    const uint32_t named = std::min(pathLinks, MAX_PATH_LINKS);
+    if (std::find(path.begin(), path.begin() + named, link) != path.begin() + named)
+    {
+        return;
+    }
+    if (now != lastUse)
+    {
+        // After every named link (time does not go back). Past the named links one more
+        // means "and others": a count there would count a link again each time, since only
+        // the named ones can be recognised.
+        if (pathLinks < MAX_PATH_LINKS)
+        {
+            path[pathLinks] = link;
+            lastUse = now;
+            tied = 1;
+        }
+        ++pathLinks;
+        return;
+    }
+    // First used at the picosecond of the last named links: among them in link order, so that
+    // neither the order nor, past MAX_PATH_LINKS, the choice depends on which of that instant's
+    // events ran first (the processes of a distributed run run them apart).
+    uint32_t at = named;
+    if (named < MAX_PATH_LINKS)
+    {
+        ++pathLinks;
+        ++tied;
+    }
+    else
+    {
+        pathLinks = MAX_PATH_LINKS + 1;
+        if (link > path[named - 1])
+        {
+            return;
+        }
+        at = named - 1; // it takes the place of the tied links' last, now one of the others
+    }
+    path[at] = link;
+    for (uint32_t first = at + 1 - tied; at > first && path[at - 1] > path[at]; --at)
+    {
+        std::swap(path[at - 1], path[at]);
+    }
+}
+
+void
+OpLedger::Row::AddLink(uint32_t link)
+{
     if (pathLinks > MAX_PATH_LINKS)
     {
         return;
@@ -281,8 +329,6 @@ OpLedger::Row::NoteLink(uint32_t link)
         {
             path[pathLinks] = link;
         }
-        // Past the named links one more means "and others": a count there would count a
-        // link again each time, since only the named ones can be recognised.
         ++pathLinks;
     }
 }
@@ -309,7 +355,7 @@ OpLedger::Row::operator+=(const Row& other)
     failed = failed || other.failed;
     for (uint32_t i = 0; i < std::min(other.pathLinks, MAX_PATH_LINKS); ++i)
     {
-        NoteLink(other.path[i]);
+        AddLink(other.path[i]);
     }
     // Links past the other's named ones: this row names more than it can tell apart too.
     if (other.pathLinks > MAX_PATH_LINKS)

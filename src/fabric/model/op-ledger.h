@@ -65,10 +65,17 @@ public:
         bool failed{false};          ///< a receiver timeout failed it (fail policy)
         /// distinct switch egress links its frames left by, MAX_PATH_LINKS + 1 for more
         uint32_t pathLinks{0};
-        std::array<uint32_t, MAX_PATH_LINKS> path{}; ///< the first of them, in first-use order
+        /// the first of them by first use, those first used at one picosecond by link index
+        std::array<uint32_t, MAX_PATH_LINKS> path{};
+        int64_t lastUse{-1}; ///< when the last named link was first used (time steps)
+        uint32_t tied{0};    ///< named links first used then: the end of path
 
-        /// Name link in the path if it is new there (MAX_PATH_LINKS at most, then "more").
-        void NoteLink(uint32_t link);
+        /// Name link, used now, in the path if it is new there (MAX_PATH_LINKS at most, then
+        /// "more"); now never goes back.
+        void NoteLink(uint32_t link, int64_t now);
+        /// Name link after the named ones, if it is new there: a row added whose times are
+        /// not known (operator+=).
+        void AddLink(uint32_t link);
         /// Add another row's counts (an operation's phases into the operation): sums, the
         /// longer of the longest waits, the other's links not named here yet.
         Row& operator+=(const Row& other);
