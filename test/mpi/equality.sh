@@ -17,9 +17,16 @@
 #    difference from one process is bounded: every row names the same operation, bytes, hosts
 #    and links, no end time differs by more than 1 % of its duration, and the mean duration by
 #    more than 0.1 %. The measured figures are printed.
-# 3. A workload type that does not run spread yet, and packet spraying, are refused with exit 2
-#    naming their keys.
-# 4. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
+# 3. broadcast-subsets.json (a multicast broadcast from host 10, on rank 1, to 9 of 15 ranks
+#    per message, 4 in flight, beside three unicast flows): at 2 and 4 ranks ops.csv and
+#    summary.json are as one process's under the new protocol (a group installed per receiver
+#    set, ACKs aggregated at the source ToR), BIER, BIER with the XPU list, and BIER with
+#    hop-by-hop ACK aggregation. The check rejects a run without the messages between
+#    processes (the receivers' processes then record no delivery, and under the new protocol
+#    the groups never reach the other processes' switches).
+# 4. A workload type that does not run spread yet, a broadcast relayed by its ranks, the unicast
+#    mechanism and packet spraying are refused with exit 2 naming their keys.
+# 5. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
 set -euo pipefail
 
 runner=${1:?usage: bash test/mpi/equality.sh RUNNER}
@@ -136,35 +143,69 @@ EOF
     fi
 done
 
-echo "== refusals"
-cat >"$tmp/broadcast.json" <<'EOF'
-{"name": "b", "topology": {"kind": "fat-tree", "k": 4},
- "p2mp": {"mechanism": "bier"},
- "workloads": [{"type": "broadcast", "root": 0, "ranks": [0, 1, 2, 3, 4, 5], "bytes": 65536}]}
-EOF
-set +e
-"${mpi[@]}" -np 2 "$runner" "$tmp/broadcast.json" --quiet --out "$tmp/b" 2>"$tmp/b.err"
-rc=$?
-set -e
-if [[ $rc == 2 ]] && grep -q 'workloads\[0\].type' "$tmp/b.err"; then
-    echo "ok   broadcast on 2 ranks: exit 2, $(grep -m1 -o "workloads\[0\].type.*" "$tmp/b.err" | cut -c1-90)"
-else
-    echo "FAIL broadcast on 2 ranks: exit $rc"
-    cat "$tmp/b.err" >&2
-    fail=1
-fi
+echo "== broadcast-subsets: P2MP messages across processes, as one process"
+sc=$here/broadcast-subsets.json
+for v in p2mp.mechanism=new-protocol p2mp.mechanism=bier p2mp.mechanism=bier-xpu-list \
+    "p2mp.mechanism=bier p2mp.ack_aggregation=hop-by-hop"; do
+    sets=()
+    for kv in $v; do sets+=(--set "$kv"); done
+    "$runner" "$sc" --quiet --out "$tmp/b1" "${sets[@]}" 2>/dev/null
+    for n in 2 4; do
+        "${mpi[@]}" -np "$n" "$runner" "$sc" --quiet --out "$tmp/b$n" "${sets[@]}" 2>"$tmp/b$n.err" || true
+        if cmp -s "$tmp/b1/ops.csv" "$tmp/b$n/ops.csv" && same_summary "$tmp/b1" "$tmp/b$n"; then
+            echo "ok   $n ranks with $v: ops.csv and summary.json as one process"
+        else
+            echo "FAIL $n ranks with $v: differs from one process"
+            diff "$tmp/b1/ops.csv" "$tmp/b$n/ops.csv" | head -n 4 || true
+            tail -n 3 "$tmp/b$n.err" >&2
+            fail=1
+        fi
+    done
+done
+# The check can fail: without the messages (MCAST4AI_P2MP_MESSAGES=off, a switch for this test
+# only) the receivers' processes do not know the root's messages, so they record no delivery;
+# under the new protocol the other processes' switches never get the groups' entries either.
+for m in bier new-protocol; do
+    "$runner" "$sc" --quiet --out "$tmp/b1" --set p2mp.mechanism=$m 2>/dev/null
+    set +e
+    "${mpi[@]}" -x MCAST4AI_P2MP_MESSAGES=off -np 2 "$runner" "$sc" --quiet --out "$tmp/boff" \
+        --set p2mp.mechanism=$m >/dev/null 2>&1
+    rc=$?
+    set -e
+    if [[ $rc == 0 ]] && cmp -s "$tmp/b1/ops.csv" "$tmp/boff/ops.csv" && same_summary "$tmp/b1" "$tmp/boff"; then
+        echo "FAIL the broadcast check cannot fail: $m without the messages matches one process"
+        fail=1
+    else
+        echo "ok   rejects the wrong model: $m without the messages between processes $( ((rc == 0)) && echo differs || echo "does not complete (exit $rc)")"
+    fi
+done
 
-set +e
-"${mpi[@]}" -np 2 "$runner" "$here/flows-staggered.json" --quiet --out "$tmp/sp" \
-    --set load_balancing.mode=spray-random 2>"$tmp/sp.err"
-rc=$?
-set -e
-if [[ $rc == 2 ]] && grep -q 'load_balancing.mode' "$tmp/sp.err"; then
-    echo "ok   spray-random on 2 ranks: exit 2 naming load_balancing.mode"
-else
-    echo "FAIL spray-random on 2 ranks: exit $rc"
-    fail=1
-fi
+echo "== refusals"
+refused() { # what key scenario [--set ...]: exit 2 naming key
+    local what=$1 key=$2 sc=$3
+    shift 3
+    set +e
+    "${mpi[@]}" -np 2 "$runner" "$sc" --quiet --out "$tmp/r" "$@" 2>"$tmp/r.err"
+    local rc=$?
+    set -e
+    if [[ $rc == 2 ]] && grep -qF "$key" "$tmp/r.err"; then
+        echo "ok   $what on 2 ranks: exit 2 naming $key"
+    else
+        echo "FAIL $what on 2 ranks: exit $rc"
+        cat "$tmp/r.err" >&2
+        fail=1
+    fi
+}
+printf '%s\n' '{"name": "a", "topology": {"kind": "fat-tree", "k": 4}, "p2mp": {"mechanism": "bier"},' \
+    ' "workloads": [{"type": "allreduce", "ranks": [0, 1, 2, 3, 4, 5, 6, 7], "bytes": 65536}]}' \
+    >"$tmp/allreduce.json"
+refused "an AllReduce" "workloads[0].type" "$tmp/allreduce.json"
+refused "a relayed broadcast" "workloads[0].algorithm" "$here/broadcast-subsets.json" \
+    --set 'workloads[0].algorithm=tree' --set 'workloads[0].receivers_per_message=0'
+refused "the unicast mechanism" "p2mp.mechanism" "$here/broadcast-subsets.json" \
+    --set p2mp.mechanism=unicast
+refused "spray-random" "load_balancing.mode" "$here/flows-staggered.json" \
+    --set load_balancing.mode=spray-random
 
 ties() { "$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["distribution"]["cross_rank_ties"])' "$1/summary.json"; }
 echo "cross-rank ties: flows-staggered $(ties "$tmp/s2") at 2 ranks, $(ties "$tmp/s4") at 4;" \

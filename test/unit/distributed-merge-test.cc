@@ -187,6 +187,33 @@ TEST(Metrics, MergeTakesEachOperationFromTheProcessThatRanIt)
     EXPECT_EQ(a->GetReceiverCompletions(0), (std::vector<double>{2.0, 4.0}));
 }
 
+TEST(Metrics, MergeTakesAWorkloadsFiguresFromTheProcessThatSetThem)
+{
+    // A broadcast's figures are set where its root is simulated; the others set none.
+    Ptr<Metrics> a = CreateObject<Metrics>();
+    Ptr<Metrics> b = CreateObject<Metrics>();
+    for (const Ptr<Metrics>& m : {a, b})
+    {
+        m->AddWorkload({"w", "broadcast", "list", false});
+    }
+    a->SetExtra(0, "same_everywhere", 1);
+    b->SetExtra(0, "same_everywhere", 1);
+    b->SetExtra(0, "copies_from_source", 2.5);
+    PackedBytes packed;
+    b->PackOwn(packed);
+    PackedBytes in(packed.GetBytes());
+    a->MergeFrom(in);
+    EXPECT_TRUE(in.AtEnd());
+    EXPECT_EQ(a->GetExtras(0),
+              (std::map<std::string, double>{{"copies_from_source", 2.5}, {"same_everywhere", 1}}));
+    // Two processes that disagree on a figure: the merge cannot pick one.
+    Ptr<Metrics> c = CreateObject<Metrics>();
+    c->AddWorkload({"w", "broadcast", "list", false});
+    c->SetExtra(0, "copies_from_source", 3);
+    PackedBytes again(packed.GetBytes());
+    EXPECT_DEATH(c->MergeFrom(again), "two processes set the figure copies_from_source");
+}
+
 TEST(RemoteFrameHeader, CarriesEveryFieldAcrossASerialisedPacket)
 {
     FrameInfo fi;

@@ -35,8 +35,9 @@ public:
     void Put(const T& value)
     {
         static_assert(std::is_trivially_copyable<T>::value, "PackedBytes copies bytes");
-        const auto* p = reinterpret_cast<const uint8_t*>(&value);
-        m_bytes.insert(m_bytes.end(), p, p + sizeof(T));
+        const std::size_t at = m_bytes.size();
+        m_bytes.resize(at + sizeof(T));
+        std::memcpy(m_bytes.data() + at, &value, sizeof(T));
     }
 
     void PutString(const std::string& s)

@@ -54,6 +54,13 @@ ProcessRanks::NoteReceived()
     ++g_receivedMessages;
 }
 
+uint32_t
+ProcessRanks::NextTie()
+{
+    static uint32_t sent = 0;
+    return GetRank() << 24 | (sent++ & 0xFFFFFF);
+}
+
 uint64_t
 ProcessRanks::GetSentMessages()
 {

@@ -44,6 +44,12 @@ public:
     static uint64_t GetSentBytes();
     static uint64_t GetReceivedMessages();
     /**
+     * The tie key of this process's next message to another (frame or not): its rank in the
+     * high 7 bits, then its count. Ties of one instant order the messages of several processes
+     * the same way on every run (QuadHeapScheduler::SetNextRemote).
+     */
+    static uint32_t NextTie();
+    /**
      * Synchronisation rounds of ns-3's distributed engine so far: the MPI_Allgather calls of
      * this process, counted through MPI's profiling interface (the engine makes one per round,
      * the module none). 0 without MPI.

@@ -23,8 +23,6 @@ namespace
 /// ns-3.37's receive buffer (MAX_MPI_MSG_SIZE) less the time, node and device it adds.
 constexpr uint32_t MAX_MESSAGE_BYTES = 2000 - 16;
 
-uint32_t g_sent = 0; ///< messages this process sent, the low bits of its tie keys
-
 /**
  * A frame from the other rank, just before it arrives: schedule its arrival where one process
  * would have, among this process's events of that instant, as an event scheduled when its
@@ -82,7 +80,7 @@ protected:
         // just before (one cable delay ahead of now at the earliest: the lookahead).
         const Time delay = wire + Sender()->FrameTime(frame.info.size);
         const Time due = std::max(arrival - TimeStep(1), now + cable);
-        const uint32_t tie = ProcessRanks::GetRank() << 24 | (g_sent++ & 0xFFFFFF);
+        const uint32_t tie = ProcessRanks::NextTie();
         // GetPacket builds a deferred frame's bytes and writes a pending CE mark; the copy
         // keeps the envelope out of a packet other copies of a replicated frame share.
         Ptr<Packet> p = frame.GetPacket()->Copy();

@@ -1,5 +1,8 @@
 #include "p2mp/model/group-controller.h"
 
+#include "core/model/packed-bytes.h"
+#include "core/model/process-ranks.h"
+#include "fabric/model/rank-messenger.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -9,6 +12,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -69,6 +74,10 @@ GroupController::Request(uint32_t source,
                          std::shared_ptr<const std::vector<uint32_t>> receivers,
                          ReadyCallback ready)
 {
+    NS_ABORT_MSG_IF(m_remoteSource >= 0,
+                    "GroupController: groups requested by two processes of a distributed run ("
+                        << m_remoteSource << " and " << ProcessRanks::GetRank()
+                        << "): P2MP sources with installed groups must be on one process");
     auto key = std::make_pair(source, *receivers);
     auto it = m_ids.find(key);
     uint32_t id;
@@ -164,6 +173,12 @@ GroupController::Install(uint32_t id, const MulticastTree& tree)
         {
             continue;
         }
+        NS_ABORT_MSG_IF(m_messenger,
+                        "GroupController: switch "
+                            << node << "'s group table is full (" << t->GetCapacity()
+                            << " entries) in a run spread over processes, which cannot evict "
+                               "or fall back yet: run it in one process, or give the tables "
+                               "room (GroupTable::Capacity)");
         uint32_t victim = 0;
         if (!m_evict || !t->LeastRecentlyUsedIdle(victim))
         {
@@ -177,6 +192,14 @@ GroupController::Install(uint32_t id, const MulticastTree& tree)
     }
     g.switches.clear();
     m_entryInstalls += tree.OutPorts().size(); // one install message per switch
+    PackedBytes remote;
+    if (m_messenger)
+    {
+        remote.Put(ProcessRanks::GetRank());
+        remote.Put<uint8_t>(true);
+        remote.Put(id);
+        remote.Put<uint32_t>(tree.OutPorts().size());
+    }
     for (const auto& [node, ports] : tree.OutPorts())
     {
         GroupTable::Entry e;
@@ -185,8 +208,26 @@ GroupController::Install(uint32_t id, const MulticastTree& tree)
         {
             e.receivers = *g.receivers; // the source ToR aggregates their ACKs
         }
+        if (m_messenger)
+        {
+            remote.Put(node - hosts);
+            remote.Put<uint32_t>(e.ports.size());
+            for (uint16_t p : e.ports)
+            {
+                remote.Put(p);
+            }
+            remote.Put<uint32_t>(e.receivers.size());
+            for (uint32_t r : e.receivers)
+            {
+                remote.Put(r);
+            }
+        }
         m_tables[node - hosts]->Install(id, std::move(e));
         g.switches.push_back(node - hosts);
+    }
+    if (m_messenger)
+    {
+        m_messenger->SendToOthers(m_handler, remote);
     }
     ++m_installs;
     return true;
@@ -198,11 +239,124 @@ GroupController::Uninstall(uint32_t id)
     Group& g = m_groups[id];
     for (uint32_t s : g.switches)
     {
-        m_tables[s]->Remove(id);
+        RemoveEntry(id, s);
     }
     g.switches.clear();
     g.installed = false;
     g.teardown.Cancel();
+}
+
+void
+GroupController::RemoveEntry(uint32_t id, uint32_t s)
+{
+    m_tables[s]->Remove(id);
+    if (m_messenger)
+    {
+        PackedBytes remote;
+        remote.Put(ProcessRanks::GetRank());
+        remote.Put<uint8_t>(false);
+        remote.Put(id);
+        remote.Put(s);
+        m_messenger->SendToOthers(m_handler, remote);
+    }
+}
+
+void
+GroupController::SetMessenger(Ptr<RankMessenger> messenger)
+{
+    m_messenger = messenger;
+    if (!messenger)
+    {
+        return;
+    }
+    // A group must not be usable before every process has its entries.
+    if (m_installLatency < messenger->GetDelay())
+    {
+        std::ostringstream what;
+        what << "GroupController::InstallLatency (" << m_installLatency.As(Time::US)
+             << ") is shorter than a message between processes takes ("
+             << messenger->GetDelay().As(Time::US)
+             << "): a run spread over processes cannot install its groups in time";
+        throw std::invalid_argument(what.str());
+    }
+    m_handler = messenger->AddHandler(MakeCallback(&GroupController::RemoteWrite, this));
+}
+
+void
+GroupController::RemoteWrite(PackedBytes& message)
+{
+    const auto from = message.Take<uint32_t>();
+    NS_ABORT_MSG_IF(!m_groups.empty() || (m_remoteSource >= 0 && m_remoteSource != from),
+                    "GroupController: groups requested by two processes of a distributed run: "
+                    "P2MP sources with installed groups must be on one process");
+    m_remoteSource = from;
+    const bool install = message.Take<uint8_t>();
+    const auto id = message.Take<uint32_t>();
+    if (!install)
+    {
+        m_tables.at(message.Take<uint32_t>())->Remove(id);
+        return;
+    }
+    const auto switches = message.Take<uint32_t>();
+    for (uint32_t i = 0; i < switches; ++i)
+    {
+        const auto s = message.Take<uint32_t>();
+        GroupTable::Entry e;
+        e.ports.resize(message.Take<uint32_t>());
+        for (uint16_t& p : e.ports)
+        {
+            p = message.Take<uint16_t>();
+        }
+        e.receivers.resize(message.Take<uint32_t>());
+        for (uint32_t& r : e.receivers)
+        {
+            r = message.Take<uint32_t>();
+        }
+        NS_LOG_LOGIC("group " << id << " installed at switch " << s << " by process " << from);
+        m_tables.at(s)->Install(id, std::move(e));
+    }
+}
+
+void
+GroupController::Pack(PackedBytes& out) const
+{
+    for (uint64_t v : {m_installs,
+                       m_evictions,
+                       m_teardowns,
+                       m_entryInstalls,
+                       m_entryTeardowns,
+                       m_entryEvictions,
+                       m_fallbacks,
+                       m_reinstalls})
+    {
+        out.Put(v);
+    }
+    out.Put(m_installUsTotal);
+}
+
+void
+GroupController::MergeFrom(PackedBytes& in)
+{
+    for (uint64_t* v : {&m_installs,
+                        &m_evictions,
+                        &m_teardowns,
+                        &m_entryInstalls,
+                        &m_entryTeardowns,
+                        &m_entryEvictions,
+                        &m_fallbacks,
+                        &m_reinstalls})
+    {
+        *v += in.Take<uint64_t>();
+    }
+    m_installUsTotal += in.Take<double>();
+}
+
+void
+GroupController::DoDispose()
+{
+    m_messenger = nullptr;
+    m_tables.clear();
+    Object::DoDispose();
 }
 
 void
@@ -303,7 +457,7 @@ GroupController::Reconverge()
         {
             if (std::find(g.switches.begin(), g.switches.end(), s) == g.switches.end())
             {
-                m_tables[s]->Remove(id);
+                RemoveEntry(id, s);
             }
         }
         --m_installs; // counted as a reinstall, not as a group installed for a request

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_GROUP_CONTROLLER_H
 #define MCAST4AI_GROUP_CONTROLLER_H
 
+#include "fabric/model/rank-messenger.h"
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -21,6 +22,7 @@ namespace ns3
 {
 
 class MulticastTree;
+class PackedBytes;
 class TopologyGraph;
 
 /**
@@ -73,6 +75,23 @@ public:
     /// Mean time from a request that needed an installation to the group being ready.
     double GetMeanInstallUs() const;
 
+    /**
+     * A run spread over processes. The controller runs where the groups' source is simulated
+     * (requests from two processes are an error: their group ids would collide); each switch
+     * entry it writes or removes is sent to the other processes, which apply it one message
+     * delay later, before the group can be used: InstallLatency must be at least that delay.
+     * An install that needs a full table's room is an error there: evicting picks the least
+     * recently used entry, which only the switch's own process knows (and falling back to
+     * unicast makes queue pairs at first use).
+     */
+    void SetMessenger(Ptr<RankMessenger> messenger);
+    /// Its counters, for a distributed run's merge (summed; only one process has any).
+    void Pack(PackedBytes& out) const;
+    void MergeFrom(PackedBytes& in);
+
+protected:
+    void DoDispose() override;
+
 private:
     struct Group
     {
@@ -98,6 +117,10 @@ private:
     /// Tell the group's switches whether it may be evicted (see GroupTable::SetIdle).
     void UpdateIdle(uint32_t id);
     void TearDown(uint32_t id);
+    /// Remove group id's entry from switch index s, and tell the other processes.
+    void RemoveEntry(uint32_t id, uint32_t s);
+    /// Entries written or removed by the controller of another process.
+    void RemoteWrite(PackedBytes& message);
 
     const TopologyGraph* m_graph{nullptr};
     std::vector<Ptr<GroupTable>> m_tables;
@@ -119,6 +142,9 @@ private:
     uint64_t m_fallbacks{0};
     uint64_t m_reinstalls{0};
     double m_installUsTotal{0};
+    Ptr<RankMessenger> m_messenger;
+    uint32_t m_handler{0};
+    int64_t m_remoteSource{-1}; ///< the process whose controller wrote here; -1: none
 };
 
 } // namespace ns3

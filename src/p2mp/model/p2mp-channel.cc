@@ -1,9 +1,13 @@
 #include "p2mp/model/p2mp-channel.h"
 
+#include "core/model/packed-bytes.h"
+#include "core/model/process-ranks.h"
 #include "fabric/model/op-ledger.h"
+#include "fabric/model/rank-messenger.h"
 #include "fabric/model/traffic-ledger.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "p2mp/model/group-controller.h"
 #include "p2mp/model/p2mp-delivery.h"
@@ -40,6 +44,7 @@ P2mpChannel::DoDispose()
     }
     m_delivery = nullptr;
     m_controller = nullptr;
+    m_messenger = nullptr;
     m_mcastQp = nullptr;
     m_uni.clear();
     m_entropy = Callback<uint16_t>();
@@ -73,6 +78,12 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
         return; // unicast queue pairs are created as receivers are first sent to
     }
     m_ackFree = delivery->IsAckFree();
+    m_messenger = delivery->GetMessenger();
+    if (m_messenger)
+    {
+        // Every process sets the same channels up in the same order: same handler numbers.
+        m_handler = m_messenger->AddHandler(MakeCallback(&P2mpChannel::FromRoot, this));
+    }
     Ptr<P2mpEncapsulator> encap = delivery->CreateEncapsulator(root, m_entropy());
     // Without in-network aggregation every receiver's ACK reaches the root's NIC, which must
     // reduce them itself.
@@ -282,6 +293,32 @@ P2mpChannel::SendMulticast(uint64_t tag)
     uint64_t packets = std::max<uint64_t>(1, (msg.bytes + m_mtu - 1) / m_mtu);
     msg.lastPsn = m_mcastQp->GetNextPostPsn() + packets - 1;
     m_byLastPsn[msg.lastPsn] = tag;
+    msg.here = msg.receivers->size();
+    if (m_messenger)
+    {
+        // The receivers' processes learn which message this last PSN ends before its first
+        // packet can reach them: at least a cut cable away, whose delay a message takes.
+        const uint32_t me = ProcessRanks::GetRank();
+        std::vector<uint32_t> byRank(ProcessRanks::GetSize(), 0);
+        const std::vector<Ptr<RdmaNic>>& nics = m_delivery->GetNics();
+        for (uint32_t r : *msg.receivers)
+        {
+            ++byRank[nics[r]->GetDevice()->GetNode()->GetSystemId()];
+        }
+        msg.here = byRank[me];
+        for (uint32_t rank = 0; rank < byRank.size(); ++rank)
+        {
+            if (rank == me || byRank[rank] == 0)
+            {
+                continue;
+            }
+            PackedBytes remote;
+            remote.Put(tag);
+            remote.Put(msg.lastPsn);
+            remote.Put(byRank[rank]);
+            m_messenger->Send(rank, m_handler, remote);
+        }
+    }
     m_mcastOrder.push_back(tag);
     m_mcastQp->PostMulticast(msg.bytes, target, msg.opTag);
 }
@@ -348,6 +385,19 @@ P2mpChannel::UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::
 }
 
 void
+P2mpChannel::FromRoot(PackedBytes& message)
+{
+    const auto tag = message.Take<uint64_t>();
+    Message& msg = m_msgs[tag];
+    msg.fromRoot = true;
+    msg.lastPsn = message.Take<uint64_t>();
+    msg.here = message.Take<uint32_t>();
+    NS_LOG_LOGIC("root " << m_root << ": message " << tag << " ends at PSN " << msg.lastPsn
+                         << ", for " << msg.here << " receivers here");
+    m_byLastPsn[msg.lastPsn] = tag;
+}
+
+void
 P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, uint64_t lastPsn)
 {
     auto it = m_byLastPsn.find(lastPsn);
@@ -369,7 +419,18 @@ P2mpChannel::MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, 
     {
         m_delivered(tag, receiver, bytes);
     }
-    if (++msg.delivered == msg.receivers->size() && m_ackFree)
+    ++msg.delivered;
+    if (msg.fromRoot)
+    {
+        // Another process's root: this one forgets the message once its receivers have it.
+        if (msg.delivered == msg.here)
+        {
+            m_byLastPsn.erase(lastPsn);
+            m_msgs.erase(tag);
+        }
+        return;
+    }
+    if (msg.delivered == msg.receivers->size() && m_ackFree)
     {
         Finish(tag);
     }
@@ -395,15 +456,17 @@ P2mpChannel::Finish(uint64_t tag)
     auto it = m_msgs.find(tag);
     const Message& msg = it->second;
     // Every receiver acknowledged the message, and each delivers before it acknowledges: one
-    // missing here was acknowledged for data it does not have.
-    if (msg.delivered + msg.dropped < msg.receivers->size())
+    // missing here was acknowledged for data it does not have. (In a distributed run, those
+    // of this process.)
+    const uint32_t here = msg.lastPsn == UINT64_MAX ? msg.receivers->size() : msg.here;
+    if (msg.delivered + msg.dropped < here)
     {
         const uint64_t packets = std::max<uint64_t>(1, (msg.bytes + m_mtu - 1) / m_mtu);
         const uint64_t last = msg.lastPsn == UINT64_MAX ? 0 : msg.lastPsn;
         m_delivery->ReportUndelivered(m_root,
                                       last + 1 - std::min(last + 1, packets),
                                       last,
-                                      msg.receivers->size() - msg.delivered - msg.dropped,
+                                      here - msg.delivered - msg.dropped,
                                       msg.receivers->size());
     }
     if (it->second.groupId != NO_GROUP)

@@ -8,6 +8,7 @@
 #ifndef MCAST4AI_P2MP_CHANNEL_H
 #define MCAST4AI_P2MP_CHANNEL_H
 
+#include "fabric/model/rank-messenger.h"
 #include "ns3/callback.h"
 #include "ns3/object.h"
 #include "rdma/model/p2mp-encapsulator.h"
@@ -23,6 +24,7 @@ namespace ns3
 
 class P2mpDelivery;
 class GroupController;
+class PackedBytes;
 
 /**
  * \brief Messages from one root to subsets of its ranks.
@@ -96,8 +98,10 @@ private:
         uint32_t groupId{NO_GROUP};
         uint64_t lastPsn{UINT64_MAX}; ///< on the P2MP QP; none if sent by unicast
         uint32_t opTag{0};
-        uint64_t seq{0};     ///< order sent: a receiver has every message up to its last
-        uint32_t dropped{0}; ///< receivers dropped before they had it
+        uint64_t seq{0};      ///< order sent: a receiver has every message up to its last
+        uint32_t dropped{0};  ///< receivers dropped before they had it
+        uint32_t here{0};     ///< receivers this process simulates (all, in one process)
+        bool fromRoot{false}; ///< known from the root's process's message, for receivers only
     };
 
     void GroupReady(uint64_t tag, uint32_t groupId);
@@ -111,6 +115,8 @@ private:
     void MulticastDone(Ptr<QueuePair> qp, const QueuePair::Message& done);
     void UnicastDone(uint32_t receiver, Ptr<QueuePair> qp, const QueuePair::Message& done);
     void MulticastReceived(uint32_t receiver, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
+    /// Another process's root sent a message to receivers this process simulates.
+    void FromRoot(PackedBytes& message);
     void UnicastReceived(
         uint32_t receiver, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t lastPsn);
     /// The unicast connection to a receiver, created at its first message.
@@ -125,6 +131,10 @@ private:
 
     Ptr<P2mpDelivery> m_delivery;
     Ptr<GroupController> m_controller;
+    // A run spread over processes: the root's process tells the receivers' processes which
+    // message a last PSN ends (null in one process).
+    Ptr<RankMessenger> m_messenger;
+    uint32_t m_handler{0};
     uint32_t m_root{0};
     uint32_t m_ranks{0}; // receivers it was set up with
     uint32_t m_mtu{1024};

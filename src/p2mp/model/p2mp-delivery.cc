@@ -2,6 +2,7 @@
 
 #include "core/model/ns3-compat.h"
 #include "fabric/model/fabric-switch.h"
+#include "fabric/model/rank-messenger.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -87,6 +88,7 @@ void
 P2mpDelivery::DoDispose()
 {
     m_controller = nullptr;
+    m_messenger = nullptr;
     m_nics.clear();
     m_stages.clear();
     m_aggregators.clear();
@@ -230,6 +232,22 @@ Ptr<GroupController>
 P2mpDelivery::GetGroupController() const
 {
     return m_controller;
+}
+
+void
+P2mpDelivery::SetMessenger(Ptr<RankMessenger> messenger)
+{
+    m_messenger = messenger;
+    if (m_controller)
+    {
+        m_controller->SetMessenger(messenger);
+    }
+}
+
+Ptr<RankMessenger>
+P2mpDelivery::GetMessenger() const
+{
+    return m_messenger;
 }
 
 const std::vector<std::string>&

@@ -8,6 +8,7 @@
 #define MCAST4AI_P2MP_DELIVERY_H
 
 #include "core/model/named-type-registry.h"
+#include "fabric/model/rank-messenger.h"
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -109,6 +110,13 @@ public:
     void Reconverge();
     /// The controller installing groups (null unless the mechanism has installed groups).
     Ptr<GroupController> GetGroupController() const;
+    /**
+     * A run spread over processes: what a channel's root decides and its receivers' processes
+     * must know (and the controller's switch entries) travels through messenger. Set before
+     * the channels are created; null (the default) in one process.
+     */
+    void SetMessenger(Ptr<RankMessenger> messenger);
+    Ptr<RankMessenger> GetMessenger() const;
 
     AckAggregation GetAckAggregation() const;
     AckMode GetAckMode() const;
@@ -195,6 +203,7 @@ private:
     std::vector<uint32_t> m_hostSwitch;            ///< by host: the switch index it hangs on
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<P2mpSwitchStage>> m_stages;
+    Ptr<RankMessenger> m_messenger;
     uint64_t m_undelivered{0};
     std::vector<std::string> m_undeliveredExamples;
     /// root, first PSN, last PSN, receivers that never had the message

@@ -4,13 +4,7 @@
 #include "core/model/process-ranks.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/log.h"
-#include "ns3/node.h"
 #include "ns3/simulator.h"
-
-#ifdef NS3_MPI
-#include "ns3/mpi-interface.h"
-#include "ns3/mpi-receiver.h"
-#endif
 
 namespace ns3
 {
@@ -29,20 +23,11 @@ RankCompletion::GetTypeId()
 }
 
 void
-RankCompletion::Install(std::vector<Ptr<FabricNetDevice>> mailboxes, Time delay)
+RankCompletion::Install(Ptr<RankMessenger> messenger)
 {
-    NS_ABORT_MSG_IF(mailboxes.size() != ProcessRanks::GetSize(),
-                    "RankCompletion: one mailbox per rank");
-    m_mailboxes = std::move(mailboxes);
-    m_delay = delay;
-    m_done.assign(m_mailboxes.size(), false);
-#ifdef NS3_MPI
-    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
-    receiver->SetReceiveCallback(MakeCallback(&RankCompletion::Receive, this));
-    m_mailboxes[ProcessRanks::GetRank()]->AggregateObject(receiver);
-#else
-    NS_ABORT_MSG("RankCompletion: a distributed run needs ns-3 built with MPI");
-#endif
+    m_messenger = messenger;
+    m_handler = messenger->AddHandler(MakeCallback(&RankCompletion::Receive, this));
+    m_done.assign(ProcessRanks::GetSize(), false);
 }
 
 void
@@ -51,24 +36,10 @@ RankCompletion::LocalDone()
     const uint32_t me = ProcessRanks::GetRank();
     const Time now = Simulator::Now();
     NS_LOG_INFO("rank " << me << ": its operations are done at " << now.As(Time::US));
-#ifdef NS3_MPI
     PackedBytes message;
     message.Put(me);
     message.Put(now.GetTimeStep());
-    const std::vector<uint8_t>& bytes = message.GetBytes();
-    for (uint32_t r = 0; r < m_mailboxes.size(); ++r)
-    {
-        if (r == me)
-        {
-            continue;
-        }
-        const Ptr<FabricNetDevice>& to = m_mailboxes[r];
-        MpiInterface::SendPacket(Create<Packet>(bytes.data(), bytes.size()),
-                                 now + m_delay,
-                                 to->GetNode()->GetId(),
-                                 to->GetIfIndex());
-    }
-#endif
+    m_messenger->SendToOthers(m_handler, message);
     Done(me, now);
 }
 
@@ -86,12 +57,8 @@ RankCompletion::GetEvents() const
 }
 
 void
-RankCompletion::Receive(Ptr<Packet> p)
+RankCompletion::Receive(PackedBytes& message)
 {
-    ++m_events;
-    std::vector<uint8_t> bytes(p->GetSize());
-    p->CopyData(bytes.data(), bytes.size());
-    PackedBytes message(std::move(bytes));
     const auto rank = message.Take<uint32_t>();
     const auto at = message.Take<int64_t>();
     NS_ABORT_MSG_UNLESS(message.AtEnd(), "RankCompletion: not a done message");
@@ -108,10 +75,10 @@ RankCompletion::Done(uint32_t rank, Time at)
     m_lastDone = std::max(m_lastDone, at);
     if (AllDone())
     {
-        // Every rank learns this by m_lastDone + m_delay at the latest, and all stop at one
-        // instant after it, behind every other event of that instant: the same events run
-        // whichever rank heard last, and when.
-        const Time stop = m_lastDone + 2 * m_delay;
+        // Every rank learns this by m_lastDone + one message delay at the latest, and all stop
+        // at one instant after it, behind every other event of that instant: the same events
+        // run whichever rank heard last, and when.
+        const Time stop = m_lastDone + 2 * m_messenger->GetDelay();
         NS_LOG_INFO("every rank is done, the last at " << m_lastDone.As(Time::US)
                                                        << "; stopping at " << stop.As(Time::US));
         ++m_events;

@@ -5,7 +5,7 @@
 #ifndef MCAST4AI_RANK_COMPLETION_H
 #define MCAST4AI_RANK_COMPLETION_H
 
-#include "fabric/model/fabric-net-device.h"
+#include "fabric/model/rank-messenger.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
@@ -20,21 +20,18 @@ namespace ns3
  *
  * A process whose operations are all done (Metrics' all-done callback, or none to do) cannot
  * stop yet: it still carries and acknowledges the other processes' traffic. It sends every
- * other process a message through ns-3's MPI interface, due one delay later (at least the
- * engine's lookahead, which keeps it a legal message), and stops when it has heard from all.
- * The run's end is the latest of the processes' done times (GetLastDone): the time one
- * process would have stopped at. Every process simulates on to two delays past it, so that
- * all stop at the same instant, whatever the order messages reached them in. Messages go to each
- * rank's mailbox, one port of a host it simulates (a host's cable is never cut, so nothing else
- * receives there).
+ * other process a message (RankMessenger), and stops when it has heard from all. The run's
+ * end is the latest of the processes' done times (GetLastDone): the time one process would
+ * have stopped at. Every process simulates on to two message delays past it, so that all stop
+ * at the same instant, whatever the order messages reached them in.
  */
 class RankCompletion : public Object
 {
 public:
     static TypeId GetTypeId();
 
-    /// mailboxes[r]: the port rank r receives on; delay: at least the engine's lookahead.
-    void Install(std::vector<Ptr<FabricNetDevice>> mailboxes, Time delay);
+    /// Send and receive through messenger.
+    void Install(Ptr<RankMessenger> messenger);
     /// This process's operations are all done, now.
     void LocalDone();
     /// The latest done time of the processes heard from (all of them once the run stopped).
@@ -43,15 +40,16 @@ public:
     bool AllDone() const;
     /// LocalDone as an event of its own, now: a process with no operations of its own.
     void ScheduleLocalDone();
-    /// Events of this object's own (messages received, the stop): not the model's.
+    /// Events of this object's own (the stop; messages count as the messenger's): not the
+    /// model's.
     uint64_t GetEvents() const;
 
 private:
-    void Receive(Ptr<Packet> p);
+    void Receive(PackedBytes& message);
     void Done(uint32_t rank, Time at);
 
-    std::vector<Ptr<FabricNetDevice>> m_mailboxes;
-    Time m_delay;
+    Ptr<RankMessenger> m_messenger;
+    uint32_t m_handler{0};
     std::vector<bool> m_done;
     uint32_t m_doneCount{0};
     Time m_lastDone;

@@ -70,6 +70,18 @@ ArrivalOrderForced()
     return order && std::string(order) == "arrival";
 }
 
+/**
+ * MCAST4AI_P2MP_MESSAGES=off: P2MP channels and the group controller keep to their own process
+ * (no RankMessenger), as a distributed run without them would. Only for test/mpi/equality.sh,
+ * to show that its broadcast check rejects that run.
+ */
+bool
+P2mpMessagesOff()
+{
+    const char* off = std::getenv("MCAST4AI_P2MP_MESSAGES");
+    return off && std::string(off) == "off";
+}
+
 double
 PeakRssMb()
 {
@@ -208,6 +220,14 @@ ScenarioRunner::Build()
         }
         // Rows several processes fill are merged in the order their links were first used.
         m_fabric->GetTrafficLedger()->GetOpLedger()->KeepTimes();
+        // What one process decides and another must know travels as messages: before the
+        // workloads, whose P2MP channels take their handlers.
+        m_messenger = CreateObject<RankMessenger>();
+        m_messenger->Install(Mailboxes(), Lookahead());
+        if (!P2mpMessagesOff())
+        {
+            m_fabric->GetDelivery()->SetMessenger(m_messenger);
+        }
     }
     for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
     {
@@ -226,11 +246,12 @@ ScenarioRunner::Build()
                         "workload type '" << w.type << "' has keys but no Workload class");
         ObjectFactory factory(type->tid.GetName());
         Ptr<Workload> wl = factory.Create<Workload>();
-        if (m_ranks > 1 && !wl->RunsSpread())
+        if (std::string key = m_ranks > 1 ? wl->SpreadRefusal(w) : ""; !key.empty())
         {
             throw ScenarioError(m_config.file,
-                                "workloads[" + std::to_string(i) + "].type",
-                                "'" + w.type + "' does not run spread over processes yet ("
+                                "workloads[" + std::to_string(i) + "]." + key,
+                                "'" + w.type + "'" + (key == "type" ? "" : " with this " + key)
+                                    + " does not run spread over processes yet ("
                                     + std::to_string(m_ranks)
                                     + " here); run it in one process (without mpirun)");
         }
@@ -272,7 +293,7 @@ ScenarioRunner::Build()
     {
         // Done here is not done everywhere: stop once every process has said so.
         m_completion = CreateObject<RankCompletion>();
-        m_completion->Install(Mailboxes(), LongestCableDelay());
+        m_completion->Install(m_messenger);
         m_metrics->SetAllDoneCallback(MakeCallback(&RankCompletion::LocalDone, m_completion));
     }
     else
@@ -545,6 +566,34 @@ ScenarioRunner::RefuseSpread() const
     {
         refuse("stragglers", "a straggler");
     }
+    const bool p2mp = std::any_of(m_config.workloads.begin(),
+                                  m_config.workloads.end(),
+                                  [](const WorkloadConfig& w)
+                                  {
+                                      return w.type != "flows";
+                                  });
+    if (p2mp)
+    {
+        // What a P2MP channel needs beyond a message's last PSN at its receivers' processes:
+        // the root's own knowledge of every delivery, or queue pairs made at first use.
+        const P2mpConfig& c = m_config.p2mp;
+        if (c.mechanism == "unicast")
+        {
+            refuse("p2mp.mechanism", "the unicast mechanism (queue pairs made at first use)");
+        }
+        if (c.ackMode == "ack-free")
+        {
+            refuse("p2mp.ack_mode", "an ack-free P2MP message (done at its last delivery)");
+        }
+        if (c.receiverTimeoutUs >= 0)
+        {
+            refuse("p2mp.receiver_timeout_us", "a receiver timeout");
+        }
+        if (!m_config.faults.empty())
+        {
+            refuse("faults", "a fault with P2MP traffic (its groups' trees reconverge)");
+        }
+    }
     if (m_config.loadBalancing.mode.rfind("spray-", 0) == 0)
     {
         // A switch sprays a flow's packets onto parallel paths at one instant; they meet again
@@ -576,12 +625,12 @@ ScenarioRunner::RefuseSpread() const
     }
 }
 
-std::vector<Ptr<FabricNetDevice>>
+std::vector<Ptr<NetDevice>>
 ScenarioRunner::Mailboxes() const
 {
     // Each rank's first host: its port is never on a cut cable.
     const FabricPartition& part = m_fabric->GetPartition();
-    std::vector<Ptr<FabricNetDevice>> mailboxes(m_ranks);
+    std::vector<Ptr<NetDevice>> mailboxes(m_ranks);
     for (uint32_t h = m_fabric->GetHostCount(); h-- > 0;)
     {
         mailboxes[part.RankOf(h)] = m_fabric->GetNic(h)->GetDevice();
@@ -590,10 +639,9 @@ ScenarioRunner::Mailboxes() const
 }
 
 Time
-ScenarioRunner::LongestCableDelay() const
+ScenarioRunner::Lookahead() const
 {
-    const TopologyConfig& t = m_config.topology;
-    return Time::FromDouble(std::max(t.hostLink.delayUs, t.fabricLink.delayUs), Time::US);
+    return Time::FromDouble(m_config.topology.fabricLink.delayUs, Time::US);
 }
 
 void
@@ -604,12 +652,13 @@ ScenarioRunner::MergeRanks()
     Ptr<TrafficLedger> ledger = m_fabric->GetTrafficLedger();
     PackedBytes own;
     // The model's events: less a frame's two extra hops (its send to the other process and the
-    // receiver's scheduling of its arrival) and the completion messages.
+    // receiver's scheduling of its arrival), the other messages' and the stop.
     own.Put(m_events - ProcessRanks::GetSentMessages() - ProcessRanks::GetReceivedMessages()
-            - m_completion->GetEvents());
+            - m_messenger->GetEvents() - m_completion->GetEvents());
     own.Put(m_simEnd.GetTimeStep());
     own.Put(ProcessRanks::GetSentMessages());
     own.Put(ProcessRanks::GetSentBytes());
+    own.Put(m_messenger->GetSent());
     own.Put(m_wallSeconds);
     own.Put(ProcessRanks::GetSyncSeconds());
     own.Put(QuadHeapScheduler::CurrentCrossTies());
@@ -618,6 +667,11 @@ ScenarioRunner::MergeRanks()
     ledger->Pack(own);
     CounterSet counters = FabricCounters();
     counters.Pack(own);
+    Ptr<GroupController> ctl = m_fabric->GetGroupController();
+    if (ctl)
+    {
+        ctl->Pack(own);
+    }
     std::vector<std::vector<uint8_t>> all = ProcessRanks::GatherToRoot(own.GetBytes());
     if (ProcessRanks::GetRank() != 0)
     {
@@ -629,6 +683,7 @@ ScenarioRunner::MergeRanks()
     nlohmann::json sync = nlohmann::json::array();
     uint64_t messages = 0;
     uint64_t messageBytes = 0;
+    uint64_t controlMessages = 0;
     uint64_t ties = 0;
     m_events = 0;
     for (uint32_t r = 0; r < all.size(); ++r)
@@ -640,6 +695,7 @@ ScenarioRunner::MergeRanks()
         m_simEnd = std::max(m_simEnd, TimeStep(in.Take<int64_t>()));
         messages += in.Take<uint64_t>();
         messageBytes += in.Take<uint64_t>();
+        controlMessages += in.Take<uint64_t>();
         wall.push_back(in.Take<double>());
         sync.push_back(in.Take<double>());
         ties += in.Take<uint64_t>();
@@ -651,6 +707,10 @@ ScenarioRunner::MergeRanks()
         ledger->GetOpLedger()->MergeFrom(in);
         ledger->MergeFrom(in);
         merged.MergeFrom(in);
+        if (ctl)
+        {
+            ctl->MergeFrom(in);
+        }
         NS_ABORT_MSG_UNLESS(in.AtEnd(), "ScenarioRunner: rank " << r << " sent more than read");
     }
     m_metrics->FinishMerge();
@@ -668,6 +728,7 @@ ScenarioRunner::MergeRanks()
                       {"lookahead_us", m_config.topology.fabricLink.delayUs},
                       {"messages", messages},
                       {"message_bytes", messageBytes},
+                      {"control_messages", controlMessages},
                       {"sync_rounds", ProcessRanks::GetSyncRounds()},
                       {"cross_rank_ties", ties},
                       {"events_by_rank", events},
@@ -737,6 +798,12 @@ ScenarioRunner::FabricCounters() const
             m_fabric->GetSwitch(s)->AddCounters(c);
         }
     }
+    // ACKs the P2MP aggregation points refused: another process's see nothing here.
+    Ptr<P2mpDelivery> delivery = m_fabric->GetDelivery();
+    c.Add("acks_refused.not_awaited", delivery->GetAcksRefused(AckAggregator::REFUSED_NOT_AWAITED));
+    c.Add("acks_refused.wrong_port", delivery->GetAcksRefused(AckAggregator::REFUSED_WRONG_PORT));
+    c.Add("acks_refused.outside_window",
+          delivery->GetAcksRefused(AckAggregator::REFUSED_OUTSIDE_WINDOW));
     return c;
 }
 
@@ -767,12 +834,10 @@ ScenarioRunner::NetworkSummary(const CounterSet& c) const
     double switches = std::max<uint32_t>(1, m_fabric->GetSwitchCount());
     Ptr<GroupController> ctl = m_fabric->GetGroupController();
     double simS = m_simEnd.GetSeconds();
-    Ptr<P2mpDelivery> delivery = m_fabric->GetDelivery();
-    nlohmann::json refused
-        = {{"not_awaited", delivery->GetAcksRefused(AckAggregator::REFUSED_NOT_AWAITED)},
-           {"wrong_port", delivery->GetAcksRefused(AckAggregator::REFUSED_WRONG_PORT)},
-           {"outside_window", delivery->GetAcksRefused(AckAggregator::REFUSED_OUTSIDE_WINDOW)},
-           {"not_from_aggregator", c.Get("acks_refused.not_from_aggregator")}};
+    nlohmann::json refused = {{"not_awaited", c.Get("acks_refused.not_awaited")},
+                              {"wrong_port", c.Get("acks_refused.wrong_port")},
+                              {"outside_window", c.Get("acks_refused.outside_window")},
+                              {"not_from_aggregator", c.Get("acks_refused.not_from_aggregator")}};
     nlohmann::json state
         = {{"bift_entries", c.Get("switch_state.bift_entries")},
            {"group_table_live_peak_max", c.Get("switch_state.group_table_live_peak_max")},

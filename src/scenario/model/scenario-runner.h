@@ -108,10 +108,10 @@ private:
     void MergeRanks();
     /// ScenarioError for what a run spread over processes cannot do yet.
     void RefuseSpread() const;
-    /// By rank: the port RankCompletion's messages to it go to.
-    std::vector<Ptr<FabricNetDevice>> Mailboxes() const;
-    /// The longest cable delay: at least the distributed engine's lookahead.
-    Time LongestCableDelay() const;
+    /// By rank: the port the messages of a distributed run to it go to (RankMessenger).
+    std::vector<Ptr<NetDevice>> Mailboxes() const;
+    /// The distributed engine's lookahead: the delay of the cut cables, all fabric cables.
+    Time Lookahead() const;
     nlohmann::json NetworkSummary(const CounterSet& c) const;
     /// summary.json's `watchdog` block, when the watchdog stopped the run.
     nlohmann::json WatchdogSummary() const;
@@ -163,6 +163,7 @@ private:
     Time m_simEnd;
     bool m_complete{false};
     uint32_t m_ranks{1}; ///< processes the run is spread over (ProcessRanks)
+    Ptr<RankMessenger> m_messenger;
     Ptr<RankCompletion> m_completion;
     std::unique_ptr<CounterSet> m_mergedCounters; ///< every process's, on rank 0 (MergeRanks)
     nlohmann::json m_distribution; ///< summary.json's `distribution`, on rank 0 (MergeRanks)

@@ -92,6 +92,10 @@ BroadcastWorkload::DoInstall()
         r.receivers = w.receiversPerMessage ? w.receiversPerMessage : m_others.size();
         m_msgs[m].handle = AddOp(r);
     }
+    if (!ActsFor(w.root))
+    {
+        return; // another process simulates the root; this one records its receivers
+    }
     Simulator::Schedule(Time::FromDouble(w.startUs, Time::US), &BroadcastWorkload::StartNext, this);
 }
 
@@ -129,6 +133,12 @@ BroadcastWorkload::InstallRelay()
     NS_LOG_INFO("broadcast by " << EnumName(m_config.algorithm) << " over " << c.ranks.size()
                                 << " ranks");
     m_relay->Install(c, m_context);
+}
+
+std::string
+BroadcastWorkload::SpreadRefusal(const WorkloadConfig& w) const
+{
+    return w.algorithm == CollectiveAlgorithm::MULTICAST ? "" : "algorithm";
 }
 
 Ptr<ScheduleWorkload>

@@ -36,6 +36,9 @@ public:
     /// The engine that runs a ring or tree broadcast (null for multicast).
     Ptr<ScheduleWorkload> GetRelay() const;
     void Report(std::map<std::string, double>& figures) const override;
+    /// A multicast broadcast runs spread: the root's process sends, each receiver's records
+    /// its deliveries (P2mpChannel tells it which message ended). The relays do not yet.
+    std::string SpreadRefusal(const WorkloadConfig& w) const override;
 
 protected:
     void DoDispose() override;

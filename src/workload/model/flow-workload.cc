@@ -118,10 +118,10 @@ FlowWorkload::DoInstall()
     }
 }
 
-bool
-FlowWorkload::RunsSpread() const
+std::string
+FlowWorkload::SpreadRefusal(const WorkloadConfig& /* w */) const
 {
-    return true; // a flow starts and ends at its source
+    return ""; // a flow starts and ends at its source
 }
 
 void

@@ -29,7 +29,7 @@ public:
     static std::vector<FlowSpec> Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed);
 
     const std::vector<FlowSpec>& GetFlows() const;
-    bool RunsSpread() const override;
+    std::string SpreadRefusal(const WorkloadConfig& w) const override;
 
 protected:
     void DoDispose() override;

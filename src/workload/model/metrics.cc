@@ -313,6 +313,16 @@ Metrics::PackOwn(PackedBytes& out) const
         out.Put(st.lastSrc);
         out.Put(st.lastDst);
     }
+    // A workload's figures are set where it acts for the hosts they are about (a root's).
+    for (const std::map<std::string, double>& extras : m_extras)
+    {
+        out.Put<uint64_t>(extras.size());
+        for (const auto& [key, value] : extras)
+        {
+            out.PutString(key);
+            out.Put(value);
+        }
+    }
 }
 
 void
@@ -363,6 +373,18 @@ Metrics::MergeFrom(PackedBytes& in)
         st.lastSrc = in.Take<uint32_t>();
         st.lastDst = in.Take<uint32_t>();
         m_steps.push_back(st);
+    }
+    for (std::map<std::string, double>& extras : m_extras)
+    {
+        const auto n = in.Take<uint64_t>();
+        for (uint64_t i = 0; i < n; ++i)
+        {
+            std::string key = in.TakeString();
+            const auto value = in.Take<double>();
+            auto [it, added] = extras.emplace(std::move(key), value);
+            NS_ABORT_MSG_IF(!added && it->second != value,
+                            "Metrics: two processes set the figure " << it->first);
+        }
     }
 }
 

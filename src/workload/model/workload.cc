@@ -72,10 +72,10 @@ Workload::AddOp(Metrics::OpRecord record)
     return m_context.metrics->AddOp(record);
 }
 
-bool
-Workload::RunsSpread() const
+std::string
+Workload::SpreadRefusal(const WorkloadConfig& /* w */) const
 {
-    return false;
+    return "type";
 }
 
 void

@@ -70,13 +70,14 @@ public:
     uint32_t GetHostCount() const;
 
     /**
-     * Whether the type runs when its hosts are spread over the processes of a distributed run:
+     * Whether w runs when its hosts are spread over the processes of a distributed run:
      * every rank installs it whole (the same queue pairs and draws everywhere), acts only for
      * the hosts it simulates (ActsFor), and each operation starts and ends at its src host,
-     * with nothing but frames passing between hosts. False by default: the runner refuses a
-     * type that has not been made so.
+     * with nothing but frames (and the P2MP channel's messages) passing between hosts. Empty
+     * if it does; else the key of w that keeps it from it, which the runner refuses ("type"
+     * by default: a type that has not been made so).
      */
-    virtual bool RunsSpread() const;
+    virtual std::string SpreadRefusal(const WorkloadConfig& w) const;
 
     /// Signature of the OperationComplete trace: workload index, operation handle.
     typedef void (*OperationTracedCallback)(uint32_t workload, uint64_t handle);
