@@ -17,15 +17,17 @@
 #    difference from one process is bounded: every row names the same operation, bytes, hosts
 #    and links, no end time differs by more than 1 % of its duration, and the mean duration by
 #    more than 0.1 %. The measured figures are printed.
-# 3. broadcast-subsets.json (a multicast broadcast from host 10, on rank 1, to 9 of 15 ranks
-#    per message, 4 in flight, beside three unicast flows): at 2 and 4 ranks ops.csv and
-#    summary.json are as one process's under the new protocol (a group installed per receiver
-#    set, ACKs aggregated at the source ToR), BIER, BIER with the XPU list, and BIER with
+# 3. broadcast-subsets.json (multicast broadcasts from hosts 10 and 11, one rack on rank 1 or
+#    2, to 9 of 15 and 5 of 8 ranks per message, beside three unicast flows): at 2 and 4 ranks
+#    ops.csv and summary.json are as one process's under the new protocol (a group installed
+#    per receiver set, ACKs aggregated at the source ToR), BIER, BIER with the XPU list, and
+#    BIER with
 #    hop-by-hop ACK aggregation. The check rejects a run without the messages between
 #    processes (the receivers' processes then record no delivery, and under the new protocol
 #    the groups never reach the other processes' switches).
 # 4. A workload type that does not run spread yet, a broadcast relayed by its ranks, the unicast
-#    mechanism and packet spraying are refused with exit 2 naming their keys.
+#    mechanism, new-protocol broadcasts whose roots two processes simulate, and packet spraying
+#    are refused with exit 2 naming their keys.
 # 5. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
 set -euo pipefail
 
@@ -204,6 +206,8 @@ refused "a relayed broadcast" "workloads[0].algorithm" "$here/broadcast-subsets.
     --set 'workloads[0].algorithm=tree' --set 'workloads[0].receivers_per_message=0'
 refused "the unicast mechanism" "p2mp.mechanism" "$here/broadcast-subsets.json" \
     --set p2mp.mechanism=unicast
+refused "new-protocol roots on two processes" "workloads[1].root" "$here/broadcast-subsets.json" \
+    --set 'workloads[1].root=2'
 refused "spray-random" "load_balancing.mode" "$here/flows-staggered.json" \
     --set load_balancing.mode=spray-random
 

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
@@ -168,6 +169,10 @@ ScenarioRunner::Build()
         m_fabric->SetRanks(m_ranks);
     }
     m_fabric->Build();
+    if (m_ranks > 1)
+    {
+        RefuseSpreadGroups();
+    }
     m_fabric->AssignStreams(0);
     if (m_config.output.pcap)
     {
@@ -622,6 +627,44 @@ ScenarioRunner::RefuseSpread() const
     if (m_config.nic.dcqcn.enabled && m_config.nic.dcqcn.rateTrace)
     {
         refuse("nic.dcqcn.rate_trace", "the rate trace");
+    }
+}
+
+void
+ScenarioRunner::RefuseSpreadGroups() const
+{
+    // One process's controller installs every group (GroupController::SetMessenger): the
+    // broadcasts' roots must all be simulated by one process.
+    if (!m_fabric->GetGroupController())
+    {
+        return;
+    }
+    const FabricPartition& part = m_fabric->GetPartition();
+    std::optional<std::pair<uint32_t, uint32_t>> first; // workload, its root's rank
+    for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
+    {
+        const WorkloadConfig& w = m_config.workloads[i];
+        if (w.type != "broadcast")
+        {
+            continue;
+        }
+        const uint32_t rank = part.RankOf(w.root);
+        if (!first)
+        {
+            first.emplace(i, rank);
+        }
+        else if (first->second != rank)
+        {
+            throw ScenarioError(
+                m_config.file,
+                "workloads[" + std::to_string(i) + "].root",
+                "host " + std::to_string(w.root) + " is simulated by process "
+                    + std::to_string(rank) + " and workloads[" + std::to_string(first->first)
+                    + "]'s root by process " + std::to_string(first->second)
+                    + ": a run spread over processes installs "
+                    + "the new protocol's groups from one process, so its broadcasts' roots must "
+                      "share one (distribution.unit may keep them together)");
+        }
     }
 }
 
