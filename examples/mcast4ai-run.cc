@@ -62,6 +62,10 @@ const char* USAGE
 void
 PrintErrors(const ScenarioError& e)
 {
+    if (ProcessRanks::GetRank() != 0)
+    {
+        return; // every process of a distributed run reads the same scenario and fails alike
+    }
     std::size_t shown = 0;
     for (const ScenarioError::Entry& entry : e.GetErrors())
     {
