@@ -92,8 +92,13 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
     }
     // The path is the switches' egress links: a NIC's own port is the same for every packet.
     const uint32_t named = r.pathLinks;
-    const int64_t now = Simulator::Now().GetTimeStep();
-    r.NoteLink(link, now);
+    // Most hops leave by a link their row names already: they need no clock.
+    const bool known = r.Names(link);
+    const int64_t now = known && !(m_keepTimes && longer) ? 0 : Simulator::Now().GetTimeStep();
+    if (!known)
+    {
+        r.NoteLink(link, now);
+    }
     if (m_keepTimes && (longer || (r.pathLinks != named && named < MAX_PATH_LINKS)))
     {
         // A link named at now goes among the links named at now: they share the time.

@@ -13,6 +13,7 @@
 #include "ns3/traced-callback.h"
 #include "wire/model/frame-info.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -70,6 +71,14 @@ public:
         int64_t lastUse{-1}; ///< when the last named link was first used (time steps)
         uint32_t tied{0};    ///< named links first used then: the end of path
 
+        /// Whether link is named and the row names all its links: noting it changes nothing,
+        /// whenever it is used.
+        bool Names(uint32_t link) const
+        {
+            return pathLinks <= MAX_PATH_LINKS
+                   && std::find(path.begin(), path.begin() + pathLinks, link)
+                          != path.begin() + pathLinks;
+        }
         /// Name link, used now, in the path if it is new there (MAX_PATH_LINKS at most, then
         /// "more"); now never goes back.
         void NoteLink(uint32_t link, int64_t now);
