@@ -15,6 +15,7 @@ uint64_t g_sentBytes = 0;
 uint64_t g_receivedMessages = 0;
 uint64_t g_syncRounds = 0;
 double g_syncSeconds = 0;
+uint32_t g_ties = 0; ///< messages to other processes so far, the low bits of their tie keys
 } // namespace
 
 #ifdef NS3_MPI
@@ -57,8 +58,7 @@ ProcessRanks::NoteReceived()
 uint32_t
 ProcessRanks::NextTie()
 {
-    static uint32_t sent = 0;
-    return GetRank() << 24 | (sent++ & 0xFFFFFF);
+    return GetRank() << 24 | (g_ties++ & 0xFFFFFF);
 }
 
 uint64_t

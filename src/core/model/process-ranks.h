@@ -49,6 +49,8 @@ public:
      * the same way on every run (QuadHeapScheduler::SetNextRemote).
      */
     static uint32_t NextTie();
+    /// The most processes NextTie tells apart (7 bits of rank).
+    static constexpr uint32_t MAX_RANKS = 128;
     /**
      * Synchronisation rounds of ns-3's distributed engine so far: the MPI_Allgather calls of
      * this process, counted through MPI's profiling interface (the engine makes one per round,

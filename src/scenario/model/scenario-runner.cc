@@ -560,12 +560,13 @@ ScenarioRunner::RefuseSpread() const
                             what + " is not supported in a run spread over processes yet (" + n
                                 + " here); run it in one process (without mpirun)");
     };
-    if (m_ranks > 128)
+    if (m_ranks > ProcessRanks::MAX_RANKS)
     {
-        // A frame's tie key holds its sender's rank in 7 bits (FabricRemoteChannel).
+        // A message's tie key holds its sender's rank in 7 bits (ProcessRanks::NextTie).
         throw ScenarioError(m_config.file,
                             "distribution",
-                            "a run spread over " + n + " processes: at most 128 are supported");
+                            "a run spread over " + n + " processes: at most "
+                                + std::to_string(ProcessRanks::MAX_RANKS) + " are supported");
     }
     if (!m_config.stragglers.empty())
     {
