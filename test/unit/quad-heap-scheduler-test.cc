@@ -420,3 +420,34 @@ TEST(QuadHeapScheduler, CausalTiesPlaceARemoteEventAsScheduledWhenItsSenderSched
     // that have not: for 'b' (uid 3), pending while 't', 'u', 'r' run, 3 > 1.
     EXPECT_EQ(uids, (std::vector<uint32_t>{1, 1, 1, 1, 3, 3}));
 }
+
+TEST(QuadHeapScheduler, CausalTiesCountsARemoteEventTiedWithALocalOneOfItsNode)
+{
+    Ptr<QuadHeapScheduler> s = CreateObject<QuadHeapScheduler>();
+    s->SetAttribute("CausalTies", BooleanValue(true));
+    auto ev = [](uint64_t ts, uint32_t uid, uint32_t node)
+    {
+        Scheduler::Event e = MakeEv(ts, uid);
+        e.impl = reinterpret_cast<EventImpl*>(64 * (uid + 1));
+        e.key.m_context = node;
+        return e;
+    };
+    // At 100, all scheduled at 0: node 7's and node 8's local events, then from another
+    // process one for node 7 (which one process could have run before node 7's own) and one
+    // for node 9 (no local event of its node and instant: no tie). Node 8's event runs between
+    // the two of node 7.
+    s->Insert(ev(100, 1, 7));
+    s->Insert(ev(100, 2, 8));
+    QuadHeapScheduler::SetNextRemote(100, (1u << 24) | 5);
+    s->Insert(ev(100, 3, 7));
+    QuadHeapScheduler::SetNextRemote(100, (1u << 24) | 6);
+    s->Insert(ev(100, 4, 9));
+    // One scheduled later (a shorter delay) is not a tie.
+    QuadHeapScheduler::SetNextRemote(40, (1u << 24) | 7);
+    s->Insert(ev(100, 5, 8));
+    while (!s->IsEmpty())
+    {
+        s->RemoveNext();
+    }
+    EXPECT_EQ(s->GetCrossTies(), 1u);
+}

@@ -301,12 +301,28 @@ QuadHeapScheduler::CurrentUid(const EventKey& key, uint64_t order)
     // nothing tells which one process would have run first. (Events of two nodes do not touch
     // each other's state.)
     const uint32_t origin = key.m_uid & REMOTE ? 1 + ((key.m_uid & ~REMOTE) >> 24) : 0;
-    m_crossTies += order == m_lastOrder && key.m_context == m_lastContext && origin != m_lastOrigin
-                   && key.m_uid != ~0u && m_lastUid != ~0u;
-    m_lastOrder = order;
-    m_lastContext = key.m_context;
-    m_lastOrigin = origin;
-    m_lastUid = key.m_uid;
+    if (order != m_lastOrder)
+    {
+        m_lastOrder = order;
+        m_sameOrder.clear();
+    }
+    if (key.m_uid != ~0u)
+    {
+        // Other nodes' events of the order come between (local ones by uid, then remote ones
+        // by tie key), so look at all of them, not the last only.
+        bool seen = false;
+        bool other = false;
+        for (const auto& [context, from] : m_sameOrder)
+        {
+            seen = seen || (context == key.m_context && from == origin);
+            other = other || (context == key.m_context && from != origin);
+        }
+        m_crossTies += other;
+        if (!seen)
+        {
+            m_sameOrder.emplace_back(key.m_context, origin);
+        }
+    }
     if (!(key.m_uid & REMOTE))
     {
         m_lastLocalTs = key.m_ts;

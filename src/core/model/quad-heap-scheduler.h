@@ -102,9 +102,9 @@ public:
     static constexpr uint32_t REMOTE = 0x80000000;
 
     /**
-     * CausalTies: events handed out right after one of the same node and instant, scheduled at
-     * the same instant, by another process (or it by another): pairs whose order one process
-     * could have given the other way. Zero, and a run spread over processes runs one process's
+     * CausalTies: events handed out after one of the same node and instant, scheduled at the
+     * same instant, by another process (or it by another): pairs whose order one process could
+     * have given the other way. Zero, and a run spread over processes runs one process's
      * order.
      * The stop (tie key 0x7FFFFFFF) does not count.
      */
@@ -181,10 +181,9 @@ private:
     uint64_t m_lastLocalTs{UINT64_MAX}; ///< CausalTies: the last local event handed out ...
     uint32_t m_lastLocalUid{0};         ///< ... and its uid
     uint64_t m_lastOrder{UINT64_MAX};   ///< CausalTies: the last event's ordering word ...
-    uint32_t m_lastContext{0};          ///< ... its node ...
-    uint32_t m_lastOrigin{0};           ///< ... its process (0: this one, else rank + 1) ...
-    uint32_t m_lastUid{0};              ///< ... and its uid word
-    uint64_t m_crossTies{0};            ///< GetCrossTies
+    /// ... and the (node, process: 0 this one, else rank + 1) of the events handed out with it
+    std::vector<std::pair<uint32_t, uint32_t>> m_sameOrder;
+    uint64_t m_crossTies{0}; ///< GetCrossTies
 };
 
 } // namespace ns3
