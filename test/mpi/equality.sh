@@ -25,10 +25,23 @@
 #    hop-by-hop ACK aggregation. The check rejects a run without the messages between
 #    processes (the receivers' processes then record no delivery, and under the new protocol
 #    the groups never reach the other processes' switches).
-# 4. A workload type that does not run spread yet, a broadcast relayed by its ranks, the unicast
-#    mechanism, new-protocol broadcasts whose roots two processes simulate, and packet spraying
-#    are refused with exit 2 naming their keys.
-# 5. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
+# 4. allreduce.json (16 ranks, 3 iterations of 1 MiB with barrier): at 2 and 4 ranks ops.csv
+#    is one process's byte for byte with the ring, the multicast algorithm (BIER), without
+#    barrier, and as a reduce-scatter; summary.json too, but for the network counters, which
+#    also count what the processes carry after the last arrival while they hear of it (the
+#    last messages' ACKs): they may only be larger, and the data packets are the same. The
+#    check rejects ranks that start an iteration when their process heard of the last one's
+#    end rather than at it (MCAST4AI_BARRIER=heard).
+# 5. moe-layer.json (16 ranks, 3 layers) and allreduce.json as a multicast AllGather: every
+#    rank sends P2MP messages at one instant, so copies from two processes meet at one
+#    picosecond: deterministic (4 ranks twice); against one process the same rows, every end
+#    within four frames' time (a frame time per pair of tied frames swapped). The bound
+#    rejects MoE layers started when heard.
+# 6. A workload type that does not run spread yet, a broadcast relayed by its ranks, the unicast
+#    mechanism, new-protocol roots on two processes (a broadcast's, a collective's), a
+#    collective whose compute_us does not cover a message's delay, an MoE layer without
+#    barrier, and packet spraying are refused with exit 2 naming their keys.
+# 7. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
 set -euo pipefail
 
 runner=${1:?usage: bash test/mpi/equality.sh RUNNER}
@@ -54,17 +67,46 @@ run() { # out ranks scenario [env...]
     fi
 }
 
-same_summary() { # a b: equal but for what describes the run, not the model
-    "$py" - "$1/summary.json" "$2/summary.json" <<'EOF'
-import json, sys
+# a b [after-end]: equal but for what describes the run, not the model. After-end (a
+# collective, done at its last arrival while its ACKs are on the wire): the network counters of
+# b may be larger (its processes ran on until they heard of the end), its data packets the same;
+# sums of doubles merged in another order equal to 1e-9.
+same_summary() {
+    "$py" - "$1/summary.json" "$2/summary.json" "${3:-}" <<'EOF'
+import json, math, sys
 run_keys = {"wall_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_mb", "distribution"}
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for s in (a, b):
     for k in run_keys:
         s.pop(k, None)
-sys.exit(0 if a == b else 1)
+if not sys.argv[3]:
+    sys.exit(0 if a == b else 1)
+bad = []
+def walk(x, y, path, counters):
+    if isinstance(x, dict) and isinstance(y, dict) and x.keys() == y.keys():
+        for k in x:
+            walk(x[k], y[k], f"{path}.{k}", counters or k in ("network", "packet_hops"))
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for i, (u, v) in enumerate(zip(x, y)):
+            walk(u, v, f"{path}[{i}]", counters)
+    elif isinstance(x, (int, float)) and isinstance(y, (int, float)):
+        if counters and not path.endswith("data_packets"):
+            ok = y >= x
+        else:
+            ok = math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+        if not ok:
+            bad.append(f"{path}: {x} / {y}")
+    elif x != y:
+        bad.append(f"{path}: {x} / {y}")
+walk(a, b, "", False)
+if bad:
+    print("\n".join(bad[:5]), file=sys.stderr)
+sys.exit(1 if bad else 0)
 EOF
 }
+same_summary_after_end() { same_summary "$1" "$2" after-end; }
+
+ties() { "$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["distribution"]["cross_rank_ties"])' "$1/summary.json"; }
 
 echo "== flows-staggered: byte-identical at 2 and 4 ranks"
 sc=$here/flows-staggered.json
@@ -111,6 +153,36 @@ else
     echo "ok   rejects the wrong model: in ns-3's arrival order ops.csv differs ($(diff "$tmp/seq/ops.csv" "$tmp/arrival/ops.csv" | grep -c '^<') rows)"
 fi
 
+# seq spread ranks [frames]: the same rows; every end within 1 % of its duration and the mean
+# duration within 0.1 %, or with frames, every end within that many 2,048-byte frames' time at
+# 100 Gb/s (what swapping tied frames can move it by, a frame time per swap).
+within_bound() {
+    "$py" - "$1/ops.csv" "$2/ops.csv" "$3" "${4:-0}" <<'EOF'
+import sys
+import pandas as pd
+a, b = pd.read_csv(sys.argv[1]), pd.read_csv(sys.argv[2])
+frames = int(sys.argv[4])
+ids = ["workload", "op", "phase", "rank", "bytes", "src", "dst", "net_bytes", "switch_hops",
+       "outcome"]
+assert len(a) == len(b) and (a[ids].astype(str) == b[ids].astype(str)).all().all(), "rows differ"
+# The links a row names are the same; their order may differ where two were first used at one
+# instant by two processes, and so which eight a row with more names.
+whole = ~a.path.str.contains("+more", regex=False)
+assert (a.path[whole].str.split().apply(sorted) == b.path[whole].str.split().apply(sorted)).all(), \
+    "links differ"
+rel = ((a.end_us - b.end_us).abs() / a.duration_us).max()
+mean = abs(a.duration_us.mean() - b.duration_us.mean()) / a.duration_us.mean()
+rows = (a.astype(str) != b.astype(str)).any(axis=1).sum()
+most = (a.end_us - b.end_us).abs().max()
+frame_us = 2048 * 8 / 100e3
+print(f"     {sys.argv[3]} ranks: {rows} of {len(a)} rows differ; largest end difference "
+      f"{rel:.3%} of its duration ({most / frame_us:.2f} frame times), mean duration {mean:.4%}")
+if frames:
+    sys.exit(0 if most <= frames * frame_us else 1)
+sys.exit(0 if rel <= 0.01 and mean <= 0.001 else 1)
+EOF
+}
+
 echo "== permutation-symmetric: ties across processes, deterministic and bounded"
 sc=$here/permutation-symmetric.json
 run "$tmp/pseq" 1 "$sc"
@@ -125,19 +197,7 @@ else
     fail=1
 fi
 for n in 2 4; do
-    if "$py" - "$tmp/pseq/ops.csv" "$tmp/p$n/ops.csv" "$n" <<'EOF'; then
-import sys
-import pandas as pd
-a, b = pd.read_csv(sys.argv[1]), pd.read_csv(sys.argv[2])
-ids = ["workload", "op", "rank", "bytes", "src", "dst", "net_bytes", "switch_hops", "path", "outcome"]
-assert len(a) == len(b) and (a[ids].astype(str) == b[ids].astype(str)).all().all(), "rows differ"
-rel = ((a.end_us - b.end_us).abs() / a.duration_us).max()
-mean = abs(a.duration_us.mean() - b.duration_us.mean()) / a.duration_us.mean()
-rows = (a.astype(str) != b.astype(str)).any(axis=1).sum()
-print(f"     {sys.argv[3]} ranks: {rows} of {len(a)} rows differ; largest end difference "
-      f"{rel:.3%} of its duration, mean duration {mean:.4%}")
-sys.exit(0 if rel <= 0.01 and mean <= 0.001 else 1)
-EOF
+    if within_bound "$tmp/pseq" "$tmp/p$n" "$n"; then
         echo "ok   $n ranks: within the bound"
     else
         echo "FAIL $n ranks: outside the bound"
@@ -146,24 +206,28 @@ EOF
 done
 
 echo "== broadcast-subsets: P2MP messages across processes, as one process"
-sc=$here/broadcast-subsets.json
-for v in p2mp.mechanism=new-protocol p2mp.mechanism=bier p2mp.mechanism=bier-xpu-list \
-    "p2mp.mechanism=bier p2mp.ack_aggregation=hop-by-hop"; do
-    sets=()
+# scenario summary-check "key=value ...": one process, then 2 and 4 ranks, compared.
+as_one_process() {
+    local sc=$1 check=$2 v=$3 sets=()
     for kv in $v; do sets+=(--set "$kv"); done
-    "$runner" "$sc" --quiet --out "$tmp/b1" "${sets[@]}" 2>/dev/null
+    "$runner" "$sc" --quiet --out "$tmp/o1" "${sets[@]}" 2>/dev/null
     for n in 2 4; do
-        "${mpi[@]}" -np "$n" "$runner" "$sc" --quiet --out "$tmp/b$n" "${sets[@]}" 2>"$tmp/b$n.err" || true
-        if cmp -s "$tmp/b1/ops.csv" "$tmp/b$n/ops.csv" && same_summary "$tmp/b1" "$tmp/b$n"; then
-            echo "ok   $n ranks with $v: ops.csv and summary.json as one process"
+        "${mpi[@]}" -np "$n" "$runner" "$sc" --quiet --out "$tmp/o$n" "${sets[@]}" 2>"$tmp/o$n.err" || true
+        if cmp -s "$tmp/o1/ops.csv" "$tmp/o$n/ops.csv" && "$check" "$tmp/o1" "$tmp/o$n"; then
+            echo "ok   $n ranks with ${v:-its own keys}: ops.csv and summary.json as one process"
         else
-            echo "FAIL $n ranks with $v: differs from one process"
-            diff "$tmp/b1/ops.csv" "$tmp/b$n/ops.csv" | head -n 4 || true
-            tail -n 3 "$tmp/b$n.err" >&2
+            echo "FAIL $n ranks with ${v:-its own keys}: differs from one process"
+            diff "$tmp/o1/ops.csv" "$tmp/o$n/ops.csv" | head -n 4 || true
+            tail -n 3 "$tmp/o$n.err" >&2
             fail=1
         fi
     done
+}
+for v in p2mp.mechanism=new-protocol p2mp.mechanism=bier p2mp.mechanism=bier-xpu-list \
+    "p2mp.mechanism=bier p2mp.ack_aggregation=hop-by-hop"; do
+    as_one_process "$here/broadcast-subsets.json" same_summary "$v"
 done
+sc=$here/broadcast-subsets.json
 # The check can fail: without the messages (MCAST4AI_P2MP_MESSAGES=off, a switch for this test
 # only) the receivers' processes do not know the root's messages, so they record no delivery;
 # under the new protocol the other processes' switches never get the groups' entries either.
@@ -182,6 +246,59 @@ for m in bier new-protocol; do
     fi
 done
 
+echo "== allreduce: collectives across processes, as one process"
+sc=$here/allreduce.json
+for v in "" "workloads[0].algorithm=multicast" "workloads[0].barrier=false" \
+    "workloads[0].type=reducescatter"; do
+    as_one_process "$sc" same_summary_after_end "$v"
+done
+"$runner" "$sc" --quiet --out "$tmp/c1" 2>/dev/null
+"${mpi[@]}" -x MCAST4AI_BARRIER=heard -np 2 "$runner" "$sc" --quiet --out "$tmp/cheard" 2>/dev/null
+if cmp -s "$tmp/c1/ops.csv" "$tmp/cheard/ops.csv"; then
+    echo "FAIL the collective check cannot fail: starting when heard matches one process"
+    fail=1
+else
+    echo "ok   rejects the wrong model: iterations started when heard, not when done, differ" \
+        "($(diff "$tmp/c1/ops.csv" "$tmp/cheard/ops.csv" | grep -c '^<') rows)"
+fi
+
+echo "== moe-layer, multicast AllGather: P2MP from every rank at one instant, bounded"
+for case in "moe-layer.json" "allreduce.json workloads[0].type=allgather workloads[0].algorithm=multicast"; do
+    read -r file v <<<"$case"
+    sets=()
+    for kv in $v; do sets+=(--set "$kv"); done
+    "$runner" "$here/$file" --quiet --out "$tmp/mseq" "${sets[@]}" 2>/dev/null
+    for n in 2 4; do
+        "${mpi[@]}" -np "$n" "$runner" "$here/$file" --quiet --out "$tmp/m$n" "${sets[@]}" 2>/dev/null
+    done
+    "${mpi[@]}" -np 4 "$runner" "$here/$file" --quiet --out "$tmp/m4b" "${sets[@]}" 2>/dev/null
+    if cmp -s "$tmp/m4/ops.csv" "$tmp/m4b/ops.csv"; then
+        echo "ok   $file${v:+ $v}, 4 ranks twice: the same ops.csv"
+    else
+        echo "FAIL $file${v:+ $v}, 4 ranks twice: ops.csv differs between runs"
+        fail=1
+    fi
+    for n in 2 4; do
+        if within_bound "$tmp/mseq" "$tmp/m$n" "$n" 4; then
+            echo "ok   $file${v:+ $v}, $n ranks: within the bound (cross-rank ties $(ties "$tmp/m$n"))"
+        else
+            echo "FAIL $file${v:+ $v}, $n ranks: outside the bound"
+            fail=1
+        fi
+    done
+done
+
+# The bound can fail: ranks that start a layer when their process heard of the last one's end.
+"$runner" "$here/moe-layer.json" --quiet --out "$tmp/mseq" 2>/dev/null
+"${mpi[@]}" -x MCAST4AI_BARRIER=heard -np 2 "$runner" "$here/moe-layer.json" --quiet \
+    --out "$tmp/mheard" 2>/dev/null
+if within_bound "$tmp/mseq" "$tmp/mheard" 2 4 >/dev/null 2>&1; then
+    echo "FAIL the MoE bound cannot fail: layers started when heard stay within it"
+    fail=1
+else
+    echo "ok   rejects the wrong model: MoE layers started when heard fall outside the bound"
+fi
+
 echo "== refusals"
 refused() { # what key scenario [--set ...]: exit 2 naming key
     local what=$1 key=$2 sc=$3
@@ -199,9 +316,15 @@ refused() { # what key scenario [--set ...]: exit 2 naming key
     fi
 }
 printf '%s\n' '{"name": "a", "topology": {"kind": "fat-tree", "k": 4}, "p2mp": {"mechanism": "bier"},' \
-    ' "workloads": [{"type": "allreduce", "ranks": [0, 1, 2, 3, 4, 5, 6, 7], "bytes": 65536}]}' \
-    >"$tmp/allreduce.json"
-refused "an AllReduce" "workloads[0].type" "$tmp/allreduce.json"
+    ' "workloads": [{"type": "kv-cache-fanout", "prefill_ranks": [0, 1], "decode_ranks": [2, 3]}]}' \
+    >"$tmp/kv.json"
+refused "a KV-cache fan-out" "workloads[0].type" "$tmp/kv.json"
+refused "an AllReduce whose compute_us is below the lookahead" "workloads[0].compute_us" \
+    "$here/allreduce.json" --set 'workloads[0].compute_us=0.5'
+refused "an MoE layer without barrier" "workloads[0].barrier" "$here/moe-layer.json" \
+    --set 'workloads[0].barrier=false'
+refused "new-protocol MoE dispatch from every process" "workloads[0].ranks" "$here/moe-layer.json" \
+    --set p2mp.mechanism=new-protocol
 refused "a relayed broadcast" "workloads[0].algorithm" "$here/broadcast-subsets.json" \
     --set 'workloads[0].algorithm=tree' --set 'workloads[0].receivers_per_message=0'
 refused "the unicast mechanism" "p2mp.mechanism" "$here/broadcast-subsets.json" \
@@ -211,7 +334,6 @@ refused "new-protocol roots on two processes" "workloads[1].root" "$here/broadca
 refused "spray-random" "load_balancing.mode" "$here/flows-staggered.json" \
     --set load_balancing.mode=spray-random
 
-ties() { "$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["distribution"]["cross_rank_ties"])' "$1/summary.json"; }
 echo "cross-rank ties: flows-staggered $(ties "$tmp/s2") at 2 ranks, $(ties "$tmp/s4") at 4;" \
     "permutation-symmetric $(ties "$tmp/p2") at 2, $(ties "$tmp/p4") at 4"
 

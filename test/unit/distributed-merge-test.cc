@@ -2,7 +2,8 @@
  * What the processes of a distributed run send rank 0 after the simulation, and how it folds
  * them in: counters sum or keep the peak, a per-operation row names its links in the order the
  * whole fabric first used them, operations take their start and end from the process that ran
- * them, and a frame's envelope carries every field, the side-band ones included.
+ * them, and a frame's envelope carries every field, the side-band ones included. And what
+ * the processes of a collective tell one another of an iteration while it runs.
  */
 #include "core/model/counter-set.h"
 #include "core/model/packed-bytes.h"
@@ -10,6 +11,7 @@
 #include "fabric/model/remote-frame-header.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "workload/model/collective-spread.h"
 #include "workload/model/metrics.h"
 
 #include <gtest/gtest.h>
@@ -212,6 +214,75 @@ TEST(Metrics, MergeTakesAWorkloadsFiguresFromTheProcessThatSetThem)
     c->SetExtra(0, "copies_from_source", 3);
     PackedBytes again(packed.GetBytes());
     EXPECT_DEATH(c->MergeFrom(again), "two processes set the figure copies_from_source");
+}
+
+namespace
+{
+/// One process's part of a two-step, one-phase iteration.
+CollectiveSpread::Part
+MakePart(bool arrivals, double lastUs, double firstStartUs)
+{
+    CollectiveSpread::Part p;
+    p.arrivals = arrivals;
+    p.last = MicroSeconds(lastUs);
+    p.firstStart = MicroSeconds(firstStartUs);
+    p.steps.resize(2);
+    p.phaseStarted = {false};
+    p.phaseStart = {Time()};
+    p.phaseEnd = {Time()};
+    return p;
+}
+} // namespace
+
+TEST(CollectiveSpread, MergedPartIsOneProcesssViewWhateverTheOrder)
+{
+    // Process a: its ranks posted step 0 at 1 µs and received its last byte at 9 µs.
+    CollectiveSpread::Part a = MakePart(true, 9, 1);
+    a.steps[0] = {3, MicroSeconds(1), true, MicroSeconds(9), 4, 5};
+    a.phaseStarted = {true};
+    a.phaseStart = {MicroSeconds(1)};
+    a.phaseEnd = {MicroSeconds(9)};
+    // Process b: started first (0.5 µs), posted step 0 at 2 µs and step 1 at 12 µs, received
+    // step 0's last byte at 9 µs too (from host 2 at host 7) and step 1's at 14 µs.
+    CollectiveSpread::Part b = MakePart(true, 14, 0.5);
+    b.steps[0] = {2, MicroSeconds(2), true, MicroSeconds(9), 2, 7};
+    b.steps[1] = {1, MicroSeconds(12), true, MicroSeconds(14), 7, 2};
+    b.phaseStarted = {true};
+    b.phaseStart = {MicroSeconds(2)};
+    b.phaseEnd = {MicroSeconds(14)};
+    // Process c: nothing to receive, its last rank started at 20 µs; it does not end the
+    // iteration, which ends at the last arrival anywhere.
+    CollectiveSpread::Part c = MakePart(false, 20, 0.7);
+    for (const auto& order : std::vector<std::vector<const CollectiveSpread::Part*>>{
+             {&a, &b, &c}, {&c, &b, &a}, {&b, &c, &a}})
+    {
+        CollectiveSpread::Part m = *order[0];
+        CollectiveSpread::Merge(m, *order[1]);
+        // Packed and read back on the way, as a message carries it.
+        PackedBytes out;
+        CollectiveSpread::Pack(*order[2], out);
+        PackedBytes in(out.GetBytes());
+        CollectiveSpread::Merge(m, CollectiveSpread::Unpack(in));
+        EXPECT_TRUE(in.AtEnd());
+        EXPECT_TRUE(m.arrivals);
+        EXPECT_EQ(m.last, MicroSeconds(14));
+        EXPECT_EQ(m.firstStart, MicroSeconds(0.5));
+        EXPECT_EQ(m.steps[0].transfers, 5u);
+        EXPECT_EQ(m.steps[0].start, MicroSeconds(1));
+        EXPECT_EQ(m.steps[0].end, MicroSeconds(9));
+        // Both ended step 0 at 9 µs: named by the larger destination host, in any order.
+        EXPECT_EQ(m.steps[0].lastDst, 7u);
+        EXPECT_EQ(m.steps[0].lastSrc, 2u);
+        EXPECT_EQ(m.steps[1].transfers, 1u);
+        EXPECT_EQ(m.steps[1].start, MicroSeconds(12));
+        EXPECT_EQ(m.phaseStart[0], MicroSeconds(1));
+        EXPECT_EQ(m.phaseEnd[0], MicroSeconds(14));
+    }
+    // Nobody received anything: the iteration ends as its last rank starts it.
+    CollectiveSpread::Part x = MakePart(false, 3, 0);
+    CollectiveSpread::Merge(x, MakePart(false, 5, 1));
+    EXPECT_FALSE(x.arrivals);
+    EXPECT_EQ(x.last, MicroSeconds(5));
 }
 
 TEST(RemoteFrameHeader, CarriesEveryFieldAcrossASerialisedPacket)

@@ -33,6 +33,7 @@ RankMessenger::DoDispose()
 {
     m_mailboxes.clear();
     m_handlers.clear();
+    m_keyed.clear();
     Object::DoDispose();
 }
 
@@ -60,11 +61,20 @@ RankMessenger::AddHandler(Handler handler)
     return m_handlers.size() - 1;
 }
 
+uint32_t
+RankMessenger::AddHandler(Handler handler, uint32_t key)
+{
+    NS_ABORT_MSG_IF(key & KEYED, "RankMessenger: handler key " << key << " too large");
+    NS_ABORT_MSG_UNLESS(m_keyed.emplace(key, handler).second,
+                        "RankMessenger: two handlers with key " << key);
+    return KEYED | key;
+}
+
 void
 RankMessenger::Send(uint32_t rank, uint32_t handler, const PackedBytes& body)
 {
     NS_ASSERT(rank < m_mailboxes.size() && rank != ProcessRanks::GetRank());
-    NS_ASSERT(handler < m_handlers.size());
+    NS_ASSERT(handler & KEYED || handler < m_handlers.size());
 #ifdef NS3_MPI
     PackedBytes message;
     message.Put(handler);
@@ -126,14 +136,26 @@ RankMessenger::Receive(Ptr<Packet> p)
     auto body = std::make_shared<PackedBytes>(std::move(bytes));
     const auto handler = body->Take<uint32_t>();
     const auto tie = body->Take<uint32_t>();
-    NS_ABORT_MSG_IF(handler >= m_handlers.size(), "RankMessenger: no handler " << handler);
     QuadHeapScheduler::SetNextRemote(GetDelay().GetTimeStep(), tie);
-    Simulator::Schedule(TimeStep(1),
-                        [this, handler, body]()
-                        {
-                            ++m_events;
-                            m_handlers[handler](*body);
-                        });
+    Simulator::Schedule(
+        TimeStep(1),
+        [this, handler, body]()
+        {
+            ++m_events;
+            // A keyed handler's object may be made at this instant, before
+            // this event runs: look it up now.
+            if (handler & KEYED)
+            {
+                auto it = m_keyed.find(handler & ~KEYED);
+                NS_ABORT_MSG_IF(it == m_keyed.end(),
+                                "RankMessenger: a message for handler key "
+                                    << (handler & ~KEYED) << ", which this process has not made");
+                it->second(*body);
+                return;
+            }
+            NS_ABORT_MSG_IF(handler >= m_handlers.size(), "RankMessenger: no handler " << handler);
+            m_handlers[handler](*body);
+        });
 }
 
 } // namespace ns3

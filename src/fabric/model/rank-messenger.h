@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -47,6 +48,12 @@ public:
     void Install(std::vector<Ptr<NetDevice>> mailboxes, Time delay);
     /// A handler for messages; its number, the same on every process.
     uint32_t AddHandler(Handler handler);
+    /**
+     * A handler known by key (below 2^31, one per handler in the run) instead of the order it
+     * was added in: for objects made while the run goes, which two processes may make in
+     * different orders (a P2MP channel of a later MoE layer). Its number.
+     */
+    uint32_t AddHandler(Handler handler, uint32_t key);
     /// Send body to handler on rank (not this one).
     void Send(uint32_t rank, uint32_t handler, const PackedBytes& body);
     /// Send body to handler on every other rank.
@@ -65,7 +72,11 @@ private:
     void Receive(Ptr<Packet> p);
 
     std::vector<Ptr<NetDevice>> m_mailboxes;
+    /// A keyed handler's number: KEYED | key.
+    static constexpr uint32_t KEYED = 0x80000000;
+
     std::vector<Handler> m_handlers;
+    std::unordered_map<uint32_t, Handler> m_keyed; ///< by key
     Time m_delay;
     uint64_t m_events{0};
     uint32_t m_sent{0};

@@ -81,8 +81,9 @@ P2mpChannel::Setup(Ptr<P2mpDelivery> delivery,
     m_messenger = delivery->GetMessenger();
     if (m_messenger)
     {
-        // Every process sets the same channels up in the same order: same handler numbers.
-        m_handler = m_messenger->AddHandler(MakeCallback(&P2mpChannel::FromRoot, this));
+        // Known by its group QPN: a later MoE layer may make a channel while the run goes,
+        // when each process reaches the layer.
+        m_handler = m_messenger->AddHandler(MakeCallback(&P2mpChannel::FromRoot, this), groupQpn);
     }
     Ptr<P2mpEncapsulator> encap = delivery->CreateEncapsulator(root, m_entropy());
     // Without in-network aggregation every receiver's ACK reaches the root's NIC, which must

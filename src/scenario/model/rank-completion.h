@@ -20,10 +20,11 @@ namespace ns3
  *
  * A process whose operations are all done (Metrics' all-done callback, or none to do) cannot
  * stop yet: it still carries and acknowledges the other processes' traffic. It sends every
- * other process a message (RankMessenger), and stops when it has heard from all. The run's
- * end is the latest of the processes' done times (GetLastDone): the time one process would
- * have stopped at. Every process simulates on to two message delays past it, so that all stop
- * at the same instant, whatever the order messages reached them in.
+ * other process a message (RankMessenger), and stops when it has heard from all, two message
+ * delays past the latest of the processes' done times (GetLastDone), so that all stop at the
+ * same instant, whatever the order messages reached them in. (A process may hear of an
+ * operation's end later than it was: the run's end is the operations' latest, Metrics::
+ * GetLastEnd.)
  */
 class RankCompletion : public Object
 {

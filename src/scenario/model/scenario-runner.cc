@@ -6,6 +6,7 @@
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -81,6 +82,18 @@ P2mpMessagesOff()
 {
     const char* off = std::getenv("MCAST4AI_P2MP_MESSAGES");
     return off && std::string(off) == "off";
+}
+
+/**
+ * MCAST4AI_BARRIER=heard: a collective's ranks start an iteration compute_us after their
+ * process heard that the last one completed (CollectiveSpread::HeardBarrier). Only for
+ * test/mpi/equality.sh, to show that its collective check rejects that run.
+ */
+bool
+HeardBarrier()
+{
+    const char* b = std::getenv("MCAST4AI_BARRIER");
+    return b && std::string(b) == "heard";
 }
 
 double
@@ -169,10 +182,6 @@ ScenarioRunner::Build()
         m_fabric->SetRanks(m_ranks);
     }
     m_fabric->Build();
-    if (m_ranks > 1)
-    {
-        RefuseSpreadGroups();
-    }
     m_fabric->AssignStreams(0);
     if (m_config.output.pcap)
     {
@@ -229,6 +238,11 @@ ScenarioRunner::Build()
         // workloads, whose P2MP channels take their handlers.
         m_messenger = CreateObject<RankMessenger>();
         m_messenger->Install(Mailboxes(), Lookahead());
+        context.messenger = m_messenger;
+        if (HeardBarrier())
+        {
+            Config::SetDefault("ns3::CollectiveSpread::HeardBarrier", BooleanValue(true));
+        }
         if (!P2mpMessagesOff())
         {
             m_fabric->GetDelivery()->SetMessenger(m_messenger);
@@ -251,14 +265,22 @@ ScenarioRunner::Build()
                         "workload type '" << w.type << "' has keys but no Workload class");
         ObjectFactory factory(type->tid.GetName());
         Ptr<Workload> wl = factory.Create<Workload>();
-        if (std::string key = m_ranks > 1 ? wl->SpreadRefusal(w) : ""; !key.empty())
+        if (const Workload::Refusal no
+            = m_ranks > 1 ? wl->SpreadRefusal(w, Lookahead()) : Workload::Refusal{};
+            !no.key.empty())
         {
-            throw ScenarioError(m_config.file,
-                                "workloads[" + std::to_string(i) + "]." + key,
-                                "'" + w.type + "'" + (key == "type" ? "" : " with this " + key)
-                                    + " does not run spread over processes yet ("
-                                    + std::to_string(m_ranks)
-                                    + " here); run it in one process (without mpirun)");
+            const std::string path = "workloads[" + std::to_string(i) + "]." + no.key;
+            if (!no.why.empty())
+            {
+                throw ScenarioError(
+                    m_config.file, path, "'" + w.type + "' spread over processes: " + no.why);
+            }
+            throw ScenarioError(
+                m_config.file,
+                path,
+                "'" + w.type + "'" + (no.key == "type" ? "" : " with this " + no.key)
+                    + " does not run spread over processes yet (" + std::to_string(m_ranks)
+                    + " here); run it in one process (without mpirun)");
         }
         context.index = i;
         context.owner = OwnerOf(i);
@@ -296,6 +318,7 @@ ScenarioRunner::Build()
     }
     if (m_ranks > 1)
     {
+        RefuseSpreadGroups();
         // Done here is not done everywhere: stop once every process has said so.
         m_completion = CreateObject<RankCompletion>();
         m_completion->Install(m_messenger);
@@ -635,36 +658,36 @@ void
 ScenarioRunner::RefuseSpreadGroups() const
 {
     // One process's controller installs every group (GroupController::SetMessenger): the
-    // broadcasts' roots must all be simulated by one process.
+    // workloads' P2MP roots must all be simulated by one process.
     if (!m_fabric->GetGroupController())
     {
         return;
     }
     const FabricPartition& part = m_fabric->GetPartition();
-    std::optional<std::pair<uint32_t, uint32_t>> first; // workload, its root's rank
-    for (uint32_t i = 0; i < m_config.workloads.size(); ++i)
+    std::optional<std::pair<uint32_t, uint32_t>> first; // root, its rank
+    for (uint32_t i = 0; i < m_workloads.size(); ++i)
     {
-        const WorkloadConfig& w = m_config.workloads[i];
-        if (w.type != "broadcast")
+        for (uint32_t root : m_workloads[i]->GetP2mpRoots())
         {
-            continue;
-        }
-        const uint32_t rank = part.RankOf(w.root);
-        if (!first)
-        {
-            first.emplace(i, rank);
-        }
-        else if (first->second != rank)
-        {
-            throw ScenarioError(
-                m_config.file,
-                "workloads[" + std::to_string(i) + "].root",
-                "host " + std::to_string(w.root) + " is simulated by process "
-                    + std::to_string(rank) + " and workloads[" + std::to_string(first->first)
-                    + "]'s root by process " + std::to_string(first->second)
-                    + ": a run spread over processes installs "
-                    + "the new protocol's groups from one process, so its broadcasts' roots must "
-                      "share one (distribution.unit may keep them together)");
+            const uint32_t rank = part.RankOf(root);
+            if (!first)
+            {
+                first.emplace(root, rank);
+            }
+            else if (first->second != rank)
+            {
+                const WorkloadConfig& w = m_config.workloads[i];
+                throw ScenarioError(
+                    m_config.file,
+                    "workloads[" + std::to_string(i) + "]."
+                        + (w.type == "broadcast" ? "root" : "ranks"),
+                    "host " + std::to_string(root) + " sends P2MP messages from process "
+                        + std::to_string(rank) + " and host " + std::to_string(first->first)
+                        + " from process " + std::to_string(first->second)
+                        + ": a run spread over processes installs the new protocol's groups from "
+                          "one process, so the hosts that send P2MP messages must share one "
+                          "(distribution.unit may keep them together)");
+            }
         }
     }
 }
@@ -707,6 +730,10 @@ ScenarioRunner::MergeRanks()
     own.Put(ProcessRanks::GetSyncSeconds());
     own.Put(QuadHeapScheduler::CurrentCrossTies());
     m_metrics->PackOwn(own);
+    for (const Ptr<Workload>& wl : m_workloads)
+    {
+        wl->PackOwn(own);
+    }
     ledger->GetOpLedger()->Pack(own);
     ledger->Pack(own);
     CounterSet counters = FabricCounters();
@@ -748,6 +775,10 @@ ScenarioRunner::MergeRanks()
             continue; // its records are this process's own
         }
         m_metrics->MergeFrom(in);
+        for (const Ptr<Workload>& wl : m_workloads)
+        {
+            wl->MergeFrom(in);
+        }
         ledger->GetOpLedger()->MergeFrom(in);
         ledger->MergeFrom(in);
         merged.MergeFrom(in);
@@ -763,7 +794,8 @@ ScenarioRunner::MergeRanks()
     // have stopped; the others ran on two message delays to hear of it (RankCompletion).
     if (m_completion->AllDone())
     {
-        m_simEnd = m_completion->GetLastDone();
+        // A collective's process may hear of its end (the last arrival, elsewhere) later.
+        m_simEnd = m_metrics->GetLastEnd();
     }
     const FabricPartition& part = m_fabric->GetPartition();
     m_distribution = {{"ranks", m_ranks},

@@ -135,10 +135,16 @@ BroadcastWorkload::InstallRelay()
     m_relay->Install(c, m_context);
 }
 
-std::string
-BroadcastWorkload::SpreadRefusal(const WorkloadConfig& w) const
+Workload::Refusal
+BroadcastWorkload::SpreadRefusal(const WorkloadConfig& w, Time /* lookahead */) const
 {
-    return w.algorithm == CollectiveAlgorithm::MULTICAST ? "" : "algorithm";
+    return {w.algorithm == CollectiveAlgorithm::MULTICAST ? "" : "algorithm", ""};
+}
+
+std::vector<uint32_t>
+BroadcastWorkload::GetP2mpRoots() const
+{
+    return {m_config.root};
 }
 
 Ptr<ScheduleWorkload>

@@ -38,7 +38,9 @@ public:
     void Report(std::map<std::string, double>& figures) const override;
     /// A multicast broadcast runs spread: the root's process sends, each receiver's records
     /// its deliveries (P2mpChannel tells it which message ended). The relays do not yet.
-    std::string SpreadRefusal(const WorkloadConfig& w) const override;
+    Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
+    /// Its root.
+    std::vector<uint32_t> GetP2mpRoots() const override;
 
 protected:
     void DoDispose() override;

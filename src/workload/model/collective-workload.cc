@@ -1,11 +1,15 @@
 #include "workload/model/collective-workload.h"
 
+#include "core/model/process-ranks.h"
+#include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "rdma/model/rdma-nic.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -38,6 +42,11 @@ CollectiveWorkload::DoDispose()
     m_pairQp.clear();
     m_pairRemote.clear();
     m_active.clear();
+    if (m_spread)
+    {
+        m_spread->Dispose();
+        m_spread = nullptr;
+    }
     Workload::DoDispose();
 }
 
@@ -111,10 +120,25 @@ CollectiveWorkload::DoInstall()
     m_barrier = m_config.barrier;
     const uint64_t chunk = m_config.chunkBytes;
     m_channels.assign(n, nullptr);
+    if (m_context.messenger)
+    {
+        // Spread over processes: those that simulate ranks each send a part per iteration.
+        std::vector<bool> simulates(ProcessRanks::GetSize(), false);
+        for (uint32_t h : m_hosts)
+        {
+            simulates[ProcessOf(h)] = true;
+        }
+        m_spread = CreateObject<CollectiveSpread>();
+        m_spread->Install(m_context.messenger,
+                          std::count(simulates.begin(), simulates.end(), true),
+                          MakeCallback(&CollectiveWorkload::RemotePosted, this),
+                          MakeCallback(&CollectiveWorkload::Complete, this));
+    }
     m_first = MakePlan(BuildSchedule(n, m_bytes, chunk));
     NS_LOG_INFO("collective over " << n << " ranks: " << m_first->schedule.GetTransferCount()
                                    << " transfers in iteration 0, depth " << m_first->steps);
 
+    const CollectiveSchedule& s = m_first->schedule;
     for (uint32_t i = 0; i < m_iterations; ++i)
     {
         Metrics::OpRecord rec;
@@ -123,13 +147,115 @@ CollectiveWorkload::DoInstall()
         rec.bytes = m_bytes;
         rec.receivers = n;
         DescribeOp(rec);
-        m_handles.push_back(AddOp(rec));
+        // Recorded where its first rank is simulated: it spans every rank.
+        const uint64_t handle = AddOp(rec, m_hosts.front());
+        m_handles.push_back(handle);
+        // Its phases now, so that their tags (the frames' counters) are the same on every
+        // process, whenever each makes the iteration; sizes from the graph they run.
+        for (std::size_t p = 0; p < s.GetPhases().size(); ++p)
+        {
+            Metrics::PhaseRecord phase;
+            phase.handle = handle;
+            phase.name = s.GetPhases()[p];
+            phase.bytes = m_first->phaseBytes[p];
+            phase.receivers = m_first->phaseReceivers[p];
+            m_context.metrics->AddPhase(phase);
+        }
     }
     Time start = Time::FromDouble(m_config.startUs, Time::US);
     for (uint32_t r = 0; r < n; ++r)
     {
-        Simulator::Schedule(start, &CollectiveWorkload::StartRank, this, r, 0u);
+        if (ActsFor(m_hosts[r]))
+        {
+            Simulator::Schedule(start, &CollectiveWorkload::StartRank, this, r, 0u);
+        }
     }
+}
+
+uint32_t
+CollectiveWorkload::ProcessOf(uint32_t host) const
+{
+    return m_context.nics[host]->GetDevice()->GetNode()->GetSystemId();
+}
+
+Workload::Refusal
+CollectiveWorkload::SpreadRefusal(const WorkloadConfig& w, Time lookahead) const
+{
+    if (w.lossTolerant)
+    {
+        return {"loss_tolerant",
+                "its loss-tolerant connections are made at first use, by the sender's process "
+                "alone"};
+    }
+    if (w.barrier && w.iterations > 1 && Time::FromDouble(w.computeUs, Time::US) <= lookahead)
+    {
+        std::ostringstream why;
+        why << "compute_us (" << w.computeUs << ") must exceed topology.fabric_link.delay_us ("
+            << lookahead.ToDouble(Time::US)
+            << " µs): with barrier, a process hears that an iteration completed on another "
+               "one cut cable's delay later";
+        return {"compute_us", why.str()};
+    }
+    if (!w.barrier && w.iterations > 1 && VariesByIteration())
+    {
+        // Every process makes an iteration's graph (and its P2MP channels) when the previous
+        // one completes; without barrier, a rank may send in it before another process has.
+        return {"barrier",
+                "each iteration has a graph of its own, which every process makes as the "
+                "previous iteration completes: barrier must be true"};
+    }
+    return {};
+}
+
+std::vector<uint32_t>
+CollectiveWorkload::GetP2mpRoots() const
+{
+    // A later iteration's graph may make any rank a sender.
+    const bool any = VariesByIteration() && !m_first->hostSets.empty();
+    std::vector<uint32_t> roots;
+    for (uint32_t r = 0; r < m_hosts.size(); ++r)
+    {
+        if (any || m_channels[r])
+        {
+            roots.push_back(m_hosts[r]);
+        }
+    }
+    return roots;
+}
+
+void
+CollectiveWorkload::PackOwn(PackedBytes& out) const
+{
+    out.Put<uint64_t>(m_deliveredByStep.size());
+    for (uint64_t b : m_deliveredByStep)
+    {
+        out.Put(b);
+    }
+    out.Put(GetP2mpCopies() - m_mergedCopies);
+    out.Put(GetP2mpMessagesViaUnicast() - m_mergedViaUnicast);
+}
+
+void
+CollectiveWorkload::MergeFrom(PackedBytes& in)
+{
+    const auto steps = in.Take<uint64_t>();
+    if (m_deliveredByStep.size() < steps)
+    {
+        m_deliveredByStep.resize(steps, 0);
+    }
+    for (uint64_t k = 0; k < steps; ++k)
+    {
+        m_deliveredByStep[k] += in.Take<uint64_t>();
+    }
+    m_mergedCopies += in.Take<double>();
+    m_mergedViaUnicast += in.Take<uint64_t>();
+}
+
+void
+CollectiveWorkload::RemotePosted(uint32_t pair, uint32_t i, uint32_t t)
+{
+    NS_LOG_LOGIC("pair " << pair << " carries transfer " << t << " of iteration " << i);
+    m_inFlight[pair].push_back({i, t});
 }
 
 std::shared_ptr<const CollectiveWorkload::Plan>
@@ -352,6 +478,19 @@ CollectiveWorkload::GetIteration(uint32_t i)
     {
         return it->second;
     }
+    // One process makes them in order; another may first hear of a later one (a part, an
+    // arrival): the ones before it are made first, as there.
+    while (m_made < i)
+    {
+        MakeIteration(m_made);
+    }
+    return MakeIteration(i);
+}
+
+CollectiveWorkload::Iteration&
+CollectiveWorkload::MakeIteration(uint32_t i)
+{
+    m_made = std::max(m_made, i + 1);
     std::shared_ptr<const Plan> plan = m_first;
     if (i > 0 && VariesByIteration())
     {
@@ -374,23 +513,35 @@ CollectiveWorkload::GetIteration(uint32_t i)
     it2.ready.assign(n, {});
     for (uint32_t r = 0; r < n; ++r)
     {
-        it2.arrivalsLeft += s.GetInbound()[r];
+        if (ActsFor(m_hosts[r]))
+        {
+            ++it2.ranks;
+            it2.arrivals += s.GetInbound()[r];
+        }
     }
+    it2.arrivalsLeft = it2.arrivals;
     it2.steps.resize(plan->steps);
+    it2.stepArrived.assign(plan->steps, false);
     for (uint32_t k = 0; k < plan->steps; ++k)
     {
         it2.steps[k].handle = it2.handle;
         it2.steps[k].step = k;
     }
+    const Metrics::OpRecord& op = m_context.metrics->GetOps()[it2.handle];
+    NS_ABORT_MSG_IF(op.phases != s.GetPhases().size(),
+                    "iteration " << i << " has " << s.GetPhases().size() << " phases, iteration 0 "
+                                 << op.phases);
     for (std::size_t p = 0; p < s.GetPhases().size(); ++p)
     {
-        Metrics::PhaseRecord phase;
-        phase.handle = it2.handle;
-        phase.name = s.GetPhases()[p];
-        phase.bytes = plan->phaseBytes[p];
-        phase.receivers = plan->phaseReceivers[p];
-        it2.phases.push_back(m_context.metrics->AddPhase(phase));
+        it2.phases.push_back(op.firstPhase + p);
+        if (plan != m_first)
+        {
+            m_context.metrics->SetPhaseSize(
+                op.firstPhase + p, plan->phaseBytes[p], plan->phaseReceivers[p]);
+        }
     }
+    it2.phaseStarted.assign(s.GetPhases().size(), false);
+    it2.phaseStart.assign(s.GetPhases().size(), Time());
     it2.phaseEnd.assign(s.GetPhases().size(), Time());
     return it2;
 }
@@ -403,8 +554,10 @@ CollectiveWorkload::StartRank(uint32_t rank, uint32_t i)
     if (!it.started)
     {
         it.started = true;
+        it.firstStart = Simulator::Now();
         StartOp(it.handle);
     }
+    it.lastStart = Simulator::Now();
     it.rankStarted[rank] = true;
     std::vector<uint32_t> now = it.plan->roots[rank];
     now.insert(now.end(), it.ready[rank].begin(), it.ready[rank].end());
@@ -414,11 +567,11 @@ CollectiveWorkload::StartRank(uint32_t rank, uint32_t i)
         Post(i, t);
     }
     MaybeRankDone(i, rank);
-    // An iteration with nothing to move (every MoE token stayed on its rank) ends as its
-    // last rank starts it.
-    if (++it.ranksStarted == it.rankStarted.size() && it.arrivalsLeft == 0)
+    // With nothing to receive (every MoE token stayed on its rank), its ranks are done with
+    // the iteration as the last of them starts it.
+    if (++it.ranksStarted == it.ranks && it.arrivalsLeft == 0)
     {
-        Complete(i);
+        PartDone(i);
     }
 }
 
@@ -451,9 +604,10 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
         step.start = Simulator::Now();
     }
     const uint8_t phase = tr.phase;
-    if (phase != CollectiveSchedule::NO_PHASE
-        && !m_context.metrics->GetPhases()[it.phases[phase]].started)
+    if (phase != CollectiveSchedule::NO_PHASE && !it.phaseStarted[phase])
     {
+        it.phaseStarted[phase] = true;
+        it.phaseStart[phase] = Simulator::Now();
         m_context.metrics->StartPhase(it.phases[phase]);
     }
     if (tr.local)
@@ -471,7 +625,15 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     else
     {
         uint32_t pair = IsLossTolerantIteration(i) ? TolerantPair(plan.pairOf[t]) : plan.pairOf[t];
-        m_inFlight[pair].push_back({i, t});
+        const uint32_t dst = m_hosts[tr.dst];
+        if (ActsFor(dst))
+        {
+            m_inFlight[pair].push_back({i, t});
+        }
+        else
+        {
+            m_spread->Posted(ProcessOf(dst), pair, i, t);
+        }
         m_pairQp[pair]->Post(RdmaOperation::WRITE, tr.bytes, TagOf(it, t));
     }
 }
@@ -493,7 +655,7 @@ CollectiveWorkload::UnicastReceived(
     NS_ABORT_MSG_IF(m_inFlight[pair].empty(), "a message nobody posted arrived");
     auto [i, t] = m_inFlight[pair].front();
     m_inFlight[pair].pop_front();
-    Arrived(i, t, m_active.at(i).plan->schedule.GetTransfer(t).dst, bytes);
+    Arrived(i, t, GetIteration(i).plan->schedule.GetTransfer(t).dst, bytes);
 }
 
 void
@@ -514,7 +676,7 @@ CollectiveWorkload::GetDeliveredBytesByStep() const
 void
 CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t bytes)
 {
-    Iteration& it = m_active.at(i);
+    Iteration& it = GetIteration(i);
     const CollectiveSchedule& s = it.plan->schedule;
     const uint32_t k = it.plan->stepOf[t];
     if (m_deliveredByStep.size() <= k)
@@ -527,6 +689,8 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t byte
     step.end = Simulator::Now();
     step.lastSrc = m_hosts[s.GetTransfer(t).src];
     step.lastDst = m_hosts[rank];
+    it.stepArrived[k] = true;
+    it.lastArrival = Simulator::Now();
     if (s.GetTransfer(t).phase != CollectiveSchedule::NO_PHASE)
     {
         it.phaseEnd[s.GetTransfer(t).phase] = Simulator::Now();
@@ -546,34 +710,104 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t byte
     MaybeRankDone(i, rank);
     if (it.arrivalsLeft == 0)
     {
-        Complete(i);
+        PartDone(i);
     }
 }
 
 void
-CollectiveWorkload::Complete(uint32_t i)
+CollectiveWorkload::PartDone(uint32_t i)
 {
     Iteration& it = m_active.at(i);
-    NS_LOG_LOGIC("iteration " << i << " complete");
-    for (const Metrics::StepRecord& step : it.steps)
+    if (it.partDone)
     {
-        m_context.metrics->AddStep(step);
+        return;
     }
-    for (std::size_t p = 0; p < it.phases.size(); ++p)
+    it.partDone = true;
+    CollectiveSpread::Part part;
+    part.arrivals = it.arrivals > 0;
+    part.last = part.arrivals ? it.lastArrival : it.lastStart;
+    part.firstStart = it.firstStart;
+    part.steps.resize(it.steps.size());
+    for (std::size_t k = 0; k < it.steps.size(); ++k)
     {
-        // A phase nothing was posted in (every token stayed home) ends with its operation.
-        Time end = it.phaseEnd[p].IsZero() ? Simulator::Now() : it.phaseEnd[p];
-        m_context.metrics->CompletePhase(it.phases[p], end);
+        const Metrics::StepRecord& st = it.steps[k];
+        part.steps[k] = {st.transfers, st.start, it.stepArrived[k], st.end, st.lastSrc, st.lastDst};
     }
-    CompleteOp(it.handle);
+    part.phaseStarted = it.phaseStarted;
+    part.phaseStart = it.phaseStart;
+    part.phaseEnd = it.phaseEnd;
+    if (m_spread)
+    {
+        m_spread->PartDone(i, part); // Complete when every process's part is in
+    }
+    else
+    {
+        Complete(i, part);
+    }
+}
+
+void
+CollectiveWorkload::Complete(uint32_t i, const CollectiveSpread::Part& all)
+{
+    Iteration& it = GetIteration(i);
+    const Time end = all.last;
+    NS_LOG_LOGIC("iteration " << i << " complete at " << end.As(Time::US));
+    if (ActsFor(m_hosts.front()))
+    {
+        // This process records the operation.
+        for (std::size_t k = 0; k < it.steps.size(); ++k)
+        {
+            Metrics::StepRecord step = it.steps[k];
+            const CollectiveSpread::Step& s = all.steps[k];
+            step.transfers = s.transfers;
+            step.start = s.start;
+            step.end = s.end;
+            step.lastSrc = s.lastSrc;
+            step.lastDst = s.lastDst;
+            m_context.metrics->AddStep(step);
+        }
+        for (std::size_t p = 0; p < it.phases.size(); ++p)
+        {
+            if (all.phaseStarted[p])
+            {
+                m_context.metrics->StartPhaseAt(it.phases[p], all.phaseStart[p]);
+            }
+            // A phase nothing was posted in (every token stayed home) ends with its operation.
+            m_context.metrics->CompletePhase(it.phases[p],
+                                             all.phaseEnd[p].IsZero() ? end : all.phaseEnd[p]);
+        }
+        m_context.metrics->StartOpAt(it.handle, all.firstStart);
+        CompleteOpAt(it.handle, end);
+    }
     m_active.erase(i);
     if (m_barrier && i + 1 < m_iterations)
     {
-        // The training step's synchronisation point: every rank computes from here.
+        // The training step's synchronisation point: every rank computes from the last
+        // arrival. Another process's ranks hear of it one message delay later (compute_us
+        // exceeds it: SpreadRefusal) and start as if told at that instant.
+        const Time now = Simulator::Now();
+        Time from = end;
+        if (m_spread)
+        {
+            GetIteration(i + 1); // its graph before any of its messages can come
+            from = m_spread->BarrierFrom(all);
+        }
         for (uint32_t r = 0; r < m_hosts.size(); ++r)
         {
+            if (!ActsFor(m_hosts[r]))
+            {
+                continue;
+            }
+            const Time compute = ComputeTime(r, i + 1);
+            NS_ABORT_MSG_IF(from + compute < now,
+                            "iteration " << i + 1 << " would start before this process heard "
+                                         << "that iteration " << i << " completed");
+            if (now > from)
+            {
+                QuadHeapScheduler::SetNextRemote(compute.GetTimeStep(), ProcessRanks::NextTie());
+            }
             Simulator::Schedule(
-                ComputeTime(r, i + 1), &CollectiveWorkload::StartRank, this, r, i + 1);
+                from + compute - now, &CollectiveWorkload::StartRank, this, r, i + 1);
         }
     }
 }
@@ -598,7 +832,7 @@ CollectiveWorkload::MaybeRankDone(uint32_t i, uint32_t rank)
 double
 CollectiveWorkload::GetP2mpCopies() const
 {
-    double copies = 0;
+    double copies = m_mergedCopies;
     for (const auto* set : {&m_channels, &m_tolerantChannels})
     {
         for (const Ptr<P2mpChannel>& c : *set)
@@ -612,7 +846,7 @@ CollectiveWorkload::GetP2mpCopies() const
 uint64_t
 CollectiveWorkload::GetP2mpMessagesViaUnicast() const
 {
-    uint64_t n = 0;
+    uint64_t n = m_mergedViaUnicast;
     for (const auto* set : {&m_channels, &m_tolerantChannels})
     {
         for (const Ptr<P2mpChannel>& c : *set)

@@ -13,6 +13,7 @@
 #include "p2mp/model/p2mp-channel.h"
 #include "rdma/model/queue-pair.h"
 #include "workload/model/collective-schedule.h"
+#include "workload/model/collective-spread.h"
 #include "workload/model/workload.h"
 
 #include <algorithm>
@@ -41,6 +42,19 @@ public:
     static TypeId GetTypeId();
 
     void Report(std::map<std::string, double>& figures) const override;
+    /**
+     * Spread over processes, each acts for its ranks and tells the others, by message, which
+     * transfer a queue pair to one of theirs carries and when its own ranks are done with an
+     * iteration (CollectiveSpread). Refused: loss-tolerant data (its connections are made at
+     * first use, on one process), and with barrier, a compute_us not above the lookahead
+     * (ranks learn of another process's last arrival one lookahead late).
+     */
+    Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
+    /// The ranks that send P2MP messages (any rank, when each iteration has its own graph).
+    std::vector<uint32_t> GetP2mpRoots() const override;
+    /// Bytes delivered by step, copies and P2MP messages sent by unicast.
+    void PackOwn(PackedBytes& out) const override;
+    void MergeFrom(PackedBytes& in) override;
     /// The graph of one iteration, once installed.
     const CollectiveSchedule& GetSchedule() const;
     /// Host of each rank, in ring order.
@@ -118,10 +132,19 @@ private:
         std::vector<bool> rankStarted;
         std::vector<bool> rankDone;               ///< has received and posted all of this iteration
         std::vector<std::vector<uint32_t>> ready; ///< unblocked before the rank started
+        uint64_t arrivals{0};                     ///< at the ranks this process acts for
         uint64_t arrivalsLeft{0};
+        uint32_t ranks{0}; ///< this process acts for
         uint32_t ranksStarted{0};
+        bool partDone{false};
+        Time firstStart{Time::Max()};
+        Time lastStart;
+        Time lastArrival;
         std::vector<Metrics::StepRecord> steps; ///< by step
+        std::vector<bool> stepArrived;          ///< by step
         std::vector<uint64_t> phases;           ///< by schedule phase: Metrics' index
+        std::vector<bool> phaseStarted;         ///< by schedule phase: posted here
+        std::vector<Time> phaseStart;           ///< by schedule phase: its first post here
         std::vector<Time> phaseEnd;             ///< by schedule phase: its last arrival so far
     };
     /// The tag transfer t of iteration it is posted with: its phase's, else its operation's.
@@ -129,14 +152,24 @@ private:
 
     /// Derive a plan: queue pairs for its unicast pairs, channels for its P2MP senders.
     std::shared_ptr<const Plan> MakePlan(CollectiveSchedule schedule);
+    /// Iteration i's progress, made when first needed: iterations are made in order (their
+    /// graphs draw queue pairs' entropy in turn), the same on every process.
     Iteration& GetIteration(uint32_t i);
+    Iteration& MakeIteration(uint32_t i);
     void StartRank(uint32_t rank, uint32_t i);
     void Unblocked(uint32_t i, uint32_t t);
     void Post(uint32_t i, uint32_t t);
     /// Transfer t of iteration i is whole at rank, which reported bytes of it (0: local work).
     void Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t bytes);
     void MaybeRankDone(uint32_t i, uint32_t rank);
-    void Complete(uint32_t i);
+    /// The ranks this process acts for are done with iteration i: what they saw of it.
+    void PartDone(uint32_t i);
+    /// Iteration i is done on every rank; all: what every process saw of it.
+    void Complete(uint32_t i, const CollectiveSpread::Part& all);
+    /// Another process posted (i, t) on pair to a rank this one acts for.
+    void RemotePosted(uint32_t pair, uint32_t i, uint32_t t);
+    /// The process that simulates host.
+    uint32_t ProcessOf(uint32_t host) const;
     void UnicastReceived(
         uint32_t pair, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn);
     void MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes);
@@ -164,6 +197,10 @@ private:
     std::vector<Ptr<P2mpChannel>> m_tolerantChannels; ///< per rank, loss-tolerant iterations
 
     std::map<uint32_t, Iteration> m_active;
+    uint32_t m_made{0};             ///< iterations made so far (GetIteration)
+    Ptr<CollectiveSpread> m_spread; ///< in a distributed run
+    double m_mergedCopies{0};       ///< other processes' channels' (MergeFrom)
+    uint64_t m_mergedViaUnicast{0}; ///< other processes' channels' (MergeFrom)
     std::vector<uint64_t> m_handles;
     uint64_t m_transfersPosted{0};
     std::vector<uint64_t> m_deliveredByStep; ///< bytes receivers reported, by step

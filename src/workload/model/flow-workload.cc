@@ -118,10 +118,10 @@ FlowWorkload::DoInstall()
     }
 }
 
-std::string
-FlowWorkload::SpreadRefusal(const WorkloadConfig& /* w */) const
+Workload::Refusal
+FlowWorkload::SpreadRefusal(const WorkloadConfig& /* w */, Time /* lookahead */) const
 {
-    return ""; // a flow starts and ends at its source
+    return {}; // a flow starts and ends at its source
 }
 
 void

@@ -29,7 +29,7 @@ public:
     static std::vector<FlowSpec> Expand(const WorkloadConfig& w, uint32_t hosts, uint64_t seed);
 
     const std::vector<FlowSpec>& GetFlows() const;
-    std::string SpreadRefusal(const WorkloadConfig& w) const override;
+    Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
 
 protected:
     void DoDispose() override;

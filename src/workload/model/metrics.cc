@@ -57,11 +57,25 @@ Metrics::AddPhase(const PhaseRecord& record)
 }
 
 void
+Metrics::SetPhaseSize(uint64_t phase, uint64_t bytes, uint32_t receivers)
+{
+    PhaseRecord& p = m_phases.at(phase);
+    p.bytes = bytes;
+    p.receivers = receivers;
+}
+
+void
 Metrics::StartPhase(uint64_t phase)
+{
+    StartPhaseAt(phase, Simulator::Now());
+}
+
+void
+Metrics::StartPhaseAt(uint64_t phase, Time start)
 {
     PhaseRecord& p = m_phases.at(phase);
     p.started = true;
-    p.start = Simulator::Now();
+    p.start = start;
 }
 
 void
@@ -138,18 +152,31 @@ Metrics::SetOpHosts(uint64_t handle, int64_t src, int64_t dst)
 void
 Metrics::StartOp(uint64_t handle)
 {
+    StartOpAt(handle, Simulator::Now());
+}
+
+void
+Metrics::StartOpAt(uint64_t handle, Time start)
+{
     OpRecord& r = m_ops[handle];
     r.started = true;
-    r.start = Simulator::Now();
+    r.start = start;
 }
 
 void
 Metrics::CompleteOp(uint64_t handle)
 {
+    CompleteOpAt(handle, Simulator::Now());
+}
+
+void
+Metrics::CompleteOpAt(uint64_t handle, Time end)
+{
     OpRecord& r = m_ops[handle];
     NS_ASSERT_MSG(!r.done, "operation completed twice");
+    NS_ASSERT_MSG(end <= Simulator::Now(), "an operation cannot end in the future");
     r.done = true;
-    r.end = Simulator::Now();
+    r.end = end;
     ++m_completed;
     NS_ASSERT_MSG(!r.elsewhere, "an operation of another process completed here");
     if (!r.background && ++m_foregroundDone == m_foreground && !m_allDone.IsNull())
@@ -191,6 +218,20 @@ uint64_t
 Metrics::GetCompleted() const
 {
     return m_completed;
+}
+
+Time
+Metrics::GetLastEnd() const
+{
+    Time last;
+    for (const OpRecord& r : m_ops)
+    {
+        if (r.done && !r.background)
+        {
+            last = std::max(last, r.end);
+        }
+    }
+    return last;
 }
 
 const std::vector<Metrics::OpRecord>&

@@ -119,8 +119,12 @@ public:
     /// Register a phase of an operation (the phases of one operation one after the other);
     /// returns its index.
     uint64_t AddPhase(const PhaseRecord& record);
+    /// A phase's bytes and receivers, once the graph it is part of is built.
+    void SetPhaseSize(uint64_t phase, uint64_t bytes, uint32_t receivers);
     /// A phase's first data is posted, now.
     void StartPhase(uint64_t phase);
+    /// A phase's first data was posted at start (learnt later, from another process).
+    void StartPhaseAt(uint64_t phase, Time start);
     /// A phase's last data arrived at end.
     void CompletePhase(uint64_t phase, Time end);
     const std::vector<PhaseRecord>& GetPhases() const;
@@ -131,6 +135,12 @@ public:
     void SetOpHosts(uint64_t handle, int64_t src, int64_t dst);
     void StartOp(uint64_t handle);
     void CompleteOp(uint64_t handle);
+    /// The operation started at start: as StartOp, for a start learnt later (the first of
+    /// several processes' ranks to start it).
+    void StartOpAt(uint64_t handle, Time start);
+    /// The operation ended at end, at or before now: as CompleteOp, for an end learnt later
+    /// (the last arrival, on another process).
+    void CompleteOpAt(uint64_t handle, Time end);
     /// The operation failed (OpLedger::Failed): it ends, or has ended, as a failure.
     void MarkFailed(uint64_t handle);
 
@@ -140,6 +150,9 @@ public:
     /// Foreground operations not completed yet.
     uint64_t GetPending() const;
     uint64_t GetCompleted() const;
+    /// The latest end of a completed foreground operation (where one process stops), zero if
+    /// none.
+    Time GetLastEnd() const;
     const std::vector<OpRecord>& GetOps() const;
     const std::vector<WorkloadInfo>& GetWorkloads() const;
     /// Operations of one workload that ended as failures.

@@ -395,6 +395,20 @@ MoeDispatchWorkload::DoInstall()
     CollectiveWorkload::DoInstall();
 }
 
+Workload::Refusal
+MoeDispatchWorkload::SpreadRefusal(const WorkloadConfig& w, Time lookahead) const
+{
+    MoeDispatchKeys keys;
+    WorkloadTypeRegistry::ReadBound(w.type, w.spec, &keys, typeid(MoeDispatchKeys));
+    if (!keys.lossTolerantLayers.empty())
+    {
+        return {"loss_tolerant_layers",
+                "its loss-tolerant connections are made at first use, by the sender's process "
+                "alone"};
+    }
+    return CollectiveWorkload::SpreadRefusal(w, lookahead);
+}
+
 bool
 MoeDispatchWorkload::VariesByIteration() const
 {

@@ -66,6 +66,8 @@ public:
 
     void Report(std::map<std::string, double>& figures) const override;
     void ReportSamples(std::map<std::string, std::vector<double>>& samples) const override;
+    /// As a collective's, and loss-tolerant layers refused as loss-tolerant data is.
+    Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
 
 protected:
     void DoInstall() override;

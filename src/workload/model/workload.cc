@@ -72,10 +72,34 @@ Workload::AddOp(Metrics::OpRecord record)
     return m_context.metrics->AddOp(record);
 }
 
-std::string
-Workload::SpreadRefusal(const WorkloadConfig& /* w */) const
+uint64_t
+Workload::AddOp(Metrics::OpRecord record, uint32_t host)
 {
-    return "type";
+    record.workload = m_context.index;
+    record.elsewhere = !ActsFor(host);
+    return m_context.metrics->AddOp(record);
+}
+
+Workload::Refusal
+Workload::SpreadRefusal(const WorkloadConfig& /* w */, Time /* lookahead */) const
+{
+    return {"type", ""};
+}
+
+std::vector<uint32_t>
+Workload::GetP2mpRoots() const
+{
+    return {};
+}
+
+void
+Workload::PackOwn(PackedBytes& /* out */) const
+{
+}
+
+void
+Workload::MergeFrom(PackedBytes& /* in */)
+{
 }
 
 void
@@ -89,6 +113,15 @@ Workload::CompleteOp(uint64_t handle)
 {
     NS_LOG_LOGIC("workload " << m_context.index << ": operation " << handle << " complete");
     m_context.metrics->CompleteOp(handle);
+    m_completeTrace(m_context.index, handle);
+}
+
+void
+Workload::CompleteOpAt(uint64_t handle, Time end)
+{
+    NS_LOG_LOGIC("workload " << m_context.index << ": operation " << handle << " complete at "
+                             << end.As(Time::US));
+    m_context.metrics->CompleteOpAt(handle, end);
     m_completeTrace(m_context.index, handle);
 }
 

@@ -7,6 +7,8 @@
 #ifndef MCAST4AI_WORKLOAD_H
 #define MCAST4AI_WORKLOAD_H
 
+#include "core/model/packed-bytes.h"
+#include "fabric/model/rank-messenger.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 #include "p2mp/model/p2mp-delivery.h"
@@ -57,6 +59,9 @@ public:
         std::vector<Ptr<Straggler>> stragglers;
         /// By host: whether this process simulates it (a distributed run); empty: every host.
         std::vector<bool> localHosts;
+        /// A distributed run's messages between processes (null in one process): for what a
+        /// process decides and another must know.
+        Ptr<RankMessenger> messenger;
     };
 
     void Install(const WorkloadConfig& config, const Context& context);
@@ -69,15 +74,35 @@ public:
     const WorkloadConfig& GetConfig() const;
     uint32_t GetHostCount() const;
 
+    /// Why a workload entry does not run spread over processes (SpreadRefusal).
+    struct Refusal
+    {
+        std::string key; ///< of the entry; empty: it runs spread
+        std::string why; ///< empty: only that it has not been made to yet
+    };
+
     /**
-     * Whether w runs when its hosts are spread over the processes of a distributed run:
-     * every rank installs it whole (the same queue pairs and draws everywhere), acts only for
-     * the hosts it simulates (ActsFor), and each operation starts and ends at its src host,
-     * with nothing but frames (and the P2MP channel's messages) passing between hosts. Empty
-     * if it does; else the key of w that keeps it from it, which the runner refuses ("type"
-     * by default: a type that has not been made so).
+     * Whether w runs when its hosts are spread over the processes of a distributed run whose
+     * messages take lookahead: every rank installs it whole (the same queue pairs and draws
+     * everywhere) and acts only for the hosts it simulates (ActsFor); what passes between
+     * hosts is frames, and what one process decides and another must know, messages
+     * (Context::messenger). A key of w the runner refuses, with why; key "type" by default: a
+     * type that has not been made so.
      */
-    virtual std::string SpreadRefusal(const WorkloadConfig& w) const;
+    virtual Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const;
+    /**
+     * Hosts that may send P2MP messages of this workload, once installed: the new protocol's
+     * controller installs groups from one process, so in a distributed run they must share
+     * one. None by default.
+     */
+    virtual std::vector<uint32_t> GetP2mpRoots() const;
+    /**
+     * What this process counted of its own that Report gives (a distributed run): packed on
+     * every process, merged by the one that writes the results (MergeFrom) before Report.
+     * Nothing by default.
+     */
+    virtual void PackOwn(PackedBytes& out) const;
+    virtual void MergeFrom(PackedBytes& in);
 
     /// Signature of the OperationComplete trace: workload index, operation handle.
     typedef void (*OperationTracedCallback)(uint32_t workload, uint64_t handle);
@@ -96,6 +121,8 @@ protected:
     /// Register an operation (a row of ops.csv) before the run; returns its handle. In a
     /// distributed run it is another process's when its src host is.
     uint64_t AddOp(Metrics::OpRecord record);
+    /// AddOp, recorded by the process that simulates host (not src's).
+    uint64_t AddOp(Metrics::OpRecord record, uint32_t host);
     void StartOp(uint64_t handle);
     /// The tag to post an operation's messages with (QueuePair::Post, P2mpChannel::Send), so
     /// that ops.csv gets its network experience (Metrics::OpTag).
@@ -104,6 +131,8 @@ protected:
         return Metrics::OpTag(handle);
     }
     void CompleteOp(uint64_t handle);
+    /// The operation ended at end, learnt now (from another process).
+    void CompleteOpAt(uint64_t handle, Time end);
     /// An independent random seed for this workload: adding a workload reshuffles no other.
     uint64_t WorkloadSeed() const;
     /// A RoCEv2 UDP source port (the entropy ECMP hashes) from a random draw: the dynamic
