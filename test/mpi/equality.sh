@@ -27,7 +27,8 @@
 #    the groups never reach the other processes' switches).
 # 4. allreduce.json (16 ranks, 3 iterations of 1 MiB with barrier): at 2 and 4 ranks ops.csv
 #    is one process's byte for byte with the ring, the multicast algorithm (BIER), without
-#    barrier, and as a reduce-scatter; summary.json too, but for the network counters, which
+#    barrier, as a reduce-scatter, and over 128 ranks (k = 8), whose parts of an iteration
+#    cross in fragments; summary.json too, but for the network counters, which
 #    also count what the processes carry after the last arrival while they hear of it (the
 #    last messages' ACKs): they may only be larger, and the data packets are the same. The
 #    check rejects ranks that start an iteration when their process heard of the last one's
@@ -248,8 +249,9 @@ done
 
 echo "== allreduce: collectives across processes, as one process"
 sc=$here/allreduce.json
+# The last: 128 ranks, whose iteration parts (254 steps) cross in fragments.
 for v in "" "workloads[0].algorithm=multicast" "workloads[0].barrier=false" \
-    "workloads[0].type=reducescatter"; do
+    "workloads[0].type=reducescatter" "topology.k=8 workloads[0].iterations=2"; do
     as_one_process "$sc" same_summary_after_end "$v"
 done
 "$runner" "$sc" --quiet --out "$tmp/c1" 2>/dev/null

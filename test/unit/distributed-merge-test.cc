@@ -142,6 +142,38 @@ TEST(OpLedger, LinksFirstUsedAtOneInstantAreNamedByIndexWhicheverRanFirst)
     EXPECT_EQ(run(true), named) << "two processes name what one does";
 }
 
+TEST(OpLedger, EqualLongestWaitsAtOneInstantAreNamedByTheLowestLink)
+{
+    // Links 3, 1 and 2 each see a wait of 9 units at 2 ns (in the order one process happened
+    // to run them), link 0 one of 9 at 3 ns: the longest wait is link 1's, the lowest of the
+    // earliest, in one ledger and split over two alike.
+    auto run = [](bool split)
+    {
+        Ptr<OpLedger> a = CreateObject<OpLedger>();
+        Ptr<OpLedger> b = CreateObject<OpLedger>();
+        for (uint32_t l = 0; l < 4; ++l)
+        {
+            a->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
+            b->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
+        }
+        a->KeepTimes();
+        b->KeepTimes();
+        Hop(a, 3, 2, 9);
+        Hop(split ? b : a, 1, 2, 9);
+        Hop(a, 2, 2, 9);
+        Hop(split ? b : a, 0, 3, 9);
+        Simulator::Run();
+        Simulator::Destroy();
+        PackedBytes packed;
+        b->Pack(packed);
+        PackedBytes in(packed.GetBytes());
+        a->MergeFrom(in);
+        return a->Get(1).maxQueueLink;
+    };
+    EXPECT_EQ(run(false), 1u);
+    EXPECT_EQ(run(true), 1u) << "two processes name what one does";
+}
+
 TEST(Metrics, MergeTakesEachOperationFromTheProcessThatRanIt)
 {
     // Both processes register the same two operations; each runs one.

@@ -51,6 +51,9 @@ public:
     static uint32_t NextTie();
     /// The most processes NextTie tells apart (7 bits of rank).
     static constexpr uint32_t MAX_RANKS = 128;
+    /// The most bytes a packet may serialise to between processes: ns-3.37's receive buffer
+    /// (MAX_MPI_MSG_SIZE, 2,000 B) less the time, node and device its SendPacket adds.
+    static constexpr uint32_t MAX_MESSAGE_BYTES = 2000 - 16;
     /**
      * Synchronisation rounds of ns-3's distributed engine so far: the MPI_Allgather calls of
      * this process, counted through MPI's profiling interface (the engine makes one per round,

@@ -20,9 +20,6 @@ NS_OBJECT_ENSURE_REGISTERED(FabricRemoteChannel);
 
 namespace
 {
-/// ns-3.37's receive buffer (MAX_MPI_MSG_SIZE) less the time, node and device it adds.
-constexpr uint32_t MAX_MESSAGE_BYTES = 2000 - 16;
-
 /**
  * A frame from the other rank, just before it arrives: schedule its arrival where one process
  * would have, among this process's events of that instant, as an event scheduled when its
@@ -86,7 +83,7 @@ protected:
         Ptr<Packet> p = frame.GetPacket()->Copy();
         p->AddHeader(RemoteFrameHeader(frame.info, arrival, delay, tie));
         const uint32_t bytes = p->GetSerializedSize();
-        NS_ABORT_MSG_IF(bytes > MAX_MESSAGE_BYTES,
+        NS_ABORT_MSG_IF(bytes > ProcessRanks::MAX_MESSAGE_BYTES,
                         "FabricRemoteChannel: a frame of " << frame.info.size << " B needs "
                                                            << bytes
                                                            << " B between processes, more than "

@@ -84,30 +84,36 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
     r.queueNs += wait;
     r.pauseNs += pause;
     r.ecnMarks += m_pendingMark;
-    const bool longer = wait > r.maxQueueNs;
+    // Most hops leave by a link their row names already, after no longer wait: they need no
+    // clock.
+    int64_t now = -1;
+    auto clock = [&now]()
+    {
+        return now < 0 ? (now = Simulator::Now().GetTimeStep()) : now;
+    };
+    bool longer = wait > r.maxQueueNs;
+    if (!longer && wait == r.maxQueueNs && wait > 0 && link < r.maxQueueLink)
+    {
+        // An equal wait met at the same instant on a lower link names it, whichever of that
+        // instant's events ran first (two processes may run them in either order).
+        longer = clock() == r.maxQueueAt;
+    }
     if (longer)
     {
         r.maxQueueNs = wait;
         r.maxQueueLink = link;
+        r.maxQueueAt = clock();
     }
     // The path is the switches' egress links: a NIC's own port is the same for every packet.
     const uint32_t named = r.pathLinks;
-    // Most hops leave by a link their row names already: they need no clock.
-    const bool known = r.Names(link);
-    const int64_t now = known && !(m_keepTimes && longer) ? 0 : Simulator::Now().GetTimeStep();
-    if (!known)
+    if (!r.Names(link))
     {
-        r.NoteLink(link, now);
+        r.NoteLink(link, clock());
     }
-    if (m_keepTimes && (longer || (r.pathLinks != named && named < MAX_PATH_LINKS)))
+    if (m_keepTimes && r.pathLinks != named && named < MAX_PATH_LINKS)
     {
         // A link named at now goes among the links named at now: they share the time.
-        RowTimes& t = TimesOf(fi.op);
-        t.maxQueueAt = longer ? now : t.maxQueueAt;
-        if (r.pathLinks != named && named < MAX_PATH_LINKS)
-        {
-            t.firstUse[named] = now;
-        }
+        TimesOf(fi.op).firstUse[named] = now;
     }
     if (!m_hopTrace.IsEmpty())
     {
@@ -231,19 +237,17 @@ OpLedger::Merge(uint32_t tag, const Row& other, const RowTimes& otherTimes)
     const RowTimes mineTimes = t;
     // The counters add up as operator+= adds them; the longest wait and the links are by time.
     r += other;
-    if (other.maxQueueNs > mine.maxQueueNs
-        || (other.maxQueueNs == mine.maxQueueNs && other.maxQueueNs > 0
-            && otherTimes.maxQueueAt < mineTimes.maxQueueAt))
-    {
-        r.maxQueueNs = other.maxQueueNs;
-        r.maxQueueLink = other.maxQueueLink;
-        t.maxQueueAt = otherTimes.maxQueueAt;
-    }
-    else
-    {
-        r.maxQueueNs = mine.maxQueueNs;
-        r.maxQueueLink = mine.maxQueueLink;
-    }
+    // The longest wait: of equal ones, the first met, and of those met at one instant the one
+    // on the lowest link, as one process names it.
+    const Row& longest = other.maxQueueNs > mine.maxQueueNs
+                                 || (other.maxQueueNs == mine.maxQueueNs && other.maxQueueNs > 0
+                                     && std::make_pair(other.maxQueueAt, other.maxQueueLink)
+                                            < std::make_pair(mine.maxQueueAt, mine.maxQueueLink))
+                             ? other
+                             : mine;
+    r.maxQueueNs = longest.maxQueueNs;
+    r.maxQueueLink = longest.maxQueueLink;
+    r.maxQueueAt = longest.maxQueueAt;
     // A process names a row's first links in the order it used them and stops at
     // MAX_PATH_LINKS; any link it did not name came after all it named. So the first named
     // links of the union, by time, are the first the whole fabric used.
@@ -352,6 +356,7 @@ OpLedger::Row::operator+=(const Row& other)
     {
         maxQueueNs = other.maxQueueNs;
         maxQueueLink = other.maxQueueLink;
+        maxQueueAt = other.maxQueueAt;
     }
     ecnMarks += other.ecnMarks;
     drops += other.drops;

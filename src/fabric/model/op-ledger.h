@@ -58,7 +58,9 @@ public:
         /// paused, plus the time its sender's NIC port was paused while it had data to send
         double pauseNs{0};
         double maxQueueNs{0};           ///< the longest single wait
-        uint32_t maxQueueLink{NO_LINK}; ///< where it was
+        uint32_t maxQueueLink{NO_LINK}; ///< where it was: of equal ones met at one instant,
+                                        ///< the lowest link
+        int64_t maxQueueAt{0};          ///< when (time steps)
         uint32_t ecnMarks{0};
         uint32_t drops{0};
         uint32_t retransmissions{0}; ///< packets its sender sent again
@@ -182,11 +184,10 @@ public:
     void MergeFrom(PackedBytes& in);
 
 private:
-    /// When a row's named links (by position in Row::path) and its longest wait were met.
+    /// When a row's named links (by position in Row::path) were first used.
     struct RowTimes
     {
         std::array<int64_t, MAX_PATH_LINKS> firstUse{};
-        int64_t maxQueueAt{0};
     };
 
     /// The entry of tag in byOp (operation tags) or byPhase (phase tags), grown to hold it.

@@ -31,7 +31,9 @@ class Packet;
  * message is due, ordered among that instant's events by its sender and its place in the
  * sender's messages (QuadHeapScheduler::SetNextRemote): the same order on every run, however
  * the messages were read. Messages go to each rank's mailbox, a port of a host it simulates
- * (a host's cable is never cut, so no frame arrives there from another process).
+ * (a host's cable is never cut, so no frame arrives there from another process). A body longer
+ * than one MPI message holds (ProcessRanks::MAX_MESSAGE_BYTES) goes in fragments, sent and
+ * handled at the same instants, and the handler gets it whole with the last.
  *
  * Handlers are numbered in the order they are added, which must be the same on every process:
  * the model is built identically everywhere.
@@ -62,14 +64,18 @@ public:
     Time GetDelay() const;
     /// Events of its own (a message's receipt and its handler): not the model's.
     uint64_t GetEvents() const;
-    /// Messages this process sent.
+    /// Messages this process sent, a fragment each.
     uint64_t GetSent() const;
+    /// Body bytes one message (fragment) carries at most.
+    static uint32_t GetFragmentBytes();
 
 protected:
     void DoDispose() override;
 
 private:
     void Receive(Ptr<Packet> p);
+    /// A message's (fragment's) turn, one picosecond after it is due.
+    void Handle(uint32_t handler, uint32_t from, bool more, const std::vector<uint8_t>& bytes);
 
     std::vector<Ptr<NetDevice>> m_mailboxes;
     /// A keyed handler's number: KEYED | key.
@@ -77,6 +83,9 @@ private:
 
     std::vector<Handler> m_handlers;
     std::unordered_map<uint32_t, Handler> m_keyed; ///< by key
+    /// By sending rank: the fragments of its message handled so far (its fragments come in
+    /// order, one after the other, at one instant).
+    std::vector<std::vector<uint8_t>> m_partial;
     Time m_delay;
     uint64_t m_events{0};
     uint32_t m_sent{0};
