@@ -281,7 +281,7 @@ private:
         NS_TEST_EXPECT_MSG_EQ(gpu.queueMaxAt[worst], "leaf1>host8", "and waited on its downlink");
         double excessNs = (gpu.ops[worst].end - gpu.ops[worst].start - fastest).GetNanoSeconds();
         NS_TEST_EXPECT_MSG_GT_OR_EQ(
-            w.queueNs / w.packets, 0.5 * excessNs, "queueing explains its delay");
+            w.QueueNs() / w.packets, 0.5 * excessNs, "queueing explains its delay");
         for (uint32_t i = 0; i < aware.ops.size(); ++i)
         {
             if (aware.queueMaxAt[i] == "leaf1>host8")

@@ -83,10 +83,10 @@ private:
                                   "every byte of its frames, twice");
             NS_TEST_EXPECT_MSG_EQ(o.queueMaxAt.at(f), "leaf0>host2", "the shared downlink");
             NS_TEST_EXPECT_MSG_EQ(o.path.at(f), "leaf0>host2", "its only switch link");
-            NS_TEST_EXPECT_MSG_EQ(n.pauseNs, 0.0, "no pause");
+            NS_TEST_EXPECT_MSG_EQ(n.PauseNs(), 0.0, "no pause");
             NS_TEST_EXPECT_MSG_EQ(
                 n.ecnMarks + n.drops + n.retransmissions, 0u, "no mark, drop or resend");
-            sum += n.queueNs;
+            sum += n.QueueNs();
             longest = std::max<double>(longest, n.maxQueueNs);
             shorter = std::min<double>(shorter, n.maxQueueNs);
         }
@@ -213,7 +213,7 @@ private:
             const OpLedger::Row& n = paused.net[i];
             NS_TEST_EXPECT_MSG_EQ(n.packets, 256u, "256 KiB at MTU 1024");
             NS_TEST_EXPECT_MSG_EQ(n.drops, 0u, "lossless");
-            pauseNs += n.pauseNs;
+            pauseNs += n.PauseNs();
             // Up to the leaf, a spine, down to the far leaf and host 8: one chain.
             const std::string& path = paused.path[i];
             NS_TEST_EXPECT_MSG_EQ((path.rfind("leaf0>spine", 0) == 0

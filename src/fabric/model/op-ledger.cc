@@ -81,8 +81,8 @@ OpLedger::Sent(const FrameInfo& fi, uint32_t link)
     double wait = m_pendingWait * m_nsPerUnit;
     double pause = m_pendingPause * m_nsPerUnit;
     ++r.switchHops;
-    r.queueNs += wait;
-    r.pauseNs += pause;
+    r.queueSteps += static_cast<uint64_t>(m_pendingWait) << s_shift;
+    r.pauseSteps += static_cast<uint64_t>(m_pendingPause) << s_shift;
     r.ecnMarks += m_pendingMark;
     // Most hops leave by a link their row names already, after no longer wait: they need no
     // clock.
@@ -350,8 +350,8 @@ OpLedger::Row::operator+=(const Row& other)
     p2mpLinkBytes += other.p2mpLinkBytes;
     frameHops += other.frameHops;
     switchHops += other.switchHops;
-    queueNs += other.queueNs;
-    pauseNs += other.pauseNs;
+    queueSteps += other.queueSteps;
+    pauseSteps += other.pauseSteps;
     if (other.maxQueueNs > maxQueueNs)
     {
         maxQueueNs = other.maxQueueNs;

@@ -53,10 +53,13 @@ public:
         uint64_t p2mpLinkBytes{0}; ///< ... of which frames of P2MP channels (SetP2mpOwner)
         uint64_t frameHops{0};     ///< its data frames sent on every link
         uint64_t switchHops{0};    ///< ... of which left a switch's egress queue
-        double queueNs{0};         ///< total wait in those queues
-        /// PFC-paused time met: the part of those waits during which the frame's class was
-        /// paused, plus the time its sender's NIC port was paused while it had data to send
-        double pauseNs{0};
+        /// Total wait in those queues, in time steps: integers, so that sums merged from
+        /// several processes are the one process's sum exactly (QueueNs).
+        uint64_t queueSteps{0};
+        /// PFC-paused time met, in time steps: the part of those waits during which the
+        /// frame's class was paused, plus the time its sender's NIC port was paused while it
+        /// had data to send, in whole nanoseconds (PauseNs)
+        uint64_t pauseSteps{0};
         double maxQueueNs{0};           ///< the longest single wait
         uint32_t maxQueueLink{NO_LINK}; ///< where it was: of equal ones met at one instant,
                                         ///< the lowest link
@@ -73,6 +76,14 @@ public:
         int64_t lastUse{-1}; ///< when the last named link was first used (time steps)
         uint32_t tied{0};    ///< named links first used then: the end of path
 
+        double QueueNs() const
+        {
+            return TimeStep(queueSteps).ToDouble(Time::NS);
+        }
+        double PauseNs() const
+        {
+            return TimeStep(pauseSteps).ToDouble(Time::NS);
+        }
         /// Whether link is named and the row names all its links: noting it changes nothing,
         /// whenever it is used.
         bool Names(uint32_t link) const
@@ -138,7 +149,7 @@ public:
         ++r.packets;
         if (paused.IsStrictlyPositive())
         {
-            r.pauseNs += paused.GetNanoSeconds();
+            r.pauseSteps += NanoSeconds(paused.GetNanoSeconds()).GetTimeStep();
         }
     }
 

@@ -84,14 +84,14 @@ NetworkRow(const std::vector<uint32_t>& tags, bool p2mpApart, const OpLedger* op
     // Per packet its sender built: the queueing and pausing one packet met on its way (for
     // a P2MP packet, in its whole tree).
     double packets = n.packets ? double(n.packets) : 1.0;
-    Micros(line, n.queueNs / packets / 1000.0);
+    Micros(line, n.QueueNs() / packets / 1000.0);
     Micros(line, n.maxQueueNs / 1000.0);
     line += ',';
     if (n.maxQueueLink != OpLedger::NO_LINK)
     {
         line += ops->LinkName(n.maxQueueLink);
     }
-    Micros(line, n.pauseNs / packets / 1000.0);
+    Micros(line, n.PauseNs() / packets / 1000.0);
     Column(line, n.ecnMarks);
     Column(line, n.retransmissions);
     Column(line, n.drops);

@@ -1141,9 +1141,9 @@ ScenarioRunner::PhaseSummary(std::size_t k) const
             }
             e["packets"] = r.packets;
             e["switch_hops"] = r.switchHops;
-            e["queue_us"] = r.packets ? r.queueNs / r.packets / 1e3 : 0.0;
+            e["queue_us"] = r.packets ? r.QueueNs() / r.packets / 1e3 : 0.0;
             e["queue_max_us"] = r.maxQueueNs / 1e3;
-            e["pause_us"] = r.packets ? r.pauseNs / r.packets / 1e3 : 0.0;
+            e["pause_us"] = r.packets ? r.PauseNs() / r.packets / 1e3 : 0.0;
             e["ecn_marks"] = r.ecnMarks;
             e["retransmissions"] = r.retransmissions;
             e["drops"] = r.drops;
