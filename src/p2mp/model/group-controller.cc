@@ -331,7 +331,7 @@ GroupController::Pack(PackedBytes& out) const
     {
         out.Put(v);
     }
-    out.Put(m_installUsTotal);
+    out.Put(m_installTotal.GetTimeStep());
 }
 
 void
@@ -348,7 +348,7 @@ GroupController::MergeFrom(PackedBytes& in)
     {
         *v += in.Take<uint64_t>();
     }
-    m_installUsTotal += in.Take<double>();
+    m_installTotal += TimeStep(in.Take<int64_t>());
 }
 
 void
@@ -366,7 +366,7 @@ GroupController::Installed(uint32_t id, Time requested)
     g.installing = false;
     g.installed = true;
     UpdateIdle(id);
-    m_installUsTotal += (Simulator::Now() - requested).GetSeconds() * 1e6;
+    m_installTotal += Simulator::Now() - requested;
     std::vector<ReadyCallback> waiting;
     waiting.swap(g.waiting);
     for (auto& cb : waiting)
@@ -523,7 +523,7 @@ GroupController::GetGroups() const
 double
 GroupController::GetMeanInstallUs() const
 {
-    return m_installs ? m_installUsTotal / m_installs : 0.0;
+    return m_installs ? m_installTotal.ToDouble(Time::US) / m_installs : 0.0;
 }
 
 } // namespace ns3

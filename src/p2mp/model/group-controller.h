@@ -141,7 +141,7 @@ private:
     uint64_t m_entryEvictions{0};
     uint64_t m_fallbacks{0};
     uint64_t m_reinstalls{0};
-    double m_installUsTotal{0};
+    Time m_installTotal; ///< install delays summed (a Time: merged sums are exact)
     Ptr<RankMessenger> m_messenger;
     uint32_t m_handler{0};
     int64_t m_remoteSource{-1}; ///< the process whose controller wrote here; -1: none
