@@ -108,7 +108,8 @@ private:
     void MergeRanks();
     /// ScenarioError for what a run spread over processes cannot do yet.
     void RefuseSpread() const;
-    /// What a run spread over processes cannot do with the built fabric's partition.
+    /// New-protocol P2MP senders (Workload::GetP2mpRoots) on two processes: refused, once the
+    /// workloads are installed.
     void RefuseSpreadGroups() const;
     /// By rank: the port the messages of a distributed run to it go to (RankMessenger).
     std::vector<Ptr<NetDevice>> Mailboxes() const;
