@@ -71,26 +71,29 @@ Hop(Ptr<OpLedger> ledger, uint32_t link, double t, uint32_t wait)
                             ledger->Sent(fi, link);
                         });
 }
-} // namespace
 
-TEST(OpLedger, MergedRowsNameLinksInTheOrderTheFabricFirstUsedThem)
+/// Two ledgers keeping first-use times, as two processes' are, with the same links: link l
+/// from "n<l>" to to + (l + shift).
+std::pair<Ptr<OpLedger>, Ptr<OpLedger>>
+TwoLedgers(uint32_t links, const std::string& to, uint32_t shift)
 {
-    // Two processes see one operation's frames: links 0 and 2 on the first, 1 and 3 on the
-    // second, first used at 1, 3 and 2, 4 ns. One ledger seeing all would name 0 1 2 3.
     Ptr<OpLedger> a = CreateObject<OpLedger>();
     Ptr<OpLedger> b = CreateObject<OpLedger>();
-    for (uint32_t l = 0; l < 4; ++l)
+    for (const Ptr<OpLedger>& ledger : {a, b})
     {
-        a->AddLink("n" + std::to_string(l), "n" + std::to_string(l + 1));
-        b->AddLink("n" + std::to_string(l), "n" + std::to_string(l + 1));
+        for (uint32_t l = 0; l < links; ++l)
+        {
+            ledger->AddLink("n" + std::to_string(l), to + std::to_string(l + shift));
+        }
+        ledger->KeepTimes();
     }
-    a->KeepTimes();
-    b->KeepTimes();
-    Hop(a, 0, 1, 5);
-    Hop(b, 1, 2, 9); // the longest wait
-    Hop(a, 2, 3, 9); // as long, later: not the one named
-    Hop(b, 3, 4, 1);
-    Hop(a, 0, 5, 1); // a link already named
+    return {a, b};
+}
+
+/// Run the hops scheduled, then fold b's rows into a as the process writing the results does.
+void
+RunAndMerge(Ptr<OpLedger> a, Ptr<OpLedger> b)
+{
     Simulator::Run();
     Simulator::Destroy();
     PackedBytes packed;
@@ -98,6 +101,20 @@ TEST(OpLedger, MergedRowsNameLinksInTheOrderTheFabricFirstUsedThem)
     PackedBytes in(packed.GetBytes());
     a->MergeFrom(in);
     EXPECT_TRUE(in.AtEnd());
+}
+} // namespace
+
+TEST(OpLedger, MergedRowsNameLinksInTheOrderTheFabricFirstUsedThem)
+{
+    // Two processes see one operation's frames: links 0 and 2 on the first, 1 and 3 on the
+    // second, first used at 1, 3 and 2, 4 ns. One ledger seeing all would name 0 1 2 3.
+    auto [a, b] = TwoLedgers(4, "n", 1);
+    Hop(a, 0, 1, 5);
+    Hop(b, 1, 2, 9); // the longest wait
+    Hop(a, 2, 3, 9); // as long, later: not the one named
+    Hop(b, 3, 4, 1);
+    Hop(a, 0, 5, 1); // a link already named
+    RunAndMerge(a, b);
     const OpLedger::Row& r = a->Get(1);
     EXPECT_EQ(r.frameHops, 5u);
     EXPECT_EQ(r.switchHops, 5u);
@@ -114,27 +131,14 @@ TEST(OpLedger, LinksFirstUsedAtOneInstantAreNamedByIndexWhicheverRanFirst)
     // tied ones, in index order, and says there are more.
     auto run = [](bool split)
     {
-        Ptr<OpLedger> a = CreateObject<OpLedger>();
-        Ptr<OpLedger> b = CreateObject<OpLedger>();
-        for (uint32_t l = 0; l < 12; ++l)
-        {
-            a->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
-            b->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
-        }
-        a->KeepTimes();
-        b->KeepTimes();
+        auto [a, b] = TwoLedgers(12, "m", 0);
         Hop(a, 0, 1, 1);
         for (uint32_t l = 11; l >= 1; --l)
         {
             // Split: the odd links on another process, as a distributed run would see them.
             Hop(split && l % 2 ? b : a, l, 2, 1);
         }
-        Simulator::Run();
-        Simulator::Destroy();
-        PackedBytes packed;
-        b->Pack(packed);
-        PackedBytes in(packed.GetBytes());
-        a->MergeFrom(in);
+        RunAndMerge(a, b);
         return a->PathText(a->Get(1));
     };
     const std::string named = "n0>m0 n1>m1 n2>m2 n3>m3 n4>m4 n5>m5 n6>m6 n7>m7 +more";
@@ -149,25 +153,12 @@ TEST(OpLedger, EqualLongestWaitsAtOneInstantAreNamedByTheLowestLink)
     // earliest, in one ledger and split over two alike.
     auto run = [](bool split)
     {
-        Ptr<OpLedger> a = CreateObject<OpLedger>();
-        Ptr<OpLedger> b = CreateObject<OpLedger>();
-        for (uint32_t l = 0; l < 4; ++l)
-        {
-            a->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
-            b->AddLink("n" + std::to_string(l), "m" + std::to_string(l));
-        }
-        a->KeepTimes();
-        b->KeepTimes();
+        auto [a, b] = TwoLedgers(4, "m", 0);
         Hop(a, 3, 2, 9);
         Hop(split ? b : a, 1, 2, 9);
         Hop(a, 2, 2, 9);
         Hop(split ? b : a, 0, 3, 9);
-        Simulator::Run();
-        Simulator::Destroy();
-        PackedBytes packed;
-        b->Pack(packed);
-        PackedBytes in(packed.GetBytes());
-        a->MergeFrom(in);
+        RunAndMerge(a, b);
         return a->Get(1).maxQueueLink;
     };
     EXPECT_EQ(run(false), 1u);

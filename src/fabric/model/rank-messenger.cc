@@ -81,13 +81,10 @@ constexpr uint32_t HEADER_BYTES = 4 + 4 + 1 + 1;
 /// What Packet::GetSerializedSize adds to a packet made of bytes (its buffer's, tags' and
 /// metadata's sizes), with room to spare.
 constexpr uint32_t PACKET_OVERHEAD = 64;
+/// Body bytes one message (fragment) carries at most.
+constexpr uint32_t FRAGMENT_BYTES
+    = ProcessRanks::MAX_MESSAGE_BYTES - PACKET_OVERHEAD - HEADER_BYTES;
 } // namespace
-
-uint32_t
-RankMessenger::GetFragmentBytes()
-{
-    return ProcessRanks::MAX_MESSAGE_BYTES - PACKET_OVERHEAD - HEADER_BYTES;
-}
 
 void
 RankMessenger::Send(uint32_t rank, uint32_t handler, const PackedBytes& body)
@@ -100,7 +97,7 @@ RankMessenger::Send(uint32_t rank, uint32_t handler, const PackedBytes& body)
     std::size_t at = 0;
     do
     {
-        const std::size_t n = std::min<std::size_t>(GetFragmentBytes(), all.size() - at);
+        const std::size_t n = std::min<std::size_t>(FRAGMENT_BYTES, all.size() - at);
         const bool more = at + n < all.size();
         PackedBytes message;
         message.Put(handler);

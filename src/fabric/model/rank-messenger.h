@@ -66,8 +66,6 @@ public:
     uint64_t GetEvents() const;
     /// Messages this process sent, a fragment each.
     uint64_t GetSent() const;
-    /// Body bytes one message (fragment) carries at most.
-    static uint32_t GetFragmentBytes();
 
 protected:
     void DoDispose() override;

@@ -87,12 +87,6 @@ RankCompletion::Done(uint32_t rank, Time at)
     }
 }
 
-Time
-RankCompletion::GetLastDone() const
-{
-    return m_lastDone;
-}
-
 bool
 RankCompletion::AllDone() const
 {

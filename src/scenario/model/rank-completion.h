@@ -21,7 +21,7 @@ namespace ns3
  * A process whose operations are all done (Metrics' all-done callback, or none to do) cannot
  * stop yet: it still carries and acknowledges the other processes' traffic. It sends every
  * other process a message (RankMessenger), and stops when it has heard from all, two message
- * delays past the latest of the processes' done times (GetLastDone), so that all stop at the
+ * delays past the latest of the processes' done times, so that all stop at the
  * same instant, whatever the order messages reached them in. (A process may hear of an
  * operation's end later than it was: the run's end is the operations' latest, Metrics::
  * GetLastEnd.)
@@ -35,8 +35,6 @@ public:
     void Install(Ptr<RankMessenger> messenger);
     /// This process's operations are all done, now.
     void LocalDone();
-    /// The latest done time of the processes heard from (all of them once the run stopped).
-    Time GetLastDone() const;
     /// Whether every process, this one included, said it was done.
     bool AllDone() const;
     /// LocalDone as an event of its own, now: a process with no operations of its own.

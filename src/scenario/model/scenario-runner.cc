@@ -667,7 +667,8 @@ ScenarioRunner::RefuseSpreadGroups() const
     std::optional<std::pair<uint32_t, uint32_t>> first; // root, its rank
     for (uint32_t i = 0; i < m_workloads.size(); ++i)
     {
-        for (uint32_t root : m_workloads[i]->GetP2mpRoots())
+        const Workload::P2mpRoots roots = m_workloads[i]->GetP2mpRoots();
+        for (uint32_t root : roots.hosts)
         {
             const uint32_t rank = part.RankOf(root);
             if (!first)
@@ -676,11 +677,9 @@ ScenarioRunner::RefuseSpreadGroups() const
             }
             else if (first->second != rank)
             {
-                const WorkloadConfig& w = m_config.workloads[i];
                 throw ScenarioError(
                     m_config.file,
-                    "workloads[" + std::to_string(i) + "]."
-                        + (w.type == "broadcast" ? "root" : "ranks"),
+                    "workloads[" + std::to_string(i) + "]." + roots.key,
                     "host " + std::to_string(root) + " sends P2MP messages from process "
                         + std::to_string(rank) + " and host " + std::to_string(first->first)
                         + " from process " + std::to_string(first->second)

@@ -141,10 +141,10 @@ BroadcastWorkload::SpreadRefusal(const WorkloadConfig& w, Time /* lookahead */) 
     return {w.algorithm == CollectiveAlgorithm::MULTICAST ? "" : "algorithm", ""};
 }
 
-std::vector<uint32_t>
+Workload::P2mpRoots
 BroadcastWorkload::GetP2mpRoots() const
 {
-    return {m_config.root};
+    return {"root", {m_config.root}};
 }
 
 Ptr<ScheduleWorkload>

@@ -40,7 +40,7 @@ public:
     /// its deliveries (P2mpChannel tells it which message ended). The relays do not yet.
     Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
     /// Its root.
-    std::vector<uint32_t> GetP2mpRoots() const override;
+    P2mpRoots GetP2mpRoots() const override;
 
 protected:
     void DoDispose() override;

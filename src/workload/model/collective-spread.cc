@@ -56,12 +56,6 @@ CollectiveSpread::Install(Ptr<RankMessenger> messenger,
 }
 
 Time
-CollectiveSpread::GetDelay() const
-{
-    return m_messenger->GetDelay();
-}
-
-Time
 CollectiveSpread::BarrierFrom(const Part& all) const
 {
     return m_heardBarrier ? Simulator::Now() : all.last;

@@ -83,8 +83,6 @@ public:
     void Posted(uint32_t rank, uint32_t pair, uint32_t iteration, uint32_t t);
     /// This process's part of iteration: to the others, and merged here.
     void PartDone(uint32_t iteration, const Part& part);
-    /// How long a message takes: completions reach other processes this much later.
-    Time GetDelay() const;
     /**
      * When, with barrier, the ranks of this process start computing the next iteration, all
      * being every process's merged Part: at its last arrival, wherever it was (one process's

@@ -207,17 +207,17 @@ CollectiveWorkload::SpreadRefusal(const WorkloadConfig& w, Time lookahead) const
     return {};
 }
 
-std::vector<uint32_t>
+Workload::P2mpRoots
 CollectiveWorkload::GetP2mpRoots() const
 {
     // A later iteration's graph may make any rank a sender.
     const bool any = VariesByIteration() && !m_first->hostSets.empty();
-    std::vector<uint32_t> roots;
+    P2mpRoots roots{"ranks", {}};
     for (uint32_t r = 0; r < m_hosts.size(); ++r)
     {
         if (any || m_channels[r])
         {
-            roots.push_back(m_hosts[r]);
+            roots.hosts.push_back(m_hosts[r]);
         }
     }
     return roots;

@@ -51,7 +51,7 @@ public:
      */
     Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
     /// The ranks that send P2MP messages (any rank, when each iteration has its own graph).
-    std::vector<uint32_t> GetP2mpRoots() const override;
+    P2mpRoots GetP2mpRoots() const override;
     /// Bytes delivered by step, copies and P2MP messages sent by unicast.
     void PackOwn(PackedBytes& out) const override;
     void MergeFrom(PackedBytes& in) override;

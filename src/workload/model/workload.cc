@@ -1,6 +1,7 @@
 #include "workload/model/workload.h"
 
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "rdma/model/rdma-nic.h"
 #include "workload/model/workload-type-registry.h"
@@ -86,7 +87,7 @@ Workload::SpreadRefusal(const WorkloadConfig& /* w */, Time /* lookahead */) con
     return {"type", ""};
 }
 
-std::vector<uint32_t>
+Workload::P2mpRoots
 Workload::GetP2mpRoots() const
 {
     return {};
@@ -111,9 +112,7 @@ Workload::StartOp(uint64_t handle)
 void
 Workload::CompleteOp(uint64_t handle)
 {
-    NS_LOG_LOGIC("workload " << m_context.index << ": operation " << handle << " complete");
-    m_context.metrics->CompleteOp(handle);
-    m_completeTrace(m_context.index, handle);
+    CompleteOpAt(handle, Simulator::Now());
 }
 
 void

@@ -90,12 +90,19 @@ public:
      * type that has not been made so.
      */
     virtual Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const;
+    /// The hosts that may send a workload's P2MP messages, and its entry's key naming them.
+    struct P2mpRoots
+    {
+        std::string key;
+        std::vector<uint32_t> hosts;
+    };
+
     /**
      * Hosts that may send P2MP messages of this workload, once installed: the new protocol's
      * controller installs groups from one process, so in a distributed run they must share
      * one. None by default.
      */
-    virtual std::vector<uint32_t> GetP2mpRoots() const;
+    virtual P2mpRoots GetP2mpRoots() const;
     /**
      * What this process counted of its own that Report gives (a distributed run): packed on
      * every process, merged by the one that writes the results (MergeFrom) before Report.
