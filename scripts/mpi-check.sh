@@ -34,7 +34,7 @@ if [ "$(id -u)" -ne 0 ]; then
     sudo_cmd=(sudo)
 fi
 missing=()
-for p in libopenmpi-dev openmpi-bin dpkg-dev bzip2; do
+for p in libopenmpi-dev openmpi-bin dpkg-dev bzip2 libprotobuf-dev protobuf-compiler; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$p")
     fi

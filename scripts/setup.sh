@@ -24,7 +24,7 @@ cd "$root"
 # that libns3-dev's CMake package config refers to; without it find_package(ns3) fails.
 # chromium renders the evaluation's HTML report for its test.
 packages=(build-essential cmake libns3-dev ns3 libgsl-dev libboost-graph-dev
-    nlohmann-json3-dev libgtest-dev libjemalloc-dev tshark python3 python3-numpy
+    nlohmann-json3-dev libprotobuf-dev protobuf-compiler libgtest-dev libjemalloc-dev tshark python3 python3-numpy
     python3-pandas python3-matplotlib python3-scipy python3-pytest chromium slurm-wlm munge)
 
 sudo_cmd=()

@@ -3,7 +3,8 @@
 # workloads runs to completion: exit 0 and "complete": true in summary.json, one ops.csv row
 # per iteration (per message for a broadcast, per request for a KV-cache fan-out) of the
 # foreground workloads, at least one row
-# per background workload, and stragglers.csv when there are stragglers.
+# per background workload, and stragglers.csv when there are stragglers. Run from the source
+# directory, as the README runs them.
 #
 # Usage: bash scenarios.sh RUNNER_BINARY SOURCE_DIR
 set -u
@@ -11,9 +12,11 @@ if [[ $# -ne 2 ]]; then
     echo "usage: bash $0 RUNNER_BINARY SOURCE_DIR" >&2
     exit 2
 fi
-runner=$1
-src=$2
+runner=$(realpath "$1")
+src=$(realpath "$2")
 tmp=$(mktemp -d)
+# Scenarios name their files (a chakra workload's trace) from the repository's root.
+cd "$src" || exit 1
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0

@@ -35,7 +35,7 @@ CollectiveSchedule::SetPhase(const std::string& name)
         NS_ABORT_MSG_IF(m_phases.size() + 1 >= NO_PHASE, "too many phases");
         it = m_phases.insert(m_phases.end(), name);
     }
-    m_phase = static_cast<uint8_t>(it - m_phases.begin());
+    m_phase = static_cast<uint16_t>(it - m_phases.begin());
 }
 
 const std::vector<std::string>&

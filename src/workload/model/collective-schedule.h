@@ -28,7 +28,7 @@ class CollectiveSchedule
 public:
     using RankSet = std::shared_ptr<const std::vector<uint32_t>>;
 
-    static constexpr uint8_t NO_PHASE = 0xFF;
+    static constexpr uint16_t NO_PHASE = 0xFFFF;
 
     struct Transfer
     {
@@ -36,10 +36,10 @@ public:
         uint32_t dst{0};   ///< the receiving rank of a unicast transfer
         RankSet receivers; ///< the receiving ranks of a P2MP transfer (null for unicast)
         uint64_t bytes{0};
-        uint32_t step{0};        ///< the algorithm's step, for reports
-        uint32_t waitsFor{0};    ///< transfers that must arrive at src first
-        bool local{false};       ///< no data: src's own work (dst == src), done after delayNs
-        uint8_t phase{NO_PHASE}; ///< index into GetPhases(), or NO_PHASE
+        uint32_t step{0};         ///< the algorithm's step, for reports
+        uint32_t waitsFor{0};     ///< transfers that must arrive at src first
+        bool local{false};        ///< no data: src's own work (dst == src), done after delayNs
+        uint16_t phase{NO_PHASE}; ///< index into GetPhases(), or NO_PHASE
         uint64_t delayNs{0};
     };
 
@@ -82,7 +82,7 @@ public:
 private:
     uint32_t m_ranks;
     std::vector<std::string> m_phases;
-    uint8_t m_phase{NO_PHASE}; ///< of the transfers added next
+    uint16_t m_phase{NO_PHASE}; ///< of the transfers added next
     std::vector<Transfer> m_transfers;
     std::vector<std::vector<uint32_t>> m_dependents;
     std::vector<uint32_t> m_inbound;

@@ -33,18 +33,6 @@ constexpr uint64_t MAX_BUFFER_BYTES = uint64_t{1} << 40;
 /// Most chunks one buffer is cut into: the schedule holds every chunk's steps in memory.
 constexpr uint64_t MAX_CHUNKS = uint64_t{1} << 24;
 
-std::size_t
-RankCount(const ConfigSchemaView& v)
-{
-    const json* ranks = v.Get("ranks");
-    if (ranks && ranks->is_array())
-    {
-        return ranks->size();
-    }
-    const ConfigSchemaDerived* hosts = v.Variable(WorkloadSchemaKeys::HOSTS);
-    return hosts ? hosts->value.get<std::size_t>() : 0;
-}
-
 } // namespace
 
 void
@@ -65,15 +53,12 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         .Doc("the buffer S: what each rank reduces (allreduce, reducescatter) or ends with "
              "(allgather), as nccl-tests count it")
         .Bind(&WorkloadConfig::bytes);
-    w.Integer("chunk_bytes", 0)
-        .Default(0)
-        .Unit("bytes")
+    WorkloadSchemaKeys::ChunkBytes(w)
         .Note("0 = bytes / ranks, one loop")
         .Doc("ring, multicast: bytes of one shard per loop, the buffer is sent in loops of "
              "ranks x chunk_bytes, which pipeline through the ring; tree: bytes of one chunk, "
              "each tree's half of the buffer pipelines through it in such chunks; checkpoint: "
-             "bytes of each message the source sends")
-        .Bind(&WorkloadConfig::chunkBytes, uint64_t{0});
+             "bytes of each message the source sends");
     WorkloadSchemaKeys::Iterations(w, 1).Doc(
         "operations, one after the other; each is one row of ops.csv");
     WorkloadSchemaKeys::ComputeUs(w).Doc(
@@ -94,7 +79,7 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         [](const ConfigSchemaView& v) -> std::optional<std::string>
         {
             const json* bytes = v.Get("bytes");
-            std::size_t n = RankCount(v);
+            std::size_t n = WorkloadSchemaKeys::RankCount(v);
             if (!bytes || n == 0 || bytes->get<uint64_t>() >= n)
             {
                 return std::nullopt;
@@ -110,7 +95,7 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         {
             const json* bytes = v.Get("bytes");
             const json* chunk = v.Get("chunk_bytes");
-            std::size_t n = RankCount(v);
+            std::size_t n = WorkloadSchemaKeys::RankCount(v);
             if (!bytes || !chunk || n == 0)
             {
                 return std::nullopt;
@@ -138,7 +123,7 @@ CollectiveWorkloadSchema::DeclareCommon(ConfigSchemaObject& w)
         [](const ConfigSchemaView& v) -> std::optional<std::string>
         {
             const json* algorithm = v.Get("algorithm");
-            std::size_t n = RankCount(v);
+            std::size_t n = WorkloadSchemaKeys::RankCount(v);
             if (!algorithm || *algorithm != "multicast" || n <= MAX_MULTICAST_RANKS)
             {
                 return std::nullopt;

@@ -603,7 +603,7 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     {
         step.start = Simulator::Now();
     }
-    const uint8_t phase = tr.phase;
+    const uint16_t phase = tr.phase;
     if (phase != CollectiveSchedule::NO_PHASE && !it.phaseStarted[phase])
     {
         it.phaseStarted[phase] = true;
@@ -641,7 +641,7 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
 uint32_t
 CollectiveWorkload::TagOf(const Iteration& it, uint32_t t) const
 {
-    const uint8_t phase = it.plan->schedule.GetTransfer(t).phase;
+    const uint16_t phase = it.plan->schedule.GetTransfer(t).phase;
     const uint32_t tag
         = phase == CollectiveSchedule::NO_PHASE ? 0 : Metrics::PhaseTag(it.phases[phase]);
     return tag ? tag : OpTag(it.handle); // past the phase tags: counted with its operation

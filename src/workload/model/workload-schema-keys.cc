@@ -62,6 +62,27 @@ WorkloadSchemaKeys::Iterations(ConfigSchemaObject& w, uint32_t dflt)
 }
 
 ConfigSchemaKey&
+WorkloadSchemaKeys::ChunkBytes(ConfigSchemaObject& w)
+{
+    return w.Integer("chunk_bytes", 0)
+        .Default(0)
+        .Unit("bytes")
+        .Bind(&WorkloadConfig::chunkBytes, uint64_t{0});
+}
+
+std::size_t
+WorkloadSchemaKeys::RankCount(const ConfigSchemaView& v)
+{
+    const nlohmann::json* ranks = v.Get("ranks");
+    if (ranks && ranks->is_array())
+    {
+        return ranks->size();
+    }
+    const ConfigSchemaDerived* hosts = v.Variable(HOSTS);
+    return hosts ? hosts->value.get<std::size_t>() : 0;
+}
+
+ConfigSchemaKey&
 WorkloadSchemaKeys::ComputeUs(ConfigSchemaObject& w)
 {
     return w.Number("compute_us", ConfigSchemaBounds::AtLeast(0))

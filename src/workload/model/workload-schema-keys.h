@@ -24,6 +24,11 @@ public:
     /// `iterations` of a CollectiveWorkload, `dflt` by default, bound to
     /// WorkloadConfig::iterations (0 there: the type's default). The caller adds its meaning.
     static ConfigSchemaKey& Iterations(ConfigSchemaObject& w, uint32_t dflt);
+    /// `chunk_bytes` of a CollectiveWorkload, 0 (one loop) by default, bound to
+    /// WorkloadConfig::chunkBytes. The caller adds its meaning.
+    static ConfigSchemaKey& ChunkBytes(ConfigSchemaObject& w);
+    /// The number of ranks a `ranks` key gives: its list's length, or every host.
+    static std::size_t RankCount(const ConfigSchemaView& v);
     /// `compute_us` between a CollectiveWorkload's iterations, 0 by default, bound to
     /// WorkloadConfig::computeUs. The caller adds its meaning.
     static ConfigSchemaKey& ComputeUs(ConfigSchemaObject& w);
