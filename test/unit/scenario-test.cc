@@ -1076,7 +1076,8 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
         "limits": {"max_events": 123456789, "max_rss_mb": 2048.5},
         "distribution": {"unit": "rack"},
         "output": {"dir": "/tmp/x", "pcap": true, "receivers": true, "steps": true,
-                   "packet_trace": true, "steering_trace": true}
+                   "packet_trace": true, "steering_trace": true, "timeline": true,
+                   "timeline_sample_us": 2.5, "timeline_max_mb": 7}
     })");
     const ScenarioConfig c = ParseJson(in);
     EXPECT_EQ(c.seed, 18446744073709551615ull);

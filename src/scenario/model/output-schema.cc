@@ -60,6 +60,27 @@ OutputSchema::Declare(ConfigSchemaObject& root)
              "its repaths and their rate limit can be followed; only the header when nothing "
              "steers")
         .Bind(&OutputConfig::steeringTrace);
+    out.Boolean("timeline")
+        .Default(false)
+        .Doc("write timeline.json in the Trace Event Format, for Perfetto (ui.perfetto.dev) or "
+             "Chrome's trace viewer: operations and their phases, each request's parts "
+             "(queueing, prefill, KV transfer, first token, decode), every host's compute, "
+             "waiting-for-data and sending, port counters (queue bytes, PFC pause, transmit "
+             "rate) and arrows from a request to the transfer it caused (docs/timeline.md); one "
+             "process only")
+        .Bind(&OutputConfig::timeline);
+    out.Number("timeline_sample_us", ConfigSchemaBounds::Above(0))
+        .Default(10.0)
+        .Unit("µs")
+        .Doc("how often the timeline samples every port's counters; a counter is written only "
+             "when it changed")
+        .Bind(&OutputConfig::timelineSampleUs);
+    out.Integer("timeline_max_mb", 1, 100000)
+        .Default(100)
+        .Unit("MB")
+        .Doc("the timeline's size bound: past it, host activity, request parts and counters "
+             "are dropped (counted in the file's otherData); operations are always written")
+        .Bind(&OutputConfig::timelineMaxMb);
 }
 
 } // namespace ns3

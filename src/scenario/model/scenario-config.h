@@ -29,10 +29,13 @@ struct OutputConfig
 {
     std::string dir; // default "results/<name>"
     bool pcap{false};
-    bool receivers{false};     // ops.csv: one row per receiver of every operation too
-    bool steps{false};         // steps.csv: one row per step of every collective iteration
-    bool packetTrace{false};   // packets.csv: one row per link each tagged data frame crossed
-    bool steeringTrace{false}; // steering.csv: one row per source-port change of a queue pair
+    bool receivers{false};       // ops.csv: one row per receiver of every operation too
+    bool steps{false};           // steps.csv: one row per step of every collective iteration
+    bool packetTrace{false};     // packets.csv: one row per link each tagged data frame crossed
+    bool steeringTrace{false};   // steering.csv: one row per source-port change of a queue pair
+    bool timeline{false};        // timeline.json: Trace Event Format for Perfetto
+    double timelineSampleUs{10}; // port counters sampled this often
+    uint64_t timelineMaxMb{100}; // past this, the timeline's streamed events are dropped
 };
 
 /// Budgets a run stops at (0: none).

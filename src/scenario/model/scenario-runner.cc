@@ -265,6 +265,18 @@ ScenarioRunner::Build()
                         "workload type '" << w.type << "' has keys but no Workload class");
         ObjectFactory factory(type->tid.GetName());
         Ptr<Workload> wl = factory.Create<Workload>();
+        if (m_config.output.timeline)
+        {
+            if (!m_timeline)
+            {
+                m_timeline
+                    = std::make_unique<TimelineWriter>(m_config.output.dir + "/timeline.json",
+                                                       m_config.output.timelineMaxMb * 1000000,
+                                                       *m_fabric,
+                                                       m_metrics);
+            }
+            m_timeline->Attach(wl); // before Install: a workload may pass it on (IsTimed)
+        }
         if (const Workload::Refusal no
             = m_ranks > 1 ? wl->SpreadRefusal(w, Lookahead()) : Workload::Refusal{};
             !no.key.empty())
@@ -412,6 +424,11 @@ ScenarioRunner::Run()
         ++m_bookkeepingScheduled;
         Simulator::Schedule(m_watchdog->GetTimeout() / 4, &ScenarioRunner::CheckWatchdog, this);
     }
+    if (m_timeline)
+    {
+        ++m_bookkeepingScheduled;
+        Simulator::Schedule(TimelineInterval(), &ScenarioRunner::SampleTimeline, this);
+    }
     if (m_completion && m_metrics->GetPending() == 0)
     {
         // Nothing of its own to wait for: done from the start.
@@ -449,6 +466,11 @@ ScenarioRunner::Run()
                 m_metrics->MarkFailed(h);
             }
         }
+    }
+    if (m_timeline)
+    {
+        m_timeline->Finish(m_simEnd);
+        m_timeline.reset();
     }
     m_complete = m_metrics->GetPending() == 0;
     if (m_ranks > 1)
@@ -524,6 +546,21 @@ ScenarioRunner::CheckWatchdog()
     Simulator::Schedule(m_watchdog->GetTimeout() / 4, &ScenarioRunner::CheckWatchdog, this);
 }
 
+Time
+ScenarioRunner::TimelineInterval() const
+{
+    return Time::FromDouble(m_config.output.timelineSampleUs, Time::US);
+}
+
+void
+ScenarioRunner::SampleTimeline()
+{
+    ++m_progressEvents;
+    m_timeline->Sample(TimelineInterval());
+    ++m_bookkeepingScheduled;
+    Simulator::Schedule(TimelineInterval(), &ScenarioRunner::SampleTimeline, this);
+}
+
 Ptr<RunWatchdog>
 ScenarioRunner::GetWatchdog() const
 {
@@ -594,6 +631,10 @@ ScenarioRunner::RefuseSpread() const
     if (!m_config.stragglers.empty())
     {
         refuse("stragglers", "a straggler");
+    }
+    if (m_config.output.timeline)
+    {
+        refuse("output.timeline", "a timeline");
     }
     const bool p2mp = std::any_of(m_config.workloads.begin(),
                                   m_config.workloads.end(),

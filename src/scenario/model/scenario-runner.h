@@ -16,6 +16,7 @@
 #include "scenario/model/run-watchdog.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/steering-trace-writer.h"
+#include "scenario/model/timeline-writer.h"
 #include "scenario/model/topology-builder.h"
 #include "workload/model/metrics.h"
 #include "workload/model/workload.h"
@@ -92,6 +93,9 @@ private:
     void CheckBudgets();
     /// Every quarter of limits.watchdog_us: stop a run that has stalled.
     void CheckWatchdog();
+    /// output.timeline: sample the port counters, every output.timeline_sample_us.
+    void SampleTimeline();
+    Time TimelineInterval() const;
     /// Model events so far (ns-3's initialisation and the bookkeeping ticks left out).
     uint64_t ModelEvents() const;
     /**
@@ -154,6 +158,7 @@ private:
     std::unique_ptr<RateTraceWriter> m_rateTrace;
     std::unique_ptr<PacketTraceWriter> m_packetTrace;
     std::unique_ptr<SteeringTraceWriter> m_steeringTrace;
+    std::unique_ptr<TimelineWriter> m_timeline;
     Ptr<RunWatchdog> m_watchdog;
     double m_wallSeconds{0};
     double m_progressStartWall{0};

@@ -138,6 +138,19 @@ Scenario::Warnings(const ScenarioConfig& config)
             }
         }
     }
+    // The timeline's knobs without a timeline.
+    const OutputConfig plainOutput;
+    if (!config.output.timeline)
+    {
+        if (config.output.timelineSampleUs != plainOutput.timelineSampleUs)
+        {
+            out.push_back("output.timeline_sample_us: has no effect without output.timeline");
+        }
+        if (config.output.timelineMaxMb != plainOutput.timelineMaxMb)
+        {
+            out.push_back("output.timeline_max_mb: has no effect without output.timeline");
+        }
+    }
     // Only a watchdog given can be this short: the auto one is ten RTOs or more.
     const double watchdogUs = config.limits.watchdogUs;
     if (watchdogUs != LimitsConfig::AUTO_WATCHDOG && watchdogUs > 0

@@ -132,6 +132,7 @@ BroadcastWorkload::InstallRelay()
     m_relay->SetFirstRankIsSource(true);
     NS_LOG_INFO("broadcast by " << EnumName(m_config.algorithm) << " over " << c.ranks.size()
                                 << " ranks");
+    ForwardTimeline(m_relay);
     m_relay->Install(c, m_context);
 }
 

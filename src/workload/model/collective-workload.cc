@@ -120,6 +120,7 @@ CollectiveWorkload::DoInstall()
     m_barrier = m_config.barrier;
     const uint64_t chunk = m_config.chunkBytes;
     m_channels.assign(n, nullptr);
+    m_computing.assign(n, false);
     if (m_context.messenger)
     {
         // Spread over processes: those that simulate ranks each send a part per iteration.
@@ -559,6 +560,15 @@ CollectiveWorkload::StartRank(uint32_t rank, uint32_t i)
     }
     it.lastStart = Simulator::Now();
     it.rankStarted[rank] = true;
+    if (IsTimed())
+    {
+        if (m_computing[rank])
+        {
+            m_computing[rank] = false;
+            Activity(m_hosts[rank], HostActivity::COMPUTE, -1);
+        }
+        Activity(m_hosts[rank], HostActivity::WAIT, +1);
+    }
     std::vector<uint32_t> now = it.plan->roots[rank];
     now.insert(now.end(), it.ready[rank].begin(), it.ready[rank].end());
     it.ready[rank].clear();
@@ -609,6 +619,12 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
         it.phaseStarted[phase] = true;
         it.phaseStart[phase] = Simulator::Now();
         m_context.metrics->StartPhase(it.phases[phase]);
+    }
+    if (IsTimed() && (!tr.local || tr.delayNs > 0))
+    {
+        Activity(m_hosts[tr.src],
+                 tr.local ? HostActivity::COMPUTE : HostActivity::SEND,
+                 tr.receivers ? static_cast<int32_t>(tr.receivers->size()) : 1);
     }
     if (tr.local)
     {
@@ -679,6 +695,12 @@ CollectiveWorkload::Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t byte
     Iteration& it = GetIteration(i);
     const CollectiveSchedule& s = it.plan->schedule;
     const uint32_t k = it.plan->stepOf[t];
+    if (IsTimed() && (!s.GetTransfer(t).local || s.GetTransfer(t).delayNs > 0))
+    {
+        Activity(m_hosts[s.GetTransfer(t).src],
+                 s.GetTransfer(t).local ? HostActivity::COMPUTE : HostActivity::SEND,
+                 -1);
+    }
     if (m_deliveredByStep.size() <= k)
     {
         m_deliveredByStep.resize(k + 1, 0);
@@ -806,6 +828,7 @@ CollectiveWorkload::Complete(uint32_t i, const CollectiveSpread::Part& all)
             {
                 QuadHeapScheduler::SetNextRemote(compute.GetTimeStep(), ProcessRanks::NextTie());
             }
+            ComputeBegins(r, compute);
             Simulator::Schedule(
                 from + compute - now, &CollectiveWorkload::StartRank, this, r, i + 1);
         }
@@ -822,10 +845,25 @@ CollectiveWorkload::MaybeRankDone(uint32_t i, uint32_t rank)
         return;
     }
     it.rankDone[rank] = true;
+    if (IsTimed())
+    {
+        Activity(m_hosts[rank], HostActivity::WAIT, -1);
+    }
     if (!m_barrier && i + 1 < m_iterations)
     {
-        Simulator::Schedule(
-            ComputeTime(rank, i + 1), &CollectiveWorkload::StartRank, this, rank, i + 1);
+        const Time compute = ComputeTime(rank, i + 1);
+        ComputeBegins(rank, compute);
+        Simulator::Schedule(compute, &CollectiveWorkload::StartRank, this, rank, i + 1);
+    }
+}
+
+void
+CollectiveWorkload::ComputeBegins(uint32_t rank, Time compute)
+{
+    if (IsTimed() && compute.IsStrictlyPositive())
+    {
+        m_computing[rank] = true; // StartRank ends it
+        Activity(m_hosts[rank], HostActivity::COMPUTE, +1);
     }
 }
 

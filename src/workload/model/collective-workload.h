@@ -162,6 +162,8 @@ private:
     /// Transfer t of iteration i is whole at rank, which reported bytes of it (0: local work).
     void Arrived(uint32_t i, uint32_t t, uint32_t rank, uint64_t bytes);
     void MaybeRankDone(uint32_t i, uint32_t rank);
+    /// Rank computes for `compute` before its next iteration (for a timeline: StartRank ends it).
+    void ComputeBegins(uint32_t rank, Time compute);
     /// The ranks this process acts for are done with iteration i: what they saw of it.
     void PartDone(uint32_t i);
     /// Iteration i is done on every rank; all: what every process saw of it.
@@ -204,6 +206,7 @@ private:
     std::vector<uint64_t> m_handles;
     uint64_t m_transfersPosted{0};
     std::vector<uint64_t> m_deliveredByStep; ///< bytes receivers reported, by step
+    std::vector<bool> m_computing; ///< per rank: computing before its next iteration (timeline)
 };
 
 } // namespace ns3

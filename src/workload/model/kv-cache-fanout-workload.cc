@@ -637,6 +637,10 @@ KvCacheFanoutWorkload::StartPrefill(uint32_t p)
     m_prefillBusy[p] = true;
     Request& req = m_requests[r];
     req.prefillStart = Simulator::Now();
+    if (IsTimed())
+    {
+        Activity(m_prefillHosts[p], HostActivity::COMPUTE, +1);
+    }
     Simulator::Schedule(
         m_prefillPerToken * req.prompt, &KvCacheFanoutWorkload::PrefillDone, this, p, r);
 }
@@ -702,6 +706,15 @@ KvCacheFanoutWorkload::PrefillDone(uint32_t p, uint32_t r)
     NS_LOG_LOGIC("request " << r << ": " << req.kvBytes << " KV bytes from host "
                             << m_prefillHosts[p] << " to decode host "
                             << m_decode[req.decode[0]].host);
+    if (IsTimed())
+    {
+        Activity(m_prefillHosts[p], HostActivity::COMPUTE, -1);
+        Activity(m_prefillHosts[p], HostActivity::SEND, static_cast<int32_t>(hosts.size()));
+        for (uint32_t h : hosts)
+        {
+            Activity(h, HostActivity::WAIT, +1);
+        }
+    }
     std::sort(hosts.begin(), hosts.end());
     m_channels[p]->Send(
         r, std::make_shared<const std::vector<uint32_t>>(hosts), req.kvBytes, OpTag(req.handle));
@@ -722,6 +735,7 @@ KvCacheFanoutWorkload::KvDelivered(uint32_t p, uint64_t tag, uint32_t host, uint
     m_decode[d].inFlight -= req.kvBytes;
     --req.copiesLeft;
     req.has[std::find(req.decode.begin(), req.decode.end(), d) - req.decode.begin()] = true;
+    CopyDone(p, host);
     m_context.metrics->AddReceiverCompletion(req.handle, host);
     if (d == req.decode[0])
     {
@@ -740,6 +754,7 @@ KvCacheFanoutWorkload::KvDropped(uint32_t p, uint64_t tag, uint32_t host, uint64
     m_decode[d].dropped = true;
     m_decode[d].inFlight -= req.kvBytes;
     --req.copiesLeft;
+    CopyDone(p, host);
     const std::size_t i = std::find(req.decode.begin(), req.decode.end(), d) - req.decode.begin();
     NS_LOG_INFO("request " << r << ": decode host " << host << " dropped before it had the KV");
     if (i == 0)
@@ -790,8 +805,16 @@ KvCacheFanoutWorkload::Step(uint32_t d)
     rank.joining.clear();
     if (rank.batch.empty())
     {
+        if (rank.stepping && IsTimed())
+        {
+            Activity(rank.host, HostActivity::COMPUTE, -1);
+        }
         rank.stepping = false;
         return;
+    }
+    if (!rank.stepping && IsTimed())
+    {
+        Activity(rank.host, HostActivity::COMPUTE, +1); // steps back to back: one span
     }
     rank.stepping = true;
     Time step = m_decodeStep + m_decodePerSequence * (rank.batch.size() - 1);
@@ -836,7 +859,61 @@ KvCacheFanoutWorkload::MaybeFinish(uint32_t r)
     {
         --m_decode[d].load;
     }
+    if (IsTimed())
+    {
+        TimeSegments(req);
+    }
     CompleteOp(req.handle);
+}
+
+void
+KvCacheFanoutWorkload::CopyDone(uint32_t p, uint32_t host)
+{
+    if (IsTimed())
+    {
+        Activity(m_prefillHosts[p], HostActivity::SEND, -1);
+        Activity(host, HostActivity::WAIT, -1);
+    }
+}
+
+void
+KvCacheFanoutWorkload::TimeSegments(const Request& req)
+{
+    // Arrival to the operation's end, part by part, each from where the last one ended: the
+    // last token, or the last replica's copy if later. A request no replica could decode ends
+    // with its KV transfer. Empty parts (no queueing) are left out.
+    const Time end = Simulator::Now();
+    Time from = req.arrival;
+    auto add = [&](const char* name, Time to, bool causedSend)
+    {
+        if (to <= from)
+        {
+            return;
+        }
+        TimelineSegment seg;
+        seg.op = req.handle;
+        seg.name = name;
+        seg.start = from;
+        seg.end = to;
+        if (causedSend)
+        {
+            seg.causedHost = m_prefillHosts[req.prefill];
+            seg.causedActivity = HostActivity::SEND;
+        }
+        Segment(seg);
+        from = to;
+    };
+    add("queueing", req.prefillStart, false);
+    add("prefill", req.prefillEnd, false);
+    if (!req.decoded)
+    {
+        add("kv-transfer", end, true);
+        return;
+    }
+    add("kv-transfer", req.kvArrival, true);
+    add("first-token", req.firstToken, false);
+    add("decode", req.lastToken, false);
+    add("replicas", end, false);
 }
 
 void

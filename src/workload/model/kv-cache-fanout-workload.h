@@ -117,6 +117,10 @@ private:
     void Step(uint32_t d);
     void StepDone(uint32_t d);
     void MaybeFinish(uint32_t r);
+    /// A copy of prefill rank p's KV message is at (or lost to) host (for a timeline).
+    void CopyDone(uint32_t p, uint32_t host);
+    /// A finished request's parts, arrival to end, as timeline segments.
+    void TimeSegments(const Request& req);
 
     std::vector<uint32_t> m_prefillHosts;
     std::vector<DecodeRank> m_decode;

@@ -22,8 +22,28 @@ Workload::GetTypeId()
               .AddTraceSource("OperationComplete",
                               "An operation of this workload completed (workload index, handle)",
                               MakeTraceSourceAccessor(&Workload::m_completeTrace),
-                              "ns3::Workload::OperationTracedCallback");
+                              "ns3::Workload::OperationTracedCallback")
+              .AddTraceSource("Activity",
+                              "A host's compute, wait or send count changed (host, kind, +1 or "
+                              "-1): fired only while something listens (output.timeline)",
+                              MakeTraceSourceAccessor(&Workload::m_activityTrace),
+                              "ns3::Workload::ActivityTracedCallback")
+              .AddTraceSource("Segment",
+                              "A part of an operation's duration, fired when the operation "
+                              "completes (a request's queueing, prefill, KV transfer, ...)",
+                              MakeTraceSourceAccessor(&Workload::m_segmentTrace),
+                              "ns3::Workload::SegmentTracedCallback");
     return tid;
+}
+
+void
+Workload::ForwardTimeline(Ptr<Workload> inner)
+{
+    if (IsTimed())
+    {
+        inner->TraceConnectWithoutContext("Activity", MakeCallback(&Workload::Activity, this));
+        inner->TraceConnectWithoutContext("Segment", MakeCallback(&Workload::Segment, this));
+    }
 }
 
 void

@@ -15,6 +15,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "workload/model/metrics.h"
 #include "workload/model/straggler.h"
+#include "workload/model/timeline-segment.h"
 #include "workload/model/workload-config.h"
 #include "workload/model/workload-type-registry.h"
 
@@ -113,6 +114,9 @@ public:
 
     /// Signature of the OperationComplete trace: workload index, operation handle.
     typedef void (*OperationTracedCallback)(uint32_t workload, uint64_t handle);
+    /// A host's activity count of one kind changed by delta (+1 begins, -1 ends).
+    typedef void (*ActivityTracedCallback)(uint32_t host, HostActivity kind, int32_t delta);
+    typedef void (*SegmentTracedCallback)(const TimelineSegment& segment);
 
 protected:
     void DoDispose() override;
@@ -142,6 +146,21 @@ protected:
     void CompleteOpAt(uint64_t handle, Time end);
     /// An independent random seed for this workload: adding a workload reshuffles no other.
     uint64_t WorkloadSeed() const;
+    /// Whether a timeline listens: the Activity and Segment traces are worth firing.
+    bool IsTimed() const
+    {
+        return !m_activityTrace.IsEmpty() || !m_segmentTrace.IsEmpty();
+    }
+    void Activity(uint32_t host, HostActivity kind, int32_t delta)
+    {
+        m_activityTrace(host, kind, delta);
+    }
+    void Segment(const TimelineSegment& segment)
+    {
+        m_segmentTrace(segment);
+    }
+    /// A workload that runs another inside (a relayed broadcast) passes on what it fires.
+    void ForwardTimeline(Ptr<Workload> inner);
     /// A RoCEv2 UDP source port (the entropy ECMP hashes) from a random draw: the dynamic
     /// range 49152 + [0, 16384).
     static uint16_t EntropyPort(uint64_t draw);
@@ -167,6 +186,8 @@ protected:
 
 private:
     TracedCallback<uint32_t, uint64_t> m_completeTrace;
+    TracedCallback<uint32_t, HostActivity, int32_t> m_activityTrace;
+    TracedCallback<const TimelineSegment&> m_segmentTrace;
 };
 
 } // namespace ns3
