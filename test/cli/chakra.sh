@@ -19,9 +19,12 @@
 # - traces written by Chakra's own generator (test/data/chakra-generator) load and run: the
 #   compute-only ones take their closed form (5 µs; two dependent nodes 10 µs), the 4-rank
 #   ALL_REDUCE equals the JSON allreduce, the others complete;
+# - process groups (comm_groups, pg_name): 8 pairs' AllReduces each equal the JSON allreduce
+#   over a pair, and a data-parallel AllReduce over the even and odd ranks waits for them;
 # - malformed traces (unsupported node type or collective, missing rank file, a collective
 #   the ranks disagree on, a receive with no send, a cycle, an unknown dependency, a truncated
-#   file, more files than ranks) exit 2 with the node or file named.
+#   file, more files than ranks, groups entered in crossed orders, an unknown pg_name) and a
+#   bad comm_groups file exit 2 with the node or file named.
 set -u
 
 if [[ $# -ne 2 ]]; then
@@ -187,6 +190,60 @@ else
     fail "pipeline trace" "$(duration pipe 2>&1) us" "$(head -3 pipe.err pipe-reversed.err)"
 fi
 
+# Process groups (comm_groups, pg_name): 8 tensor-parallel pairs, each under one edge switch,
+# so each pair's AllReduce is alone on its links: every pair's phase equals the JSON
+# allreduce over ranks [0, 1]. Then a data-parallel AllReduce over the even and the odd ranks
+# after it: it runs, and it waits for its ranks' pair AllReduce (without the dependency it
+# starts at 0).
+PYTHONPATH="$source_dir/python" /usr/bin/python3 - <<'PY'
+import json
+from mcast4ai.chakra import Node, NodeType as T, CommType as C, write_trace
+ar = lambda i, size, group, deps=(): Node(i, "ar", T.COMM_COLL_NODE, list(deps), attrs={
+    "comm_type": int(C.ALL_REDUCE), "comm_size": size, "pg_name": group})
+groups = {f"tp{p}": [2 * p, 2 * p + 1] for p in range(8)}
+groups.update({"dp0": list(range(0, 16, 2)), "dp1": list(range(1, 16, 2))})
+json.dump(groups, open("groups.json", "w"))
+for r in range(16):
+    write_trace("tp", r, [ar(0, 1048576, f"tp{r // 2}")])
+    write_trace("tpdp", r, [ar(0, 1048576, f"tp{r // 2}"), ar(1, 262144, f"dp{r % 2}", [0])])
+    write_trace("tpdp-free", r, [ar(0, 1048576, f"tp{r // 2}"), ar(1, 262144, f"dp{r % 2}")])
+PY
+groups_set() { echo "workloads[0]={\"type\":\"chakra\",\"label\":\"w\",\"ranks\":\"all\",\"trace\":\"$1\",\"comm_groups\":\"groups.json\"}"; }
+if run pair --set 'workloads[0].ranks=[0,1]' && run tp --set "$(groups_set tp)" &&
+    /usr/bin/python3 - pair tp >same.out 2>&1 <<'PY'; then
+import csv, sys
+rows = lambda d: list(csv.DictReader(open(d + "/ops.csv")))
+pair = [r for r in rows(sys.argv[1]) if r["kind"] == "op"][0]
+phases = [r for r in rows(sys.argv[2]) if r["kind"] == "phase"]
+assert len(phases) == 8, "%d phases" % len(phases)
+for p in phases:
+    for c in ("start_us", "end_us", "net_bytes", "switch_hops"):
+        assert p[c] == pair[c], "%s %s: %s against %s" % (p["phase"], c, p[c], pair[c])
+print("8 pair phases = JSON allreduce over [0, 1]: %s us" % pair["duration_us"])
+PY
+    pass "process groups: $(cat same.out)"
+else
+    fail "process groups: pairs" "$(cat same.out pair.err tp.err | head -5)"
+fi
+if run tpdp --set "$(groups_set tpdp)" && run tpdp-free --set "$(groups_set tpdp-free)" &&
+    /usr/bin/python3 - tpdp tpdp-free >same.out 2>&1 <<'PY'; then
+import csv, sys
+phases = lambda d: [r for r in csv.DictReader(open(d + "/ops.csv")) if r["kind"] == "phase"]
+dp = [p for p in phases(sys.argv[1]) if "#1@" in p["phase"]]
+tp_end = min(float(p["end_us"]) for p in phases(sys.argv[1]) if "#0@" in p["phase"])
+free = [p for p in phases(sys.argv[2]) if "#1@" in p["phase"]]
+assert len(dp) == 2 and all(p["outcome"] == "completed" for p in dp), dp
+starts = [float(p["start_us"]) for p in dp]
+assert min(starts) > 0.9 * tp_end, "data-parallel starts %s before the pairs end (%s)" % (starts, tp_end)
+assert all(float(p["start_us"]) == 0 for p in free), [p["start_us"] for p in free]
+print("data-parallel AllReduces start at %s us, after the pairs (first ends %.3f); without the "
+      "dependency at 0" % (", ".join("%.3f" % x for x in starts), tp_end))
+PY
+    pass "process groups: $(cat same.out)"
+else
+    fail "process groups: data parallel after tensor parallel" "$(cat same.out tpdp.err | head -5)"
+fi
+
 # Chakra's own generator's traces (4 ranks).
 fixtures=$source_dir/test/data/chakra-generator
 for case in one_comp_node:5.000 two_comp_nodes_dependent:10.000; do
@@ -233,13 +290,22 @@ write_trace("norecv", 1, [Node(4, "r", T.COMM_RECV_NODE,
                                attrs={"comm_src": 0, "comm_size": 64, "comm_tag": 1})])
 write_trace("three", 2, [ar(0, 1024)])
 write_trace("missing", 0, [ar(0, 1024)])
+import json
+json.dump({"a": [0, 1], "b": [0, 1]}, open("groups2.json", "w"))
+grp = lambda i, g, deps=(): Node(i, "g" + g, T.COMM_COLL_NODE, list(deps), attrs={
+    "comm_type": int(C.ALL_REDUCE), "comm_size": 64, "pg_name": g})
+# Two groups of the same ranks, entered in opposite orders: a deadlock.
+write_trace("crossed", 0, [grp(0, "a"), grp(1, "b", [0])])
+write_trace("crossed", 1, [grp(0, "b"), grp(1, "a", [0])])
+for r in range(2):
+    write_trace("nogroup", r, [grp(0, "z")])
 for r in range(2):
     Path(f"dangling.{r}.et").write_bytes(encode_trace([Node(6, "c", T.COMP_NODE, [99])]))
     Path(f"cut.{r}.et").write_bytes(encode_trace([ar(0, 1024)])[:-3])
 PY
 while IFS='|' read -r trace want; do
     "$runner" base.json --quiet --set "output.dir=bad" \
-        --set "workloads[0]={\"type\":\"chakra\",\"label\":\"w\",\"ranks\":2,\"trace\":\"$trace\"}" \
+        --set "workloads[0]={\"type\":\"chakra\",\"label\":\"w\",\"ranks\":2,\"trace\":\"$trace\",\"comm_groups\":\"groups2.json\"}" \
         2>bad.err >/dev/null
     code=$?
     first=$(head -1 bad.err)
@@ -251,13 +317,25 @@ while IFS='|' read -r trace want; do
 done <<'CASES'
 memload|memload.0.et: node 3 ("load"): MEM_LOAD_NODE is not supported
 reduce|reduce.0.et: node 5 ("red"): collective REDUCE is not supported
-disagree|disagree.1.et: node 9 ("ar"): collective 0 of the trace is ALL_REDUCE of 2048 bytes
+disagree|disagree.1.et: node 9 ("ar"): collective 0 (over every rank) is ALL_REDUCE of 2048 bytes
 cycle|cycle.0.et: node 1 ("a"): its dependencies form a cycle
 norecv|norecv.1.et: node 4 ("r"): no send from rank 0 with comm_tag 1
 dangling|dangling.0.et: node 6 ("c"): depends on node 99, which the file does not have
 cut|cut.0.et: message 1
 missing|missing.1.et: cannot read
 three|three.2.et: the trace has more ranks than the workload's 2
+crossed|crossed.0.et: node 0 ("ga"): its collective (process group "a") waits for rank 1, whose next is crossed.1.et: node 0 ("gb")
+nogroup|nogroup.0.et: node 0 ("gz"): pg_name "z" is not a group of the workload's comm_groups file
 CASES
+echo '{"a": [0, 7]}' >bad-groups.json
+"$runner" base.json --quiet --set "output.dir=bad" \
+    --set 'workloads[0]={"type":"chakra","label":"w","ranks":2,"trace":"three","comm_groups":"bad-groups.json"}' \
+    2>bad.err >/dev/null
+code=$?
+if [[ $code -eq 2 && $(head -1 bad.err) == *'workloads[0].comm_groups: bad-groups.json: group "a": 7 is not a rank of the trace'"'"'s 2'* ]]; then
+    pass "bad comm_groups file: exit 2 naming workloads[0].comm_groups"
+else
+    fail "bad comm_groups file" "exit $code: $(head -1 bad.err)"
+fi
 
 finish

@@ -3,12 +3,15 @@
 #include "chakra-et.pb.h"
 #include "rdma/model/rdma-limits.h"
 
+#include <algorithm>
 #include <deque>
 #include <fcntl.h>
+#include <fstream>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/gzip_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <queue>
 #include <unistd.h>
 #include <unordered_map>
@@ -124,11 +127,70 @@ ChakraTrace::CollectiveName(Collective c)
 }
 
 std::optional<std::string>
-ChakraTrace::Load(const std::string& prefix, uint32_t ranks, ChakraTrace& out)
+ChakraTrace::ReadGroups(const std::string& path, uint32_t ranks, Groups& out)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        return path + ": cannot read";
+    }
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || doc.empty())
+    {
+        return path + ": not a JSON object of process group name -> list of ranks";
+    }
+    out.clear();
+    for (const auto& [name, list] : doc.items())
+    {
+        const std::string at = path + ": group \"" + name + "\"";
+        if (!list.is_array() || list.size() < 2)
+        {
+            return at + ": not a list of at least 2 ranks";
+        }
+        std::vector<uint32_t> members;
+        for (const nlohmann::json& r : list)
+        {
+            if (!r.is_number_unsigned() || r.get<uint64_t>() >= ranks)
+            {
+                return at + ": " + r.dump() + " is not a rank of the trace's "
+                       + std::to_string(ranks);
+            }
+            members.push_back(r.get<uint32_t>());
+        }
+        std::vector<uint32_t> sorted = members;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        {
+            return at + ": a rank listed twice";
+        }
+        out[name] = std::move(members);
+    }
+    return std::nullopt;
+}
+
+const std::vector<uint32_t>&
+ChakraTrace::MembersOf(const Node& n) const
+{
+    return n.group.empty() ? m_world : m_groups.at(n.group);
+}
+
+std::string
+ChakraTrace::GroupName(const std::string& group)
+{
+    return group.empty() ? "every rank" : "process group \"" + group + "\"";
+}
+
+std::optional<std::string>
+ChakraTrace::Load(const std::string& prefix, uint32_t ranks, const Groups& groups, ChakraTrace& out)
 {
     out = ChakraTrace();
     out.m_prefix = prefix;
+    out.m_groups = groups;
     out.m_nodes.resize(ranks);
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        out.m_world.push_back(r);
+    }
     for (uint32_t r = 0; r < ranks; ++r)
     {
         if (auto e = out.ReadRank(r))
@@ -354,23 +416,64 @@ ChakraTrace::ReadRank(uint32_t rank)
                                  "ALL_TO_ALL are)";
                     }
                 }
-                // Every rank takes a share of the buffer, at least a byte.
-                if (auto e = required("comm_size", ranks, INT64_MAX, v))
+                if (auto e = required("comm_size", 1, INT64_MAX, v))
                 {
                     return e;
                 }
                 node.bytes = static_cast<uint64_t>(v);
+                // Its process group, when the workload has a group file (else every rank).
+                if (!m_groups.empty())
+                {
+                    for (const pb::AttributeProto& a : n.attr())
+                    {
+                        if (a.name() != "pg_name")
+                        {
+                            continue;
+                        }
+                        if (a.value_case() == pb::AttributeProto::kStringVal)
+                        {
+                            node.group = a.string_val();
+                        }
+                        else if (auto g = IntOf(a))
+                        {
+                            node.group = std::to_string(*g);
+                        }
+                        else
+                        {
+                            return at + ": attribute pg_name is neither a string nor an integer";
+                        }
+                    }
+                    if (!node.group.empty() && !m_groups.count(node.group))
+                    {
+                        return at + ": pg_name \"" + node.group
+                               + "\" is not a group of the workload's comm_groups file";
+                    }
+                }
+                const std::vector<uint32_t>& members = MembersOf(node);
+                if (std::find(members.begin(), members.end(), rank) == members.end())
+                {
+                    return at + ": rank " + std::to_string(rank) + " is not in its "
+                           + GroupName(node.group);
+                }
+                // Every rank of the group takes a share of the buffer, at least a byte.
+                if (node.bytes < members.size())
+                {
+                    return at + ": comm_size " + std::to_string(node.bytes) + " is below its "
+                           + std::to_string(members.size()) + " ranks (a byte each)";
+                }
                 IntAttr root = FindInt(n, "root");
                 if (root.error)
                 {
                     return at + ": " + *root.error;
                 }
-                if (root.present && (root.value < 0 || root.value >= ranks))
+                node.root = root.present ? static_cast<uint32_t>(root.value) : members.front();
+                if (root.present
+                    && (root.value < 0
+                        || std::find(members.begin(), members.end(), root.value) == members.end()))
                 {
                     return at + ": attribute root = " + std::to_string(root.value)
-                           + " is not a rank of the trace's " + std::to_string(ranks);
+                           + " is not a rank of its " + GroupName(node.group);
                 }
-                node.root = static_cast<uint32_t>(root.value);
                 break;
             }
             default:
@@ -471,7 +574,7 @@ ChakraTrace::Order()
     std::vector<uint32_t> cursor(ranks, 0);
     // Sends not yet received, by (source, destination, tag), in order.
     std::map<std::tuple<uint32_t, uint32_t, int64_t>, std::deque<uint32_t>> unreceived;
-    uint32_t collectives = 0;
+    std::map<std::string, uint32_t> collectives; ///< by group: how many ran
     for (;;)
     {
         bool progress = false;
@@ -517,82 +620,108 @@ ChakraTrace::Order()
                 progress = true;
             }
         }
-        uint32_t atCollective = 0;
         uint32_t finished = 0;
         for (uint32_t r = 0; r < ranks; ++r)
         {
             finished += cursor[r] == m_nodes[r].size();
-            atCollective += cursor[r] < m_nodes[r].size();
         }
         if (finished == ranks)
         {
             break;
         }
-        // Every rank not done is blocked: at a collective, or at a receive.
-        bool allAtCollective = atCollective == ranks;
-        for (uint32_t r = 0; r < ranks && allAtCollective; ++r)
+        // A collective runs once every rank of its group is at it (at its next collective,
+        // of that group): the k-th of a group on each of its ranks is one collective.
+        auto at = [&](uint32_t q) -> const Node*
         {
-            allAtCollective = m_nodes[r][cursor[r]].kind == Kind::COLLECTIVE;
-        }
-        if (allAtCollective)
+            return cursor[q] < m_nodes[q].size() ? &m_nodes[q][cursor[q]] : nullptr;
+        };
+        auto readyFor = [&](const Node& n, uint32_t q)
         {
-            Step s;
-            s.kind = Kind::COLLECTIVE;
-            const Node& first = m_nodes[0][cursor[0]];
-            for (uint32_t r = 0; r < ranks; ++r)
-            {
-                const Node& n = m_nodes[r][cursor[r]];
-                if (n.collective != first.collective || n.bytes != first.bytes
-                    || n.root != first.root)
-                {
-                    return Where(r, cursor[r]) + ": collective " + std::to_string(collectives)
-                           + " of the trace is " + CollectiveName(n.collective) + " of "
-                           + std::to_string(n.bytes) + " bytes (root " + std::to_string(n.root)
-                           + ") here but " + CollectiveName(first.collective) + " of "
-                           + std::to_string(first.bytes) + " bytes (root "
-                           + std::to_string(first.root) + ") at " + Where(0, cursor[0]);
-                }
-                s.nodes.push_back(cursor[r]);
-                ++cursor[r];
-            }
-            m_steps.push_back(std::move(s));
-            ++collectives;
-            continue;
-        }
-        if (progress)
+            const Node* m = at(q);
+            return m && m->kind == Kind::COLLECTIVE && m->group == n.group;
+        };
+        bool fired = false;
+        for (uint32_t r = 0; r < ranks && !fired; ++r)
         {
-            continue;
-        }
-        // Stuck: name the first rank that waits for something that never comes.
-        for (uint32_t r = 0; r < ranks; ++r)
-        {
-            if (cursor[r] == m_nodes[r].size())
+            const Node* n = at(r);
+            if (!n || n->kind != Kind::COLLECTIVE)
             {
                 continue;
             }
-            const Node& n = m_nodes[r][cursor[r]];
-            if (n.kind == Kind::RECV)
+            const std::vector<uint32_t>& members = MembersOf(*n);
+            if (!std::all_of(members.begin(),
+                             members.end(),
+                             [&](uint32_t q)
+                             {
+                                 return readyFor(*n, q);
+                             }))
             {
-                return Where(r, cursor[r]) + ": no send from rank " + std::to_string(n.peer)
-                       + " with comm_tag " + std::to_string(n.tag)
-                       + " can reach it (it is missing, or waits for this rank)";
+                continue;
             }
-            for (uint32_t q = 0; q < ranks; ++q)
+            Step s;
+            s.kind = Kind::COLLECTIVE;
+            s.ranks = members;
+            const uint32_t first = members.front();
+            const Node& f = *at(first);
+            const uint32_t k = collectives[n->group]++;
+            for (uint32_t q : members)
             {
-                if (cursor[q] == m_nodes[q].size())
+                const Node& m = *at(q);
+                if (m.collective != f.collective || m.bytes != f.bytes || m.root != f.root)
                 {
-                    return Where(r, cursor[r]) + ": collective " + std::to_string(collectives)
-                           + " of the trace, but " + FileOf(q) + " has only "
-                           + std::to_string(collectives) + " collectives";
+                    return Where(q, cursor[q]) + ": collective " + std::to_string(k) + " (over "
+                           + GroupName(n->group) + ") is " + CollectiveName(m.collective) + " of "
+                           + std::to_string(m.bytes) + " bytes (root " + std::to_string(m.root)
+                           + ") here but " + CollectiveName(f.collective) + " of "
+                           + std::to_string(f.bytes) + " bytes (root " + std::to_string(f.root)
+                           + ") at " + Where(first, cursor[first]);
                 }
             }
-            for (uint32_t q = 0; q < ranks; ++q)
+            for (uint32_t q : members)
             {
-                if (m_nodes[q][cursor[q]].kind == Kind::RECV)
+                s.nodes.push_back(cursor[q]++);
+            }
+            m_steps.push_back(std::move(s));
+            fired = true;
+        }
+        if (fired || progress)
+        {
+            continue;
+        }
+        // Stuck: name a rank that waits for something that never comes.
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            const Node* n = at(r);
+            if (n && n->kind == Kind::RECV)
+            {
+                return Where(r, cursor[r]) + ": no send from rank " + std::to_string(n->peer)
+                       + " with comm_tag " + std::to_string(n->tag)
+                       + " can reach it (it is missing, or waits for this rank)";
+            }
+        }
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            const Node* n = at(r);
+            if (!n)
+            {
+                continue;
+            }
+            for (uint32_t q : MembersOf(*n))
+            {
+                const Node* m = at(q);
+                if (!m)
                 {
-                    return Where(q, cursor[q]) + ": no send from rank "
-                           + std::to_string(m_nodes[q][cursor[q]].peer)
-                           + " can reach it before collective " + std::to_string(collectives);
+                    return Where(r, cursor[r]) + ": collective "
+                           + std::to_string(collectives[n->group]) + " (over " + GroupName(n->group)
+                           + "), but " + FileOf(q) + " has only "
+                           + std::to_string(collectives[n->group]) + " of its collectives";
+                }
+                if (!readyFor(*n, q))
+                {
+                    return Where(r, cursor[r]) + ": its collective (" + GroupName(n->group)
+                           + ") waits for rank " + std::to_string(q) + ", whose next is "
+                           + Where(q, cursor[q]) + " (" + GroupName(m->group)
+                           + "): the ranks order their collectives differently";
                 }
             }
         }

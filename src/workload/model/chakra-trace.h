@@ -8,6 +8,7 @@
 #define MCAST4AI_CHAKRA_TRACE_H
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,7 +56,8 @@ public:
         uint64_t bytes{0};          ///< comm_size
         uint32_t peer{0};           ///< SEND: comm_dst, RECV: comm_src
         int64_t tag{0};             ///< SEND, RECV: comm_tag (0 if absent)
-        uint32_t root{0};           ///< BROADCAST: attribute `root` (rank 0 if absent)
+        uint32_t root{0};           ///< BROADCAST: attribute `root` (its group's first if absent)
+        std::string group;          ///< COLLECTIVE: attribute `pg_name` ("": every rank)
         std::vector<uint32_t> deps; ///< indices into the rank's nodes
     };
 
@@ -66,17 +68,31 @@ public:
         uint32_t rank{0};            ///< COMPUTE, SEND, RECV
         uint32_t node{0};            ///< COMPUTE, SEND, RECV: index into the rank's nodes
         uint32_t send{0};            ///< RECV: the step of its matching send
-        std::vector<uint32_t> nodes; ///< COLLECTIVE: per rank, its node
+        std::vector<uint32_t> ranks; ///< COLLECTIVE: its group's ranks, in ring order
+        std::vector<uint32_t> nodes; ///< COLLECTIVE: per rank of `ranks`, its node
     };
 
+    /// Process groups by name (a collective's `pg_name`): the ranks of each, in ring order.
+    using Groups = std::map<std::string, std::vector<uint32_t>>;
+
     /**
-     * Read `<prefix>.<r>.et` for r = 0..ranks-1 and order them.
+     * Read `<prefix>.<r>.et` for r = 0..ranks-1 and order them; `groups` are the process
+     * groups a collective's `pg_name` names (empty: every collective spans every rank).
      * \return an error ("FILE: node ID (\"NAME\"): reason" where a node is at fault), or
      *         nullopt with the trace in `out`
      */
     static std::optional<std::string> Load(const std::string& prefix,
                                            uint32_t ranks,
+                                           const Groups& groups,
                                            ChakraTrace& out);
+    /**
+     * Read a process-group file, as ASTRA-sim's --comm-group-configuration takes it: a JSON
+     * object of group name -> list of ranks.
+     * \return an error naming the file, or nullopt with the groups in `out`
+     */
+    static std::optional<std::string> ReadGroups(const std::string& path,
+                                                 uint32_t ranks,
+                                                 Groups& out);
 
     uint32_t GetRanks() const;
     const std::vector<Node>& GetNodes(uint32_t rank) const;
@@ -86,16 +102,22 @@ public:
     std::string FileOf(uint32_t rank) const;
     /// "ALL_REDUCE", ...: Chakra's names.
     static const char* CollectiveName(Collective c);
+    /// The ranks a collective node spans: its group's, or every rank.
+    const std::vector<uint32_t>& MembersOf(const Node& n) const;
 
 private:
     std::optional<std::string> ReadRank(uint32_t rank);
     std::optional<std::string> Order();
     /// "FILE: node ID (\"NAME\")".
     std::string Where(uint32_t rank, uint32_t node) const;
+    /// "process group \"NAME\"", or "every rank".
+    static std::string GroupName(const std::string& group);
 
     std::string m_prefix;
     std::vector<std::vector<Node>> m_nodes; ///< per rank, in dependency order
     std::vector<Step> m_steps;
+    Groups m_groups;
+    std::vector<uint32_t> m_world; ///< 0 .. ranks-1
 };
 
 } // namespace ns3

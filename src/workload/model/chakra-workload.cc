@@ -35,6 +35,7 @@ constexpr uint64_t MAX_CHUNKS = uint64_t{1} << 24;
 struct ChakraKeys
 {
     std::string trace;
+    std::string commGroups;
 };
 
 /// The largest message collective node n is sent in, under `algorithm` and chunk_bytes.
@@ -52,21 +53,23 @@ LargestMessage(const ChakraTrace::Node& n, uint32_t ranks, bool multicast, uint6
     return (n.bytes + ranks - 1) / ranks;
 }
 
-/// A phase name for ops.csv from a node's name: characters that CSV or a shell would need
-/// quoted become '_'.
+/// A phase name for ops.csv, unique per collective: the node's name, its id (unique on its
+/// rank) and its process group (which names the ranks), "<name>#<id>[@<group>]"; characters
+/// that CSV or a shell would need quoted become '_'.
 std::string
 PhaseName(const ChakraTrace::Node& n)
 {
-    std::string name = n.name.empty() ? ChakraTrace::CollectiveName(n.collective) : n.name;
+    std::string name = (n.name.empty() ? ChakraTrace::CollectiveName(n.collective) : n.name) + "#"
+                       + std::to_string(n.id) + (n.group.empty() ? "" : "@" + n.group);
     for (char& c : name)
     {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.'
-            && c != ':')
+        if (!std::isalnum(static_cast<unsigned char>(c))
+            && std::string("_-.:#@").find(c) == std::string::npos)
         {
             c = '_';
         }
     }
-    return name + "#" + std::to_string(n.id);
+    return name;
 }
 
 } // namespace
@@ -90,6 +93,13 @@ ChakraWorkload::Declare(ConfigSchemaObject& w)
         .Doc("the traces' path prefix, relative to the working directory: rank r's file is "
              "<trace>.<r>.et (Chakra's naming), plain or gzip-compressed")
         .Bind(&ChakraKeys::trace);
+    w.String("comm_groups")
+        .Doc("a JSON file of process groups, as ASTRA-sim's --comm-group-configuration takes "
+             "it: {\"<pg_name>\": [ranks, in ring order], ...}, relative to the working "
+             "directory; a collective node whose `pg_name` names a group runs over its ranks, "
+             "one without over every rank. Without the file every collective spans every "
+             "rank")
+        .Bind(&ChakraKeys::commGroups);
     WorkloadSchemaKeys::Ranks(w)
         .MinItems(2)
         .AllOrCount()
@@ -123,7 +133,7 @@ ChakraWorkload::Declare(ConfigSchemaObject& w)
         .Bind(&WorkloadConfig::startUs);
     w.Rule(
         "trace",
-        {"trace", "ranks", "algorithm", "chunk_bytes"},
+        {"trace", "ranks", "algorithm", "chunk_bytes", "comm_groups"},
         [](const ConfigSchemaView& v) -> std::optional<std::string>
         {
             const json* trace = v.Get("trace");
@@ -132,8 +142,14 @@ ChakraWorkload::Declare(ConfigSchemaObject& w)
             {
                 return std::nullopt;
             }
+            ChakraTrace::Groups groups;
+            if (const json* file = v.Get("comm_groups");
+                file && ChakraTrace::ReadGroups(file->get<std::string>(), ranks, groups))
+            {
+                return std::nullopt; // the comm_groups rule says why
+            }
             ChakraTrace t;
-            if (auto e = ChakraTrace::Load(trace->get<std::string>(), ranks, t))
+            if (auto e = ChakraTrace::Load(trace->get<std::string>(), ranks, groups, t))
             {
                 return *e;
             }
@@ -147,9 +163,10 @@ ChakraWorkload::Declare(ConfigSchemaObject& w)
                 {
                     continue;
                 }
-                const ChakraTrace::Node& n = t.GetNodes(0)[s.nodes[0]];
-                const std::string at = t.FileOf(0) + ": node " + std::to_string(n.id);
-                if (LargestMessage(n, ranks, multicast, chunk) > RdmaLimits::MAX_MESSAGE_BYTES)
+                const ChakraTrace::Node& n = t.GetNodes(s.ranks[0])[s.nodes[0]];
+                const std::string at = t.FileOf(s.ranks[0]) + ": node " + std::to_string(n.id);
+                const uint32_t size = static_cast<uint32_t>(s.ranks.size());
+                if (LargestMessage(n, size, multicast, chunk) > RdmaLimits::MAX_MESSAGE_BYTES)
                 {
                     return at + ": comm_size " + std::to_string(n.bytes)
                            + " is sent in messages above RDMA's 2^31 bytes; set "
@@ -166,6 +183,19 @@ ChakraWorkload::Declare(ConfigSchemaObject& w)
         },
         "a readable trace with a file per rank, every node supported, its collectives and "
         "sends matched; every message <= 2^31 bytes");
+    w.Rule(
+        "comm_groups",
+        {"comm_groups", "ranks"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const json* file = v.Get("comm_groups");
+            const uint32_t ranks = static_cast<uint32_t>(WorkloadSchemaKeys::RankCount(v));
+            ChakraTrace::Groups groups;
+            return file && ranks >= 2
+                       ? ChakraTrace::ReadGroups(file->get<std::string>(), ranks, groups)
+                       : std::nullopt;
+        },
+        "a JSON object of group name -> at least 2 distinct ranks of the workload");
 }
 
 void
@@ -175,14 +205,23 @@ ChakraWorkload::DoInstall()
     const uint32_t ranks
         = static_cast<uint32_t>(m_config.ranks.empty() ? GetHostCount() : m_config.ranks.size());
     // Checked when the scenario was loaded; a file changed since is a plain error.
-    auto e = ChakraTrace::Load(keys.trace, ranks, m_trace);
+    ChakraTrace::Groups groups;
+    std::optional<std::string> e;
+    if (!keys.commGroups.empty())
+    {
+        e = ChakraTrace::ReadGroups(keys.commGroups, ranks, groups);
+    }
+    if (!e)
+    {
+        e = ChakraTrace::Load(keys.trace, ranks, groups, m_trace);
+    }
     NS_ABORT_MSG_IF(e, "chakra workload: " << *e);
     m_traceBytes = 0;
     for (const ChakraTrace::Step& s : m_trace.GetSteps())
     {
         if (s.kind == ChakraTrace::Kind::COLLECTIVE)
         {
-            m_traceBytes += m_trace.GetNodes(0)[s.nodes[0]].bytes;
+            m_traceBytes += m_trace.GetNodes(s.ranks[0])[s.nodes[0]].bytes;
         }
         else if (s.kind == ChakraTrace::Kind::SEND)
         {
@@ -261,151 +300,218 @@ ChakraWorkload::AddCollective(CollectiveSchedule& schedule,
                               uint64_t chunkBytes,
                               std::vector<std::vector<uint32_t>>& done) const
 {
-    const uint32_t ranks = schedule.GetRanks();
-    const ChakraTrace::Node& first = m_trace.GetNodes(0)[s.nodes[0]];
-    const bool multicast = m_config.algorithm == CollectiveAlgorithm::MULTICAST;
-    NS_LOG_LOGIC("collective " << PhaseName(first) << " " << first.bytes << " bytes");
+    const std::vector<uint32_t>& members = s.ranks; // position p is rank members[p]
+    const uint32_t size = static_cast<uint32_t>(members.size());
+    const ChakraTrace::Node& first = m_trace.GetNodes(members[0])[s.nodes[0]];
+    NS_LOG_LOGIC("collective " << PhaseName(first) << " over " << size << " ranks, " << first.bytes
+                               << " bytes");
 
     // A rank starts its part once its node's dependencies are done (one transfer joins them).
-    std::vector<uint32_t> entry(ranks, NONE);
-    for (uint32_t r = 0; r < ranks; ++r)
+    std::vector<uint32_t> entry(size, NONE);
+    for (uint32_t p = 0; p < size; ++p)
     {
-        const std::vector<uint32_t>& deps = m_trace.GetNodes(r)[s.nodes[r]].deps;
+        const uint32_t r = members[p];
+        const std::vector<uint32_t>& deps = m_trace.GetNodes(r)[s.nodes[p]].deps;
         if (deps.size() == 1)
         {
-            entry[r] = done[r][deps[0]];
+            entry[p] = done[r][deps[0]];
         }
         else if (deps.size() > 1)
         {
-            entry[r] = schedule.AddLocal(r, 0, 0);
+            entry[p] = schedule.AddLocal(r, 0, 0);
             for (uint32_t d : deps)
             {
-                schedule.AddDependency(entry[r], done[r][d]);
+                schedule.AddDependency(entry[p], done[r][d]);
             }
         }
     }
 
+    // The collective over the group's positions, then into the trace's graph by rank.
     const uint32_t begin = schedule.GetTransferCount();
     schedule.SetPhase(PhaseName(first));
-    CollectiveAlgorithms::Slicing slicing{ranks, first.bytes, chunkBytes};
-    switch (first.collective)
+    Append(schedule, BuildCollective(first, size, chunkBytes, s), members);
+    schedule.SetPhase("");
+    const uint32_t end = schedule.GetTransferCount();
+
+    // Each rank's sends wait for its entry; its node is done when all that arrives there has.
+    std::vector<uint32_t> position(schedule.GetRanks(), NONE);
+    for (uint32_t p = 0; p < size; ++p)
+    {
+        position[members[p]] = p;
+    }
+    std::vector<std::vector<uint32_t>> arrivals(size);
+    for (uint32_t t = begin; t < end; ++t)
+    {
+        const CollectiveSchedule::Transfer& tr = schedule.GetTransfer(t);
+        if (entry[position[tr.src]] != NONE)
+        {
+            schedule.AddDependency(t, entry[position[tr.src]]);
+        }
+        if (tr.receivers)
+        {
+            for (uint32_t r : *tr.receivers)
+            {
+                arrivals[position[r]].push_back(t);
+            }
+        }
+        else
+        {
+            arrivals[position[tr.dst]].push_back(t);
+        }
+    }
+    for (uint32_t p = 0; p < size; ++p)
+    {
+        uint32_t t = schedule.AddLocal(members[p], 0, 0);
+        for (uint32_t a : arrivals[p])
+        {
+            schedule.AddDependency(t, a);
+        }
+        if (arrivals[p].empty() && entry[p] != NONE)
+        {
+            schedule.AddDependency(t, entry[p]); // a broadcast's root: done once it has sent
+        }
+        done[members[p]][s.nodes[p]] = t;
+    }
+}
+
+CollectiveSchedule
+ChakraWorkload::BuildCollective(const ChakraTrace::Node& n,
+                                uint32_t size,
+                                uint64_t chunkBytes,
+                                const ChakraTrace::Step& s) const
+{
+    const bool multicast = m_config.algorithm == CollectiveAlgorithm::MULTICAST;
+    CollectiveSchedule group(size);
+    CollectiveAlgorithms::Slicing slicing{size, n.bytes, chunkBytes};
+    const uint32_t root = static_cast<uint32_t>(std::find(s.ranks.begin(), s.ranks.end(), n.root)
+                                                - s.ranks.begin());
+    switch (n.collective)
     {
         case ChakraTrace::Collective::ALL_REDUCE:
         {
-            auto reduced = CollectiveAlgorithms::RingReduceScatter(schedule, slicing, {});
+            auto reduced = CollectiveAlgorithms::RingReduceScatter(group, slicing, {});
             if (multicast)
             {
-                CollectiveAlgorithms::MulticastAllGather(schedule, slicing, 1, reduced);
+                CollectiveAlgorithms::MulticastAllGather(group, slicing, 1, reduced);
             }
             else
             {
-                CollectiveAlgorithms::RingAllGather(schedule, slicing, 1, reduced);
+                CollectiveAlgorithms::RingAllGather(group, slicing, 1, reduced);
             }
             break;
         }
         case ChakraTrace::Collective::ALL_GATHER:
             if (multicast)
             {
-                CollectiveAlgorithms::MulticastAllGather(schedule, slicing, 0, {});
+                CollectiveAlgorithms::MulticastAllGather(group, slicing, 0, {});
             }
             else
             {
-                CollectiveAlgorithms::RingAllGather(schedule, slicing, 0, {});
+                CollectiveAlgorithms::RingAllGather(group, slicing, 0, {});
             }
             break;
         case ChakraTrace::Collective::REDUCE_SCATTER:
-            CollectiveAlgorithms::RingReduceScatter(schedule, slicing, {});
+            CollectiveAlgorithms::RingReduceScatter(group, slicing, {});
             break;
         case ChakraTrace::Collective::BROADCAST:
             if (multicast)
             {
                 auto receivers = std::make_shared<std::vector<uint32_t>>();
-                for (uint32_t r = 0; r < ranks; ++r)
+                for (uint32_t p = 0; p < size; ++p)
                 {
-                    if (r != first.root)
+                    if (p != root)
                     {
-                        receivers->push_back(r);
+                        receivers->push_back(p);
                     }
                 }
-                const uint64_t chunk = chunkBytes > 0 ? chunkBytes : first.bytes;
-                for (uint64_t c : CollectiveAlgorithms::Chunks(first.bytes, chunk))
+                const uint64_t chunk = chunkBytes > 0 ? chunkBytes : n.bytes;
+                for (uint64_t c : CollectiveAlgorithms::Chunks(n.bytes, chunk))
                 {
-                    schedule.AddMulticast(first.root, receivers, c, 0);
+                    group.AddMulticast(root, receivers, c, 0);
                 }
             }
             else
             {
                 // The chain from the root around the ring: root -> root+1 -> ... -> root-1.
                 CollectiveAlgorithms::Tree chain;
-                chain.root = first.root;
-                chain.parent.assign(ranks, NONE);
-                chain.children.assign(ranks, {});
-                for (uint32_t k = 1; k < ranks; ++k)
+                chain.root = root;
+                chain.parent.assign(size, NONE);
+                chain.children.assign(size, {});
+                for (uint32_t k = 1; k < size; ++k)
                 {
-                    const uint32_t r = (first.root + k) % ranks;
-                    const uint32_t up = (first.root + k - 1) % ranks;
-                    chain.parent[r] = up;
-                    chain.children[up].push_back(r);
+                    const uint32_t p = (root + k) % size;
+                    const uint32_t up = (root + k - 1) % size;
+                    chain.parent[p] = up;
+                    chain.children[up].push_back(p);
                 }
-                CollectiveAlgorithms::TreeBroadcast(schedule, chain, first.bytes, chunkBytes);
+                CollectiveAlgorithms::TreeBroadcast(group, chain, n.bytes, chunkBytes);
             }
             break;
         case ChakraTrace::Collective::ALL_TO_ALL:
-            // Rank r sends shard p of its buffer to every other rank p, directly.
-            for (uint32_t r = 0; r < ranks; ++r)
+            // Position q sends shard p of its buffer to every other position p, directly.
+            for (uint32_t q = 0; q < size; ++q)
             {
-                for (uint32_t p = 0; p < ranks; ++p)
+                for (uint32_t p = 0; p < size; ++p)
                 {
                     const uint64_t shard = slicing.ShardBytes(0, p);
-                    if (p == r || shard == 0)
+                    if (p == q || shard == 0)
                     {
                         continue;
                     }
                     const uint64_t chunk = chunkBytes > 0 ? chunkBytes : shard;
                     for (uint64_t c : CollectiveAlgorithms::Chunks(shard, chunk))
                     {
-                        schedule.AddUnicast(r, p, c, 0);
+                        group.AddUnicast(q, p, c, 0);
                     }
                 }
             }
             break;
     }
-    schedule.SetPhase("");
-    const uint32_t end = schedule.GetTransferCount();
+    return group;
+}
 
-    // Each rank's sends wait for its entry; its node is done when all that arrives there has.
-    std::vector<std::vector<uint32_t>> arrivals(ranks);
-    for (uint32_t t = begin; t < end; ++t)
+void
+ChakraWorkload::Append(CollectiveSchedule& into,
+                       const CollectiveSchedule& from,
+                       const std::vector<uint32_t>& ranks)
+{
+    const uint32_t base = into.GetTransferCount();
+    // A P2MP transfer's receivers as ranks, ascending (AddDependency searches them), one set
+    // per set of positions.
+    std::map<const std::vector<uint32_t>*, CollectiveSchedule::RankSet> sets;
+    for (uint32_t t = 0; t < from.GetTransferCount(); ++t)
     {
-        const CollectiveSchedule::Transfer& tr = schedule.GetTransfer(t);
-        if (entry[tr.src] != NONE)
+        const CollectiveSchedule::Transfer& tr = from.GetTransfer(t);
+        if (tr.local)
         {
-            schedule.AddDependency(t, entry[tr.src]);
+            into.AddLocal(ranks[tr.src], tr.delayNs, tr.step);
         }
-        if (tr.receivers)
+        else if (tr.receivers)
         {
-            for (uint32_t r : *tr.receivers)
+            CollectiveSchedule::RankSet& set = sets[tr.receivers.get()];
+            if (!set)
             {
-                arrivals[r].push_back(t);
+                auto mapped = std::make_shared<std::vector<uint32_t>>();
+                for (uint32_t p : *tr.receivers)
+                {
+                    mapped->push_back(ranks[p]);
+                }
+                std::sort(mapped->begin(), mapped->end());
+                set = mapped;
             }
+            into.AddMulticast(ranks[tr.src], set, tr.bytes, tr.step);
         }
         else
         {
-            arrivals[tr.dst].push_back(t);
+            into.AddUnicast(ranks[tr.src], ranks[tr.dst], tr.bytes, tr.step);
         }
     }
-    for (uint32_t r = 0; r < ranks; ++r)
+    for (uint32_t t = 0; t < from.GetTransferCount(); ++t)
     {
-        uint32_t t = schedule.AddLocal(r, 0, 0);
-        for (uint32_t a : arrivals[r])
+        for (uint32_t d : from.GetDependents(t))
         {
-            schedule.AddDependency(t, a);
+            into.AddDependency(base + d, base + t);
         }
-        if (arrivals[r].empty() && entry[r] != NONE)
-        {
-            schedule.AddDependency(t, entry[r]); // a broadcast's root: done once it has sent
-        }
-        done[r][s.nodes[r]] = t;
     }
 }
 

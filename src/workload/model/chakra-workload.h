@@ -43,6 +43,17 @@ private:
                        uint64_t chunkBytes,
                        std::vector<std::vector<uint32_t>>& done) const;
 
+    /// Collective node n over positions 0..size-1 of its group (step s's ranks).
+    CollectiveSchedule BuildCollective(const ChakraTrace::Node& n,
+                                       uint32_t size,
+                                       uint64_t chunkBytes,
+                                       const ChakraTrace::Step& s) const;
+    /// Add `from`'s transfers to `into`, position p becoming rank ranks[p], with their
+    /// dependencies and phase (into's current one).
+    static void Append(CollectiveSchedule& into,
+                       const CollectiveSchedule& from,
+                       const std::vector<uint32_t>& ranks);
+
     ChakraTrace m_trace;
     uint64_t m_traceBytes{0}; ///< per iteration: collectives' comm_size, then sends'
 };
