@@ -200,6 +200,14 @@ BroadcastWorkload::Begin(uint32_t m)
     std::shared_ptr<const std::vector<uint32_t>> receivers = DrawReceivers();
     msg.start = Simulator::Now();
     StartOp(msg.handle);
+    if (IsTimed())
+    {
+        Activity(m_config.root, HostActivity::SEND, +1);
+        for (uint32_t h : *receivers)
+        {
+            Activity(h, HostActivity::WAIT, +1);
+        }
+    }
     m_channel->Send(m, receivers, m_config.bytes, OpTag(msg.handle));
 }
 
@@ -207,6 +215,10 @@ void
 BroadcastWorkload::Delivered(uint64_t m, uint32_t receiver, uint64_t /* bytes */)
 {
     m_context.metrics->AddReceiverCompletion(m_msgs[m].handle, receiver);
+    if (IsTimed())
+    {
+        Activity(receiver, HostActivity::WAIT, -1);
+    }
 }
 
 void
@@ -215,12 +227,20 @@ BroadcastWorkload::Dropped(uint64_t m, uint32_t receiver, uint64_t /* bytes */)
     // The operation's lost_bytes has the bytes (P2mpChannel::DropReceiver); the workload
     // counts the receivers its messages completed without.
     m_context.metrics->SetExtra(m_context.index, "receivers_dropped", ++m_receiversDropped);
+    if (IsTimed())
+    {
+        Activity(receiver, HostActivity::WAIT, -1);
+    }
 }
 
 void
 BroadcastWorkload::Done(uint64_t m)
 {
     CompleteOp(m_msgs[m].handle);
+    if (IsTimed())
+    {
+        Activity(m_config.root, HostActivity::SEND, -1);
+    }
     --m_inFlight;
     uint32_t index = m_context.index;
     m_context.metrics->SetExtra(

@@ -135,6 +135,11 @@ FlowWorkload::StartFlow(uint32_t flow)
                          << m_flows[flow].bytes << " B over " << m_qps[flow].size()
                          << " queue pairs");
     StartOp(m_handles[flow]);
+    if (IsTimed())
+    {
+        Activity(m_flows[flow].src, HostActivity::SEND, +1);
+        Activity(m_flows[flow].dst, HostActivity::WAIT, +1);
+    }
     const uint64_t bytes = m_flows[flow].bytes;
     const uint64_t n = m_qps[flow].size();
     for (uint64_t q = 0; q < n; ++q)
@@ -186,6 +191,12 @@ FlowWorkload::FlowComplete(uint32_t flow, Ptr<QueuePair> qp, const QueuePair::Me
     {
         NS_LOG_LOGIC("flow " << flow << " complete");
         CompleteOp(m_handles[flow]);
+        if (IsTimed())
+        {
+            // Done at the sender: its last message acknowledged.
+            Activity(m_flows[flow].src, HostActivity::SEND, -1);
+            Activity(m_flows[flow].dst, HostActivity::WAIT, -1);
+        }
     }
 }
 
