@@ -279,6 +279,13 @@ main(int argc, char** argv)
         options.progress = !cl.quiet && isatty(STDERR_FILENO);
         ScenarioRunner runner(config, options);
         runner.Build();
+        if (ProcessRanks::GetRank() == 0)
+        {
+            for (const std::string& w : runner.WorkloadWarnings())
+            {
+                std::cerr << "warning: " << config.file << ": " << w << "\n";
+            }
+        }
         bool complete = runner.Run();
         if (ProcessRanks::GetRank() != 0)
         {

@@ -272,6 +272,18 @@ for name in ALL_GATHER REDUCE_SCATTER ALL_TO_ALL; do
     fi
 done
 
+# Knobs the trace gives nothing to do: a warning naming the key.
+warn=$("$runner" base.json --quiet --set output.dir=knobs \
+    --set "workloads[0]={\"type\":\"chakra\",\"label\":\"w\",\"ranks\":4,\"trace\":\"$fixtures/ALL_TO_ALL\",\"algorithm\":\"multicast\"}" 2>&1 >/dev/null)
+warn2=$("$runner" base.json --quiet --set output.dir=knobs2 \
+    --set "workloads[0]={\"type\":\"chakra\",\"label\":\"w\",\"ranks\":4,\"trace\":\"$fixtures/one_comp_node\",\"chunk_bytes\":4096}" 2>&1 >/dev/null)
+if [[ $warn == *"workloads[0].algorithm: 'multicast' has no effect"* &&
+    $warn2 == *"workloads[0].chunk_bytes: has no effect: the trace has no collectives"* ]]; then
+    pass "multicast on a trace with nothing to multicast, chunk_bytes without collectives: warnings"
+else
+    fail "knobs without effect warn" "$warn" "$warn2"
+fi
+
 # Malformed traces: exit 2, "error: base.json: workloads[0].trace: FILE: ..." naming the node.
 PYTHONPATH="$source_dir/python" /usr/bin/python3 - <<'PY'
 from mcast4ai.chakra import Node, NodeType as T, CommType as C, encode_trace, write_trace

@@ -561,6 +561,20 @@ ScenarioRunner::SampleTimeline()
     Simulator::Schedule(TimelineInterval(), &ScenarioRunner::SampleTimeline, this);
 }
 
+std::vector<std::string>
+ScenarioRunner::WorkloadWarnings() const
+{
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < m_workloads.size(); ++i)
+    {
+        for (const Workload::Warning& w : m_workloads[i]->GetWarnings())
+        {
+            out.push_back("workloads[" + std::to_string(i) + "]." + w.key + ": " + w.why);
+        }
+    }
+    return out;
+}
+
 Ptr<RunWatchdog>
 ScenarioRunner::GetWatchdog() const
 {

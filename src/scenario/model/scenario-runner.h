@@ -84,6 +84,8 @@ public:
     Ptr<Straggler> GetStraggler(uint32_t i) const;
     /// The events the stragglers fired (stragglers.csv).
     Ptr<StragglerLog> GetStragglerLog() const;
+    /// "workloads[i].KEY: why" for each key a workload found has no effect (after Build).
+    std::vector<std::string> WorkloadWarnings() const;
 
 private:
     /// Calls f(host, QP) for every queue pair the fabric's NICs have when it is built.

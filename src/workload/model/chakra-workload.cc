@@ -231,6 +231,36 @@ ChakraWorkload::DoInstall()
     CollectiveWorkload::DoInstall();
 }
 
+std::vector<Workload::Warning>
+ChakraWorkload::GetWarnings() const
+{
+    bool collectives = false;
+    bool multicastable = false;
+    for (const ChakraTrace::Step& s : m_trace.GetSteps())
+    {
+        if (s.kind == ChakraTrace::Kind::COLLECTIVE)
+        {
+            collectives = true;
+            const ChakraTrace::Collective c = m_trace.GetNodes(s.ranks[0])[s.nodes[0]].collective;
+            multicastable |= c == ChakraTrace::Collective::ALL_REDUCE
+                             || c == ChakraTrace::Collective::ALL_GATHER
+                             || c == ChakraTrace::Collective::BROADCAST;
+        }
+    }
+    std::vector<Warning> out;
+    if (m_config.algorithm == CollectiveAlgorithm::MULTICAST && !multicastable)
+    {
+        out.push_back({"algorithm",
+                       "'multicast' has no effect: the trace has no ALL_REDUCE, ALL_GATHER or "
+                       "BROADCAST"});
+    }
+    if (m_config.chunkBytes > 0 && !collectives)
+    {
+        out.push_back({"chunk_bytes", "has no effect: the trace has no collectives"});
+    }
+    return out;
+}
+
 void
 ChakraWorkload::DescribeOp(Metrics::OpRecord& record) const
 {

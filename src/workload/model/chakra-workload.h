@@ -28,6 +28,9 @@ public:
     /// The entry's keys: trace, ranks, algorithm, chunk_bytes, iterations, compute_us,
     /// barrier, start_us.
     static void Declare(ConfigSchemaObject& w);
+    /// `algorithm` multicast on a trace without an AllReduce, AllGather or Broadcast;
+    /// `chunk_bytes` on a trace without collectives.
+    std::vector<Warning> GetWarnings() const override;
 
 protected:
     void DoInstall() override;

@@ -36,6 +36,12 @@ Workload::GetTypeId()
     return tid;
 }
 
+std::vector<Workload::Warning>
+Workload::GetWarnings() const
+{
+    return {};
+}
+
 void
 Workload::ForwardTimeline(Ptr<Workload> inner)
 {

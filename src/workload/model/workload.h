@@ -91,6 +91,15 @@ public:
      * type that has not been made so.
      */
     virtual Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const;
+    /// A key of the entry that has no effect, and why.
+    struct Warning
+    {
+        std::string key;
+        std::string why;
+    };
+    /// Keys that have no effect given what the workload found at install (a trace's content,
+    /// say), which the schema cannot know. None by default.
+    virtual std::vector<Warning> GetWarnings() const;
     /// The hosts that may send a workload's P2MP messages, and its entry's key naming them.
     struct P2mpRoots
     {
