@@ -260,6 +260,11 @@ else
         "($(diff "$tmp/c1/ops.csv" "$tmp/cheard/ops.csv" | grep -c '^<') rows)"
 fi
 
+echo "== chakra: the shipped Chakra trace (multicast AllReduces under BIER), as one process"
+root=$(cd "$here/../.." && pwd)
+as_one_process "$root/scenarios/collectives/chakra-dp-16.json" same_summary_after_end \
+    "workloads[0].trace=$root/scenarios/collectives/traces/dp-16"
+
 echo "== moe-layer, multicast AllGather: P2MP from every rank at one instant, bounded"
 for case in "moe-layer.json" "allreduce.json workloads[0].type=allgather workloads[0].algorithm=multicast"; do
     read -r file v <<<"$case"
