@@ -6,6 +6,7 @@
 #include "ns3/log.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "rdma/model/rdma-limits.h"
+#include "workload/model/recorded-routing.h"
 #include "workload/model/workload-schema-keys.h"
 #include "workload/model/workload-type-registry.h"
 
@@ -26,10 +27,12 @@ namespace
 enum class Gating : uint8_t
 {
     UNIFORM,
-    ZIPF
+    ZIPF,
+    RECORDED
 };
 
-MCAST4AI_ENUM_NAMES(Gating, {{Gating::UNIFORM, "uniform"}, {Gating::ZIPF, "zipf"}});
+MCAST4AI_ENUM_NAMES(
+    Gating, {{Gating::UNIFORM, "uniform"}, {Gating::ZIPF, "zipf"}, {Gating::RECORDED, "recorded"}});
 
 /// `batching`: how tokens are packed into messages.
 enum class Batching : uint8_t
@@ -56,6 +59,7 @@ struct MoeDispatchKeys
     uint64_t combineTokenBytes{0};
     Gating gating{Gating::UNIFORM};
     double zipfExponent{0};
+    std::string routingFile;
     Batching batching{Batching::PER_DESTINATION_SET};
     double expertUs{0};
     std::vector<uint32_t> lossTolerantLayers;
@@ -193,8 +197,46 @@ MoeDispatchWorkload::Declare(ConfigSchemaObject& w)
         .Default("uniform")
         .Doc("uniform: every set of top_k experts equally likely; zipf: expert e drawn with "
              "weight 1 / (e + 1)^zipf_exponent, without replacement (hot experts: the "
-             "lowest-numbered, on the first ranks)")
+             "lowest-numbered, on the first ranks); recorded: each token's experts from "
+             "routing_file, as a router recorded them")
         .Bind(&MoeDispatchKeys::gating);
+    w.String("routing_file")
+        .Doc("gating recorded: a text file of \"LAYER TOKEN E1 ... Ek\" lines ('#' comments), "
+             "relative to the working directory; token t of rank r is r x tokens_per_rank + "
+             "t; every token of layers 0..iterations-1 once, top_k distinct experts each")
+        .Bind(&MoeDispatchKeys::routingFile);
+    w.Rule(
+        "routing_file",
+        {"gating", "routing_file", "ranks", "tokens_per_rank", "top_k", "experts", "iterations"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const bool recorded
+                = v.Get("gating") && v.Get("gating")->get<Gating>() == Gating::RECORDED;
+            const json* file = v.Get("routing_file");
+            if (recorded != (file != nullptr))
+            {
+                return recorded ? "is needed with " + v.Path("gating") + " \"recorded\""
+                                : "applies only with " + v.Path("gating") + " \"recorded\"";
+            }
+            const json* ranks = v.Get("ranks");
+            const json* tokens = v.Get("tokens_per_rank");
+            const json* topK = v.Get("top_k");
+            const json* experts = v.Get("experts");
+            const json* layers = v.Get("iterations");
+            if (!file || !ranks || !ranks->is_array() || !tokens || !topK || !experts || !layers)
+            {
+                return std::nullopt;
+            }
+            RecordedRouting routing;
+            return RecordedRouting::Read(file->get<std::string>(),
+                                         layers->get<uint32_t>(),
+                                         static_cast<uint32_t>(ranks->size())
+                                             * tokens->get<uint32_t>(),
+                                         topK->get<uint32_t>(),
+                                         experts->get<uint32_t>(),
+                                         routing);
+        },
+        "routing_file goes with gating recorded, and covers every token of every layer");
     w.Number("zipf_exponent", ConfigSchemaBounds::Between(0, 16))
         .Doc("the exponent s of zipf gating (needed with it, and only with it)")
         .Bind(&MoeDispatchKeys::zipfExponent);
@@ -375,6 +417,20 @@ MoeDispatchWorkload::DoInstall()
         m_tolerantLayer.at(l) = true;
     }
     m_zipf = keys.gating == Gating::ZIPF ? keys.zipfExponent : 0.0;
+    m_recorded = keys.gating == Gating::RECORDED;
+    if (m_recorded)
+    {
+        const uint32_t ranks = static_cast<uint32_t>(
+            m_config.ranks.empty() ? GetHostCount() : m_config.ranks.size());
+        // Checked when the scenario was loaded; a file changed since is a plain error.
+        auto e = RecordedRouting::Read(keys.routingFile,
+                                       IterationCount(),
+                                       ranks * m_tokensPerRank,
+                                       m_topK,
+                                       m_experts,
+                                       m_routing);
+        NS_ABORT_MSG_IF(e, "moe-dispatch: " << *e);
+    }
     m_expertNs = static_cast<uint64_t>(std::llround(keys.expertUs * 1e3));
     if (m_zipf > 0)
     {
@@ -518,7 +574,15 @@ MoeDispatchWorkload::BuildLayer(uint32_t ranks, uint32_t layer) const
         std::map<std::vector<uint32_t>, uint32_t> bySet; // per-destination-set: set -> tokens
         for (uint32_t k = 0; k < m_tokensPerRank; ++k)
         {
-            DrawExperts(rng, pool, chosen.data());
+            if (m_recorded)
+            {
+                const uint32_t* e = m_routing.Experts(layer, h * m_tokensPerRank + k);
+                std::copy(e, e + m_topK, chosen.begin());
+            }
+            else
+            {
+                DrawExperts(rng, pool, chosen.data());
+            }
             set.clear();
             for (uint32_t e : chosen)
             {
@@ -634,7 +698,7 @@ MoeDispatchWorkload::Report(std::map<std::string, double>& figures) const
             figures["dispatch_header_bytes_per_copy"] = double(c.p2mpHeaderBytes) / c.p2mpCopies;
         }
     }
-    if (m_zipf == 0 && !m_perToken && m_topK >= 2 && m_experts <= GetRanks().size())
+    if (m_zipf == 0 && !m_recorded && !m_perToken && m_topK >= 2 && m_experts <= GetRanks().size())
     {
         // At most one expert per rank maps each k-subset of experts to its own receiver set,
         // so a rank's T tokens occupy M = C(E, k) equally likely sets.

@@ -8,6 +8,7 @@
 #define MCAST4AI_MOE_DISPATCH_WORKLOAD_H
 
 #include "workload/model/collective-workload.h"
+#include "workload/model/recorded-routing.h"
 
 #include <random>
 
@@ -92,7 +93,9 @@ private:
     uint64_t m_dispatchTokenBytes{7168};
     uint64_t m_combineTokenBytes{14336};
     bool m_perToken{false};
-    double m_zipf{0};                  ///< 0: uniform gating
+    double m_zipf{0};       ///< 0: uniform gating
+    bool m_recorded{false}; ///< gating recorded: experts from m_routing
+    RecordedRouting m_routing;
     std::vector<double> m_weights;     ///< zipf: 1 / (e + 1)^s
     std::vector<double> m_cumulative;  ///< zipf: their running sums
     uint64_t m_expertNs{0};            ///< expert_us
