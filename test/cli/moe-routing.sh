@@ -6,10 +6,11 @@
 #
 # 8 ranks on a leaf-spine, 16 experts (experts 2r and 2r+1 on rank r), top-2, 4 tokens per
 # rank, 2 layers:
-# - every token routed to its own rank's two experts: no dispatch byte crosses the fabric, and
-#   every expert hit is local (64 per layer);
-# - every token routed to rank 0's experts: rank 0's 8 hits are local, 56 tokens cross, and
-#   the layer takes longer than the local one (an incast on rank 0);
+# - every token routed to its own rank's two experts: no dispatch byte crosses the fabric,
+#   every expert hit is local (64 per layer), expert_load_max_over_mean 1;
+# - every token routed to rank 0's experts: rank 0's 8 hits are local, 28 tokens cross, the
+#   busiest expert has 8 times the mean, and the layer takes longer than the local one (an
+#   incast on rank 0);
 # - the shipped example file runs (scenarios/inference/moe-routing-example.txt);
 # - a file that misses a token, has a wrong number of experts, an expert out of range or twice,
 #   or a token twice; routing_file without `recorded`, `recorded` without routing_file: exit 2
@@ -74,14 +75,16 @@ layer_us() {
 "$runner" base.json --quiet --out local 2>/dev/null >/dev/null
 "$runner" base.json --quiet --out hot --set workloads[0].routing_file=hot.txt 2>/dev/null >/dev/null
 if [[ $(figure local dispatch_bytes_delivered) == 0.0 &&
-    $(figure local local_expert_hits_per_layer) == 64.0 ]]; then
-    pass "every token to its own rank's experts: no dispatch byte crosses, 64 local hits per layer"
+    $(figure local local_expert_hits_per_layer) == 64.0 &&
+    $(figure local expert_load_max_over_mean) == 1.0 ]]; then
+    pass "every token to its own rank's experts: no dispatch byte crosses, 64 local hits per layer, even load"
 else
     fail "local routing" "dispatch bytes $(figure local dispatch_bytes_delivered 2>&1)," \
         "local hits $(figure local local_expert_hits_per_layer 2>&1)"
 fi
 if [[ $(figure hot local_expert_hits_per_layer) == 8.0 &&
-    $(figure hot token_copies_per_layer) == 28.0 ]] &&
+    $(figure hot token_copies_per_layer) == 28.0 &&
+    $(figure hot expert_load_max_over_mean) == 8.0 ]] &&
     /usr/bin/python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' \
         "$(layer_us hot)" "$(layer_us local)"; then
     pass "every token to rank 0's experts: 8 local hits, 28 token copies, a layer of $(layer_us hot) us against $(layer_us local) us"

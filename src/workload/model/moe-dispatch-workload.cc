@@ -569,6 +569,7 @@ MoeDispatchWorkload::BuildLayer(uint32_t ranks, uint32_t layer) const
     // of home h whose outputs rank e returns (per-token: one WRITE each).
     std::vector<std::vector<uint32_t>> inbound(ranks);
     std::vector<std::map<uint32_t, uint32_t>> back(ranks);
+    std::vector<uint64_t> expertLoad(m_experts, 0); // tokens routed to each expert
     for (uint32_t h = 0; h < ranks; ++h)
     {
         std::map<std::vector<uint32_t>, uint32_t> bySet; // per-destination-set: set -> tokens
@@ -586,6 +587,7 @@ MoeDispatchWorkload::BuildLayer(uint32_t ranks, uint32_t layer) const
             set.clear();
             for (uint32_t e : chosen)
             {
+                ++expertLoad[e];
                 uint32_t r = ExpertRank(e, h, m_experts, ranks);
                 if (r == h)
                 {
@@ -634,6 +636,8 @@ MoeDispatchWorkload::BuildLayer(uint32_t ranks, uint32_t layer) const
             }
         }
     }
+    const double meanLoad = double(ranks) * m_tokensPerRank * m_topK / m_experts;
+    m_stats.expertLoadRatio += *std::max_element(expertLoad.begin(), expertLoad.end()) / meanLoad;
     // Expert compute (step 1), then the combine (step 2), per expert rank.
     schedule.SetPhase("combine");
     for (uint32_t e = 0; e < ranks; ++e)
@@ -674,6 +678,7 @@ MoeDispatchWorkload::Report(std::map<std::string, double>& figures) const
     figures["combine_messages_per_layer"] = s.combineMessages / layers;
     figures["local_expert_hits_per_layer"] = s.localHits / layers;
     figures["token_copies_per_layer"] = s.tokenCopies / layers;
+    figures["expert_load_max_over_mean"] = s.expertLoadRatio / layers;
     figures["tokens_per_message"] = s.messages ? double(s.tokens) / s.messages : 0.0;
     // What the fabric delivered (the receivers' own counts), against what routing asked for.
     const std::vector<uint64_t>& delivered = GetDeliveredBytesByStep();

@@ -48,6 +48,9 @@ public:
         uint64_t messages{0};        ///< dispatch messages
         uint64_t combineMessages{0}; ///< combine WRITEs
         uint64_t distinctSets{0};    ///< distinct remote receiver sets, summed over ranks
+        /// Per layer, the busiest expert's tokens over the mean (tokens x top_k / experts):
+        /// the routing's imbalance, summed over layers.
+        double expertLoadRatio{0};
     };
 
     /**
