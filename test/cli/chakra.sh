@@ -27,19 +27,8 @@
 #   bad comm_groups file exit 2 with the node or file named.
 set -u
 
-if [[ $# -ne 2 ]]; then
-    echo "usage: bash $0 RUNNER_BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-runner=$(realpath "$1")
-source_dir=$(realpath "$2")
-
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
-
-require_runner "$runner"
-
-tmp=$(mktemp -d)
-finish_hook() { rm -rf "$tmp"; }
+start_test "$@"
 cd "$tmp" || exit 1
 
 chakra() { PYTHONPATH="$source_dir/python" /usr/bin/python3 -m mcast4ai.chakra "$@" >/dev/null; }

@@ -17,19 +17,8 @@
 #   naming workloads[0].routing_file (or the file and line).
 set -u
 
-if [[ $# -ne 2 ]]; then
-    echo "usage: bash $0 RUNNER_BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-runner=$(realpath "$1")
-source_dir=$(realpath "$2")
-
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
-
-require_runner "$runner"
-
-tmp=$(mktemp -d)
-finish_hook() { rm -rf "$tmp"; }
+start_test "$@"
 cd "$tmp" || exit 1
 
 cat >base.json <<'JSON'

@@ -18,19 +18,8 @@
 # - timeline_sample_us without timeline warns that it has no effect.
 set -u
 
-if [[ $# -ne 2 ]]; then
-    echo "usage: bash $0 RUNNER_BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-runner=$(realpath "$1")
-source_dir=$(realpath "$2")
-
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
-
-require_runner "$runner"
-
-tmp=$(mktemp -d)
-finish_hook() { rm -rf "$tmp"; }
+start_test "$@"
 check() { (cd "$source_dir/python" && /usr/bin/python3 -m mcast4ai.timeline check "$@"); }
 
 kv=$source_dir/scenarios/inference/kv-cache-fanout.json

@@ -207,16 +207,21 @@ TimelineWriter::OnActivity(uint32_t host, HostActivity kind, int32_t delta)
     }
     else if (before > 0 && a.count == 0)
     {
-        const uint64_t tid = HostTid(host, kind);
-        if (!m_named[tid])
-        {
-            m_named[tid] = true;
-            NameThread(HOSTS, tid, m_hostNames[host] + " " + ACTIVITY_NAMES[uint32_t(kind)]);
-        }
-        Emit("{\"ph\":\"X\",\"pid\":3,\"tid\":" + std::to_string(tid) + ",\"ts\":" + Us(a.since)
-             + ",\"dur\":" + Us(Simulator::Now() - a.since) + ",\"name\":\""
-             + ACTIVITY_NAMES[uint32_t(kind)] + "\",\"cat\":\"host\"}");
+        HostSlice(HostTid(host, kind), a.since, Simulator::Now(), false);
     }
+}
+
+void
+TimelineWriter::HostSlice(uint64_t tid, Time since, Time end, bool open)
+{
+    if (!m_named[tid])
+    {
+        m_named[tid] = true;
+        NameThread(HOSTS, tid, m_hostNames[tid / KINDS] + " " + ACTIVITY_NAMES[tid % KINDS]);
+    }
+    Emit("{\"ph\":\"X\",\"pid\":3,\"tid\":" + std::to_string(tid) + ",\"ts\":" + Us(since)
+         + ",\"dur\":" + Us(end - since) + ",\"name\":\"" + ACTIVITY_NAMES[tid % KINDS]
+         + "\",\"cat\":\"host\"" + (open ? ",\"args\":{\"open\":true}}" : "}"));
 }
 
 void
@@ -339,15 +344,7 @@ TimelineWriter::Finish(Time end)
         Activity& a = m_activity[tid];
         if (a.count > 0)
         {
-            if (!m_named[tid])
-            {
-                m_named[tid] = true;
-                NameThread(
-                    HOSTS, tid, m_hostNames[tid / KINDS] + " " + ACTIVITY_NAMES[tid % KINDS]);
-            }
-            Emit("{\"ph\":\"X\",\"pid\":3,\"tid\":" + std::to_string(tid) + ",\"ts\":" + Us(a.since)
-                 + ",\"dur\":" + Us(end - a.since) + ",\"name\":\"" + ACTIVITY_NAMES[tid % KINDS]
-                 + "\",\"cat\":\"host\",\"args\":{\"open\":true}}");
+            HostSlice(tid, a.since, end, true);
         }
     }
     // Operations and their phases: an async track per workload, phases nested in their

@@ -82,6 +82,9 @@ private:
     /// A counter sample, within half the bound.
     void EmitCounter(const std::string& event);
     void Write(const std::string& event);
+    /// A host's activity slice on thread tid (named the first time); open: still going at
+    /// the run's end.
+    void HostSlice(uint64_t tid, Time since, Time end, bool open);
     /// Name a thread the first time it is used.
     void NameThread(uint32_t pid, uint64_t tid, const std::string& name);
     std::string JoinKeyArgs(uint64_t handle) const;

@@ -295,19 +295,10 @@ ChakraWorkload::BuildSchedule(uint32_t ranks, uint64_t /* bytes */, uint64_t chu
                 t = schedule.AddLocal(s.rank, n.durationNs, 0);
                 break;
             case ChakraTrace::Kind::SEND:
-            {
-                // Done once posted: the send waits for the node's dependencies, what follows the
-                // node on this rank waits for the send to be posted only.
+                // Done once posted: the send waits for the node's dependencies, what follows
+                // the node on this rank waits for the send to be posted only.
                 t = schedule.AddLocal(s.rank, 0, 0);
-                for (uint32_t d : n.deps)
-                {
-                    schedule.AddDependency(t, done[s.rank][d]);
-                }
-                sent[i] = schedule.AddUnicast(s.rank, n.peer, n.bytes, 0);
-                schedule.AddDependency(sent[i], t);
-                done[s.rank][s.node] = t;
-                continue;
-            }
+                break;
             case ChakraTrace::Kind::RECV:
                 t = schedule.AddLocal(s.rank, 0, 0);
                 schedule.AddDependency(t, sent[s.send]);
@@ -320,6 +311,11 @@ ChakraWorkload::BuildSchedule(uint32_t ranks, uint64_t /* bytes */, uint64_t chu
             schedule.AddDependency(t, done[s.rank][d]);
         }
         done[s.rank][s.node] = t;
+        if (s.kind == ChakraTrace::Kind::SEND)
+        {
+            sent[i] = schedule.AddUnicast(s.rank, n.peer, n.bytes, 0);
+            schedule.AddDependency(sent[i], t);
+        }
     }
     return schedule;
 }

@@ -50,3 +50,17 @@ require_plotting_python() {  # the scripts' numpy, pandas and matplotlib
         finish
     fi
 }
+
+# start_test "$@" (RUNNER SOURCE_DIR): the usage check, `runner` and `source_dir` as absolute
+# paths, the runner's precondition, and a scratch directory `tmp` that finish removes.
+start_test() {
+    if [[ $# -ne 2 ]]; then
+        echo "usage: bash $0 RUNNER_BINARY SOURCE_DIR" >&2
+        exit 2
+    fi
+    runner=$(realpath "$1")
+    source_dir=$(realpath "$2")
+    require_runner "$runner"
+    tmp=$(mktemp -d)
+    finish_hook() { rm -rf "$tmp"; }
+}
