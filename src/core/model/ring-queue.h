@@ -19,11 +19,16 @@ namespace ns3
  * std::deque allocates and frees a 512-byte block every few elements and keeps its ends in
  * two 32-byte iterators; here the ends are two counters beside the pointer, the storage
  * is allocated only when the queue outgrows it, and a 64-byte element fills exactly one
- * cache line. The storage is kept at its largest size until the queue is destroyed.
+ * cache line. The storage is kept at its largest size until the queue is destroyed. The first
+ * allocation holds FIRST_CAPACITY elements: 1 where a million queues each hold one or two
+ * (a queue pair's messages).
  */
-template<typename T>
+template<typename T, uint32_t FIRST_CAPACITY = 4>
 class RingQueue
 {
+    static_assert(FIRST_CAPACITY > 0 && (FIRST_CAPACITY & (FIRST_CAPACITY - 1)) == 0,
+                  "a power of two");
+
 public:
     RingQueue() = default;
     RingQueue(const RingQueue&) = delete;
@@ -129,7 +134,7 @@ private:
 
     void Grow()
     {
-        uint32_t capacity = m_slots ? 2 * (m_mask + 1) : 4;
+        uint32_t capacity = m_slots ? 2 * (m_mask + 1) : FIRST_CAPACITY;
         T* slots = static_cast<T*>(::operator new (capacity * sizeof(T), std::align_val_t{ALIGN}));
         uint32_t n = m_tail - m_head;
         for (uint32_t i = 0; i < n; ++i)

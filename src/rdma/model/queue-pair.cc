@@ -228,7 +228,7 @@ QueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc)
     m_ccMade = true;
     if (cc)
     {
-        cc->SetPacingChangedCallback(MakeCallback(&QueuePair::PacingChanged, this));
+        cc->SetPacingListener(this);
     }
     m_telemetry = cc && cc->UsesTelemetry();
     m_windowed = cc && cc->GetWindowBytes() > 0;

@@ -35,7 +35,7 @@ class RdmaNic;
 /**
  * \brief RC queue pair (both the requester and the responder half).
  */
-class QueuePair : public Object
+class QueuePair : public Object, private RdmaCongestionControl::PacingListener
 {
 public:
     static TypeId GetTypeId();
@@ -282,7 +282,7 @@ private:
     /// A windowed congestion control (HPCC) has as many bytes unacknowledged as it allows.
     bool WindowFull() const;
     /// The congestion control's rate changed: re-time the gap after the last frame.
-    void PacingChanged();
+    void PacingChanged() override;
     /// Take the NIC's congestion control unless one was set: most QPs of a large fabric only
     /// receive, and their model would cost set-up time and memory for nothing.
     void MakeCongestionControl();
@@ -299,8 +299,9 @@ private:
 
     // Requester
     // Posted, not yet completed. A ring allocates nothing until the first post, where a
-    // std::deque takes 576 bytes at construction: most QPs of a large fabric only receive.
-    RingQueue<Message> m_messages;
+    // std::deque takes 576 bytes at construction: most QPs of a large fabric only receive,
+    // and most that send hold one message at a time (room for one at first).
+    RingQueue<Message, 1> m_messages;
     std::size_t m_buildIndex{0}; // message holding m_sndNxt
     uint64_t m_nextMessageId{0};
     uint64_t m_sndNxt{0};

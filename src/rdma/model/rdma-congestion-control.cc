@@ -81,19 +81,19 @@ RdmaCongestionControl::SetStateLog(StateLog /* log */)
 }
 
 void
-RdmaCongestionControl::SetPacingChangedCallback(Callback<void> cb)
+RdmaCongestionControl::SetPacingListener(PacingListener* listener)
 {
-    NS_LOG_FUNCTION(this);
-    m_pacingChanged = cb;
+    NS_LOG_FUNCTION(this << listener);
+    m_pacingListener = listener;
 }
 
 void
 RdmaCongestionControl::NotifyPacingChanged()
 {
-    if (m_retimePacing && !m_pacingChanged.IsNull())
+    if (m_retimePacing && m_pacingListener)
     {
         NS_LOG_LOGIC(this << ": rate changed, pacing re-timed");
-        m_pacingChanged();
+        m_pacingListener->PacingChanged();
     }
 }
 

@@ -68,9 +68,18 @@ public:
     /// The most bytes the queue pair may have unacknowledged; 0 for no window (rate alone).
     virtual uint64_t GetWindowBytes() const;
 
-    /// Called when the rate changes, so that the queue pair re-times the gap after its last
-    /// frame (unless RetimePacing is false).
-    void SetPacingChangedCallback(Callback<void> cb);
+    /// What a model tells of its rate: its queue pair, which re-times the gap after its last
+    /// frame. A plain virtual call, not a Callback: a queue pair's bound Callback is a few
+    /// hundred bytes, and a 1,024-XPU fabric of four planes has a million sending pairs.
+    class PacingListener
+    {
+    public:
+        virtual ~PacingListener() = default;
+        virtual void PacingChanged() = 0;
+    };
+
+    /// Called when the rate changes (unless RetimePacing is false); null: nobody listens.
+    void SetPacingListener(PacingListener* listener);
 
     /// A rate log's row: the current rate and the target rate (bit/s) and alpha, as the model
     /// defines them (output.dcqcn-rates.csv writes DCQCN's).
@@ -92,7 +101,7 @@ protected:
 private:
     bool m_retimePacing{true};
     Time m_fabricRtt;
-    Callback<void> m_pacingChanged;
+    PacingListener* m_pacingListener{nullptr};
 };
 
 } // namespace ns3
