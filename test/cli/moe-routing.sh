@@ -93,14 +93,7 @@ fi
 while IFS='|' read -r sets want; do
     args=()
     for kv in $sets; do args+=(--set "$kv"); done
-    "$runner" base.json --quiet --out bad "${args[@]}" 2>bad.err >/dev/null
-    code=$?
-    first=$(head -1 bad.err)
-    if [[ $code -eq 2 && $first == *"$want"* ]]; then
-        pass "exit 2: $want"
-    else
-        fail "exit 2 naming '$want'" "exit $code: $first"
-    fi
+    expect_exit2 "$want" base.json --out bad "${args[@]}"
 done <<'CASES'
 workloads[0].routing_file=missing.txt|workloads[0].routing_file: missing.txt: no line for layer 1 token 31
 workloads[0].routing_file=three.txt|three.txt line 65: expected 2 experts (top_k)
@@ -111,13 +104,8 @@ workloads[0].gating=uniform|workloads[0].routing_file: applies only with workloa
 workloads[0].routing_file=nowhere.txt|workloads[0].routing_file: nowhere.txt: cannot read
 CASES
 # `recorded` without a file (the example scenario's uniform gating switched over).
-"$runner" "$source_dir/scenarios/inference/moe-dispatch.json" --quiet --out bad \
-    --set workloads[0].gating=recorded 2>bad.err >/dev/null
-code=$?
-if [[ $code -eq 2 && $(head -1 bad.err) == *'workloads[0].routing_file: is needed with workloads[0].gating "recorded"'* ]]; then
-    pass "exit 2: gating recorded without routing_file"
-else
-    fail "gating recorded without routing_file" "exit $code: $(head -1 bad.err)"
-fi
+expect_exit2 'workloads[0].routing_file: is needed with workloads[0].gating "recorded"' \
+    "$source_dir/scenarios/inference/moe-dispatch.json" --out bad \
+    --set workloads[0].gating=recorded
 
 finish

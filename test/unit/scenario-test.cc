@@ -22,6 +22,7 @@ namespace
 using json = nlohmann::json;
 using ns3::CollectiveAlgorithm;
 using ns3::FlowPattern;
+using ns3::PlaneSpreadRule;
 using ns3::Scenario;
 using ns3::ScenarioConfig;
 using ns3::ScenarioError;
@@ -1087,6 +1088,25 @@ TEST(ScenarioToJson, EveryFieldRoundTrips)
     EXPECT_EQ(out, in); // nothing was lost, nothing added beyond the defaults in `in`
     ExpectSameConfig(c, Scenario::Parse(out.dump(), kLabel, {}));
     ExpectSameConfig(c, Scenario::Parse(out.dump(2), kLabel, {}));
+}
+
+TEST(ScenarioToJson, MultiPlaneRoundTrips)
+{
+    json in = Minimal();
+    in["topology"] = json::parse(R"({"kind": "multi-plane", "xpus": 64, "planes": 4,
+        "switch_ports": 16, "spread": "hash",
+        "host_link": {"rate_gbps": 400, "delay_us": 0.5, "loss_rate": 0},
+        "fabric_link": {"rate_gbps": 800, "delay_us": 0.25, "loss_rate": 0}})");
+    const ScenarioConfig c = ParseJson(in);
+    EXPECT_EQ(c.topology.kind, TopologyKind::MULTI_PLANE);
+    EXPECT_EQ(c.topology.xpus, 64u);
+    EXPECT_EQ(c.topology.planes, 4u);
+    EXPECT_EQ(c.topology.switchPorts, 16u);
+    EXPECT_EQ(c.topology.spread, PlaneSpreadRule::HASH);
+    EXPECT_EQ(c.HostCount(), 64u); // workloads address XPUs, not their 256 ports
+    const json out = Scenario::ToJson(c);
+    EXPECT_EQ(out["topology"], in["topology"]);
+    ExpectSameConfig(c, Scenario::Parse(out.dump(), kLabel, {}));
 }
 
 TEST(ScenarioToJson, ExpandedFlowsOfAPatternAreNotWritten)

@@ -490,3 +490,99 @@ TEST(TopologyGraphFailures, NamesAndPorts)
     EXPECT_EQ(ft.FindNode("core3"), 35u);
     EXPECT_FALSE(ft.FindNode("core4"));
 }
+
+namespace
+{
+
+TopologyConfig
+MultiPlane(uint32_t xpus, uint32_t planes, uint32_t switchPorts)
+{
+    TopologyConfig t;
+    t.kind = TopologyKind::MULTI_PLANE;
+    t.xpus = xpus;
+    t.planes = planes;
+    t.switchPorts = switchPorts;
+    return t;
+}
+
+} // namespace
+
+// Multi-plane (docs/multi-plane.md): the XPUs' ports are the hosts, plane by plane; each plane
+// is disjoint from the others, so a switch has no route to another plane's ports.
+TEST(TopologyGraphMultiPlane, OneTierPlanes)
+{
+    // 8 XPUs x 4 planes, 64-port switches: ports 0..31 (host p * 8 + x), one switch per plane
+    // (leaf0..leaf3 = nodes 32..35), 32 links.
+    TopologyGraph g = TopologyGraph::Build(MultiPlane(8, 4, 64));
+    EXPECT_EQ(g.HostCount(), 32u);
+    EXPECT_EQ(g.SwitchCount(), 4u);
+    EXPECT_EQ(g.PlaneCount(), 4u);
+    EXPECT_EQ(boost::num_edges(g.GetGraph()), 32u);
+    for (uint32_t p = 0; p < 4; ++p)
+    {
+        for (uint32_t x = 0; x < 8; ++x)
+        {
+            EXPECT_EQ(g.LeafOf(p * 8 + x), 32 + p);
+            EXPECT_EQ(g.PlaneOf(p * 8 + x), p);
+        }
+        EXPECT_EQ(g.Ports(32 + p).size(), 8u);
+    }
+    g.ComputeRoutes();
+    EXPECT_EQ(g.MaxSwitchesOnPath(), 1u);
+    EXPECT_EQ(g.HopCount(9, 14), 2u);
+    // Plane 1's switch reaches its own ports and none of plane 2's.
+    EXPECT_EQ(g.NextHopPorts(33, 14), (std::vector<uint16_t>{6}));
+    EXPECT_TRUE(g.NextHopPorts(33, 20).empty());
+    EXPECT_THROW(g.HopCount(9, 20), std::invalid_argument);
+}
+
+TEST(TopologyGraphMultiPlane, TwoTierPlanesAreNonBlockingLeafSpines)
+{
+    // 64 XPUs on 16-port switches: 8 XPUs and 8 spines per leaf, 8 leaves and 8 spines per
+    // plane; 2 planes: 128 ports, leaves 128..143, spines 144..159.
+    TopologyGraph g = TopologyGraph::Build(MultiPlane(64, 2, 16));
+    EXPECT_EQ(g.HostCount(), 128u);
+    EXPECT_EQ(g.SwitchCount(), 32u);
+    EXPECT_EQ(g.LeafCount(), 16u);
+    EXPECT_EQ(boost::num_edges(g.GetGraph()), 128u + 2 * 8 * 8);
+    EXPECT_EQ(g.LeafOf(64 + 9), 128u + 8 + 1); // XPU 9 on plane 1: plane 1's second leaf
+    for (uint32_t leaf = 128; leaf < 144; ++leaf)
+    {
+        EXPECT_EQ(g.Ports(leaf).size(), 16u);
+        EXPECT_EQ(g.Tier(leaf), 1u);
+    }
+    for (uint32_t spine = 144; spine < 160; ++spine)
+    {
+        EXPECT_EQ(g.Ports(spine).size(), 8u);
+        EXPECT_EQ(g.Tier(spine), 2u);
+        // Spines 144..151 are plane 0's: every one of their ports is a plane-0 leaf.
+        for (const auto& port : g.Ports(spine))
+        {
+            EXPECT_EQ(port.peer < 136, spine < 152);
+        }
+    }
+    g.ComputeRoutes();
+    EXPECT_EQ(g.MaxSwitchesOnPath(), 3u);
+    EXPECT_EQ(g.NextHopPorts(128, 20).size(), 8u); // any of the plane's 8 spines
+    EXPECT_TRUE(g.NextHopPorts(128, 64 + 20).empty());
+    for (uint32_t a = 0; a < 128; a += 7)
+    {
+        for (uint32_t b = 0; b < 128; b += 5)
+        {
+            if (g.PlaneOf(a) == g.PlaneOf(b))
+            {
+                EXPECT_EQ(Walk(g, a, b, false), g.HopCount(a, b));
+            }
+        }
+    }
+}
+
+TEST(TopologyGraphMultiPlane, RejectsUnbuildablePlanes)
+{
+    EXPECT_THROW(TopologyGraph::Build(MultiPlane(1, 4, 64)), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(MultiPlane(8, 0, 64)), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(MultiPlane(8, 2, 7)), std::invalid_argument);
+    // 100 XPUs do not fill leaves of 32; 2,080 need 65 leaves, past a 64-port spine.
+    EXPECT_THROW(TopologyGraph::Build(MultiPlane(100, 2, 64)), std::invalid_argument);
+    EXPECT_THROW(TopologyGraph::Build(MultiPlane(2080, 1, 64)), std::invalid_argument);
+}

@@ -126,11 +126,16 @@ struct ScenarioConfig
         return (nic.mtuBytes + 98.0) * 8.0 / (gbps * 1e3);
     }
 
+    /// The hosts workloads address (a multi-plane fabric's XPUs, not their ports).
     uint32_t HostCount() const
     {
         if (topology.kind == TopologyKind::FAT_TREE)
         {
             return topology.k * topology.k * topology.k / 4;
+        }
+        if (topology.kind == TopologyKind::MULTI_PLANE)
+        {
+            return topology.xpus;
         }
         return topology.leaves * topology.hostsPerLeaf;
     }

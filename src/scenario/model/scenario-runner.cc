@@ -213,6 +213,13 @@ ScenarioRunner::Build()
         Ptr<Straggler> straggler = factory.Create<Straggler>();
         sc.index = i;
         sc.owner = OwnerOf(m_config.workloads.size() + i);
+        if (const std::string no = straggler->MultiPlaneRefusal();
+            !no.empty() && m_fabric->GetGraph().PlaneCount() > 1)
+        {
+            throw ScenarioError(m_config.file,
+                                "stragglers[" + std::to_string(i) + "].type",
+                                "'" + s.type + "' on a multi-plane topology: " + no);
+        }
         straggler->Install(s, sc);
         m_stragglers.push_back(straggler);
     }
@@ -225,6 +232,8 @@ ScenarioRunner::Build()
     context.delivery = m_fabric->GetDelivery();
     context.metrics = m_metrics;
     context.seed = m_config.seed;
+    context.planes = m_fabric->GetGraph().PlaneCount();
+    context.spread = m_config.topology.spread;
     if (m_ranks > 1)
     {
         const FabricPartition& part = m_fabric->GetPartition();
@@ -293,6 +302,14 @@ ScenarioRunner::Build()
                 "'" + w.type + "'" + (no.key == "type" ? "" : " with this " + no.key)
                     + " does not run spread over processes yet (" + std::to_string(m_ranks)
                     + " here); run it in one process (without mpirun)");
+        }
+        if (const std::string no = wl->MultiPlaneRefusal(); !no.empty() && context.planes > 1)
+        {
+            throw ScenarioError(m_config.file,
+                                "workloads[" + std::to_string(i) + "].type",
+                                "'" + w.type + "' on a multi-plane topology ("
+                                    + std::to_string(context.planes) + " planes): " + no
+                                    + "; use topology.planes 1 for it");
         }
         context.index = i;
         context.owner = OwnerOf(i);
@@ -645,6 +662,10 @@ ScenarioRunner::RefuseSpread() const
     if (!m_config.stragglers.empty())
     {
         refuse("stragglers", "a straggler");
+    }
+    if (m_config.topology.kind == TopologyKind::MULTI_PLANE)
+    {
+        refuse("topology.kind", "a multi-plane topology");
     }
     if (m_config.output.timeline)
     {

@@ -142,6 +142,59 @@ TopologyGraph::Build(const TopologyConfig& t)
             }
         }
         break;
+        case TopologyKind::MULTI_PLANE:
+        {
+            // Plane by plane: the XPUs' ports (hosts), then the leaves, then the spines, so
+            // that plane 0's ports are hosts 0..xpus-1 and host p * xpus + x is XPU x's port
+            // on plane p. A plane is one switch when the XPUs fit on it.
+            if (t.xpus < 2 || t.planes == 0 || t.switchPorts < 2 || t.switchPorts % 2 != 0)
+            {
+                throw std::invalid_argument(
+                    "multi-plane needs xpus >= 2, planes >= 1 and an even switch_ports");
+            }
+            const bool oneTier = t.xpus <= t.switchPorts;
+            const uint32_t perLeaf = oneTier ? t.xpus : t.switchPorts / 2;
+            if (t.xpus % perLeaf != 0 || t.xpus / perLeaf > t.switchPorts)
+            {
+                throw std::invalid_argument("multi-plane: xpus do not fill two-tier planes");
+            }
+            const uint32_t leaves = t.xpus / perLeaf;
+            const uint32_t spines = oneTier ? 0 : t.switchPorts / 2;
+            const uint64_t hosts = uint64_t{t.xpus} * t.planes;
+            if (hosts + uint64_t{t.planes} * (leaves + spines)
+                > std::numeric_limits<uint32_t>::max())
+            {
+                throw std::invalid_argument("multi-plane is too large");
+            }
+            const uint32_t h = static_cast<uint32_t>(hosts);
+            const uint32_t firstSpine = h + t.planes * leaves;
+            g.Init(h, t.planes * (leaves + spines));
+            g.m_leaves = t.planes * leaves;
+            g.m_planes = t.planes;
+            for (uint32_t l = 0; l < t.planes * leaves; ++l)
+            {
+                g.m_tier[h + l] = 1;
+            }
+            for (uint32_t s = 0; s < t.planes * spines; ++s)
+            {
+                g.m_tier[firstSpine + s] = 2;
+            }
+            for (uint32_t host = 0; host < h; ++host)
+            {
+                g.AddLink(host, h + host / perLeaf); // a plane's leaves follow its XPUs
+            }
+            for (uint32_t p = 0; p < t.planes; ++p)
+            {
+                for (uint32_t l = 0; l < leaves; ++l)
+                {
+                    for (uint32_t s = 0; s < spines; ++s)
+                    {
+                        g.AddLink(h + p * leaves + l, firstSpine + p * spines + s);
+                    }
+                }
+            }
+        }
+        break;
         default:
             throw std::invalid_argument("unknown topology kind " + std::to_string(int(t.kind)));
     }
@@ -255,9 +308,10 @@ TopologyGraph::ComputeRoutes()
         for (uint32_t sw = m_hosts; sw < n; ++sw)
         {
             const uint32_t d = dist[sw];
-            if (d == kUnreached && !m_downLinks.empty())
+            if (d == kUnreached && (!m_downLinks.empty() || m_planes > 1))
             {
-                // Cut off by a failure: no next hop, so the switch drops what it cannot route.
+                // Cut off by a failure, or in another plane: no next hop, so the switch drops
+                // what it cannot route.
                 const std::size_t slot = std::size_t{sw - m_hosts} * m_leaves + t;
                 m_routeIndex[slot] = 0;
                 m_torDistance[slot] = std::numeric_limits<uint16_t>::max();
@@ -426,6 +480,11 @@ TopologyGraph::HopCount(uint32_t a, uint32_t b) const
     {
         return 2;
     }
+    if (PlaneOf(a) != PlaneOf(b))
+    {
+        throw std::invalid_argument("HopCount: " + NodeName(a) + " and " + NodeName(b)
+                                    + " are ports on different planes");
+    }
     if (HasRoutes())
     {
         return 2 + m_torDistance[std::size_t{ta - m_hosts} * m_leaves + (tb - m_hosts)];
@@ -479,6 +538,19 @@ uint32_t
 TopologyGraph::SwitchCount() const
 {
     return NodeCount() - m_hosts;
+}
+
+uint32_t
+TopologyGraph::PlaneCount() const
+{
+    return m_planes;
+}
+
+uint32_t
+TopologyGraph::PlaneOf(uint32_t host) const
+{
+    NS_ASSERT_MSG(host < m_hosts, "node " << host << " is not a host");
+    return host / (m_hosts / m_planes);
 }
 
 uint32_t

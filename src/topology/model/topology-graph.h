@@ -18,11 +18,13 @@ namespace ns3
 {
 
 /**
- * Leaf-spine, k-ary fat-tree or ring topology with deterministic node and port numbers.
+ * Leaf-spine, k-ary fat-tree, ring or multi-plane topology with deterministic node and port
+ * numbers.
  *
- * Nodes: hosts 0..H-1 (leaf by leaf; fat-tree: pod by pod, edge switch by edge switch), then
- * leaves/edge switches (a ring's switches), then spines (leaf-spine) or aggregation and then
- * core switches (fat-tree). Ports of a switch: downlinks (lower-tier neighbours, ascending node
+ * Nodes: hosts 0..H-1 (leaf by leaf; fat-tree: pod by pod, edge switch by edge switch;
+ * multi-plane: plane by plane), then leaves/edge switches (a ring's switches, a one-tier
+ * plane's switch), then spines (leaf-spine, a two-tier plane) or aggregation and then core
+ * switches (fat-tree). Ports of a switch: downlinks (lower-tier neighbours, ascending node
  * id), then uplinks (ascending node id). A host has a single port 0.
  */
 class TopologyGraph
@@ -51,6 +53,11 @@ public:
     uint32_t SwitchCount() const;
     /// \return the number of leaf (leaf-spine) or edge (fat-tree) switches
     uint32_t LeafCount() const;
+    /// \return the number of disjoint switch planes: 1 but for a multi-plane fabric, whose
+    /// hosts are its XPUs' ports, plane by plane (host p * H / planes + x: XPU x on plane p)
+    uint32_t PlaneCount() const;
+    /// \return the plane a host (an XPU's port) is on; 0 in a fabric of one plane
+    uint32_t PlaneOf(uint32_t host) const;
     bool IsHost(uint32_t node) const;
     /// \return 0 host, 1 leaf/edge, 2 spine/aggregation, 3 core
     uint32_t Tier(uint32_t node) const;
@@ -116,6 +123,7 @@ private:
     TopologyKind m_kind{TopologyKind::LEAF_SPINE};
     uint32_t m_hosts{0};
     uint32_t m_leaves{0};
+    uint32_t m_planes{1}; ///< disjoint planes (multi-plane): hosts cannot reach other planes
     Graph m_graph;
     std::vector<uint8_t> m_tier;
     std::vector<std::vector<Port>> m_ports;

@@ -190,6 +190,96 @@ TopologySchema::Declare(ConfigSchemaObject& t)
         .Bind(&TopologyConfig::hostsPerLeaf);
     DeclareHostLimit(ring, "switches", "hosts_per_switch");
     DeclareHostCount(ring, "switches", "hosts_per_switch");
+
+    ConfigSchemaObject& mp = t.Variant(
+        "multi-plane",
+        "A scale-up domain (docs/multi-plane.md): xpus XPUs, each with one port into every "
+        "one of planes parallel, disjoint switch planes. A plane is one switch of "
+        "switch_ports ports when the XPUs fit on it, else a two-tier leaf-spine of such "
+        "switches (switch_ports/2 XPUs and switch_ports/2 spines per leaf). host_link is an "
+        "XPU port's link; fabric_link a leaf-spine link inside a plane. Workload host indices "
+        "are XPUs (hosts = xpus); XPU x's port on plane p is the fabric's node host<p x xpus "
+        "+ x>, and its traffic is spread over the planes by `spread`. Only workloads built "
+        "on the collective engine (allreduce, allgather, reducescatter, moe-dispatch, "
+        "chakra, spec-decode, checkpoint) spread their traffic over planes yet; a run of "
+        "another type is refused.");
+    mp.Integer("xpus", 2, TopologySchema::MAX_HOSTS)
+        .Required()
+        .Doc("XPUs in the scale-up domain (the scale-up draft: no more than 1K)")
+        .Bind(&TopologyConfig::xpus);
+    mp.Integer("planes", 1, 64)
+        .Required()
+        .Doc("parallel switch planes; every XPU has one port (host_link) into each")
+        .Bind(&TopologyConfig::planes);
+    mp.Integer("switch_ports", 2, 1024)
+        .Default(64)
+        .Note("64: Broadcom Tomahawk 5 and Tomahawk Ultra, 51.2 Tb/s as 64 x 800GbE")
+        .Check(
+            [](const json& v)
+            {
+                return v.get<uint64_t>() % 2 == 0;
+            },
+            "even",
+            "must be even: a two-tier plane's leaf has switch_ports/2 XPU ports and as many "
+            "uplinks")
+        .Doc("ports of every switch in a plane; xpus <= switch_ports gives one switch per "
+             "plane, more XPUs a two-tier leaf-spine per plane")
+        .Bind(&TopologyConfig::switchPorts);
+    mp.Enum("spread", {"stripe", "hash"})
+        .Default("stripe")
+        .Doc("how an XPU spreads a transfer over its planes: stripe (every transfer in equal "
+             "parts, one per plane, as address interleaving does; a part waits only for the "
+             "same plane's part of the data it depends on) or hash (every transfer whole, on "
+             "the plane a hash of its source and destination or receiver set picks, as "
+             "flow-hashing over ports does)")
+        .Bind(&TopologyConfig::spread);
+    mp.Rule(
+        "",
+        {"xpus", "planes", "switch_ports"},
+        [](const ConfigSchemaView& v) -> std::optional<std::string>
+        {
+            const uint64_t xpus = v.Get("xpus")->get<uint64_t>();
+            const uint64_t planes = v.Get("planes")->get<uint64_t>();
+            const uint64_t ports = v.Get("switch_ports")->get<uint64_t>();
+            if (xpus * planes > TopologySchema::MAX_HOSTS)
+            {
+                return v.Path("xpus") + " x " + v.Path("planes") + " = "
+                       + std::to_string(xpus * planes) + " XPU ports; at most "
+                       + std::to_string(TopologySchema::MAX_HOSTS) + " are supported";
+            }
+            if (xpus <= ports)
+            {
+                return std::nullopt;
+            }
+            const uint64_t half = ports / 2;
+            if (xpus % half != 0)
+            {
+                return v.Path("xpus") + " = " + std::to_string(xpus) + " does not fill "
+                       + "two-tier planes of " + v.Path("switch_ports") + " = "
+                       + std::to_string(ports) + " (leaves of " + std::to_string(half)
+                       + " XPUs): make xpus a multiple of " + std::to_string(half) + " or at most "
+                       + std::to_string(ports);
+            }
+            if (xpus / half > ports)
+            {
+                return v.Path("xpus") + " = " + std::to_string(xpus) + " needs "
+                       + std::to_string(xpus / half) + " leaves per plane, more than a spine's "
+                       + std::to_string(ports) + " ports: at most " + std::to_string(ports * half)
+                       + " XPUs on two tiers";
+            }
+            return std::nullopt;
+        },
+        "xpus x planes <= 65535; xpus <= switch_ports, or a multiple of switch_ports/2 and at "
+        "most switch_ports^2/2");
+    mp.Derive(
+        HOSTS,
+        [](const ConfigSchemaView& v) -> std::optional<ConfigSchemaDerived>
+        {
+            const uint64_t xpus = v.Get("xpus")->get<uint64_t>();
+            return ConfigSchemaDerived{xpus,
+                                       "hosts = " + v.Path("xpus") + " = " + std::to_string(xpus)};
+        },
+        "the XPU count, xpus");
 }
 
 } // namespace ns3

@@ -102,6 +102,13 @@ CollectiveSchedule::AddLocal(uint32_t rank, uint64_t delayNs, uint32_t step)
 }
 
 void
+CollectiveSchedule::SetPlane(uint32_t t, uint16_t plane)
+{
+    NS_ABORT_MSG_IF(m_transfers.at(t).local, "local work crosses no plane");
+    m_transfers[t].plane = plane;
+}
+
+void
 CollectiveSchedule::AddDependency(uint32_t later, uint32_t first)
 {
     // Transfers wait only for earlier ones: the graph is acyclic by construction.

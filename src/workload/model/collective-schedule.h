@@ -41,6 +41,7 @@ public:
         bool local{false};        ///< no data: src's own work (dst == src), done after delayNs
         uint16_t phase{NO_PHASE}; ///< index into GetPhases(), or NO_PHASE
         uint64_t delayNs{0};
+        uint16_t plane{0}; ///< the switch plane it crosses (a multi-plane fabric; PlaneSpread)
     };
 
     explicit CollectiveSchedule(uint32_t ranks);
@@ -62,6 +63,8 @@ public:
     /// delayNs after the rank posts it, so one such transfer joins many arrivals to many sends
     /// with two edges per transfer instead of one per pair.
     uint32_t AddLocal(uint32_t rank, uint64_t delayNs, uint32_t step);
+    /// Send transfer t over plane `plane` of a multi-plane fabric (0 by default).
+    void SetPlane(uint32_t t, uint16_t plane);
     /// Transfer `later` starts only when transfer `first` has arrived at later's source,
     /// which must be one of first's receivers.
     void AddDependency(uint32_t later, uint32_t first);

@@ -7,6 +7,7 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "rdma/model/rdma-nic.h"
+#include "workload/model/plane-spread.h"
 
 #include <algorithm>
 #include <sstream>
@@ -41,6 +42,8 @@ CollectiveWorkload::DoDispose()
     }
     m_pairQp.clear();
     m_pairRemote.clear();
+    m_pairOfReceiver.clear();
+    m_receive.Nullify();
     m_active.clear();
     if (m_spread)
     {
@@ -109,17 +112,21 @@ CollectiveWorkload::DoInstall()
         }
     }
     const uint32_t n = static_cast<uint32_t>(m_hosts.size());
-    m_rankOfHost.assign(GetHostCount(), -1);
+    // Every port of a rank's XPU is the rank's (a multi-plane fabric's deliveries name ports).
+    m_rankOfHost.assign(m_context.nics.size(), -1);
     for (uint32_t r = 0; r < n; ++r)
     {
-        m_rankOfHost[m_hosts[r]] = r;
+        for (uint32_t p = 0; p < m_context.planes; ++p)
+        {
+            m_rankOfHost[PlanePort(m_hosts[r], p)] = r;
+        }
     }
     m_bytes = m_config.bytes;
     m_iterations = IterationCount();
     m_compute = Time::FromDouble(m_config.computeUs, Time::US);
     m_barrier = m_config.barrier;
     const uint64_t chunk = m_config.chunkBytes;
-    m_channels.assign(n, nullptr);
+    m_channels.assign(std::size_t{n} * m_context.planes, nullptr);
     m_computing.assign(n, false);
     if (m_context.messenger)
     {
@@ -208,6 +215,12 @@ CollectiveWorkload::SpreadRefusal(const WorkloadConfig& w, Time lookahead) const
     return {};
 }
 
+std::string
+CollectiveWorkload::MultiPlaneRefusal() const
+{
+    return "";
+}
+
 Workload::P2mpRoots
 CollectiveWorkload::GetP2mpRoots() const
 {
@@ -216,7 +229,12 @@ CollectiveWorkload::GetP2mpRoots() const
     P2mpRoots roots{"ranks", {}};
     for (uint32_t r = 0; r < m_hosts.size(); ++r)
     {
-        if (any || m_channels[r])
+        bool sends = any;
+        for (uint32_t p = 0; p < m_context.planes; ++p)
+        {
+            sends = sends || m_channels[ChannelIndex(r, p)];
+        }
+        if (sends)
         {
             roots.hosts.push_back(m_hosts[r]);
         }
@@ -262,14 +280,17 @@ CollectiveWorkload::RemotePosted(uint32_t pair, uint32_t i, uint32_t t)
 std::shared_ptr<const CollectiveWorkload::Plan>
 CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
 {
-    auto plan = std::make_shared<Plan>(std::move(schedule));
+    auto plan = std::make_shared<Plan>(
+        m_context.planes > 1
+            ? PlaneSpread::Apply(schedule, m_context.planes, m_context.spread, WorkloadSeed())
+            : std::move(schedule));
     const CollectiveSchedule& s = plan->schedule;
     const uint32_t n = s.GetRanks();
     // Queue pairs per (src, dst) pair the graph uses, P2MP channels per sending rank; both
     // outlive the plan, so later iterations reuse them.
     plan->roots.assign(n, {});
     plan->pairOf.assign(s.GetTransferCount(), 0);
-    std::vector<bool> multicastSender(n, false);
+    std::vector<bool> multicastSender(std::size_t{n} * m_context.planes, false); // by channel
     for (uint32_t t = 0; t < s.GetTransferCount(); ++t)
     {
         const CollectiveSchedule::Transfer& tr = s.GetTransfer(t);
@@ -283,32 +304,32 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
         }
         if (tr.receivers)
         {
-            multicastSender[tr.src] = true;
-            auto& hosts = plan->hostSets[tr.receivers.get()];
+            multicastSender[ChannelIndex(tr.src, tr.plane)] = true;
+            auto& hosts = plan->hostSets[{tr.receivers.get(), tr.plane}];
             if (!hosts)
             {
                 std::vector<uint32_t> h;
                 for (uint32_t r : *tr.receivers)
                 {
-                    h.push_back(m_hosts[r]);
+                    h.push_back(PlanePort(m_hosts[r], tr.plane));
                 }
                 std::sort(h.begin(), h.end());
                 hosts = std::make_shared<const std::vector<uint32_t>>(std::move(h));
             }
             continue;
         }
-        auto key = std::make_pair(tr.src, tr.dst);
+        auto key = std::make_tuple(tr.src, tr.dst, tr.plane);
         auto it = m_pairIndex.find(key);
         if (it == m_pairIndex.end())
         {
             uint32_t index = static_cast<uint32_t>(m_pairQp.size());
             it = m_pairIndex.emplace(key, index).first;
-            Ptr<QueuePair> a = m_context.nics[m_hosts[tr.src]]->CreateQp(
-                m_hosts[tr.dst], Entropy(), m_context.owner);
-            Ptr<QueuePair> b = m_context.nics[m_hosts[tr.dst]]->CreateQp(
-                m_hosts[tr.src], Entropy(), m_context.owner);
+            const uint32_t src = PlanePort(m_hosts[tr.src], tr.plane);
+            const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
+            Ptr<QueuePair> a = m_context.nics[src]->CreateQp(dst, Entropy(), m_context.owner);
+            Ptr<QueuePair> b = m_context.nics[dst]->CreateQp(src, Entropy(), m_context.owner);
             RdmaNic::Connect(a, b);
-            b->SetReceiveCallback(MakeCallback(&CollectiveWorkload::UnicastReceived, this, index));
+            Received(b, index);
             m_pairQp.push_back(a);
             m_pairRemote.push_back(b);
             m_inFlight.emplace_back();
@@ -371,29 +392,23 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
             mark(tr.dst);
         }
     }
-    for (uint32_t r = 0; r < n; ++r)
+    for (uint32_t c = 0; c < m_channels.size(); ++c)
     {
-        if (!multicastSender[r] || m_channels[r])
+        if (!multicastSender[c] || m_channels[c])
         {
             continue;
         }
-        std::vector<uint32_t> others;
-        for (uint32_t o = 0; o < n; ++o)
-        {
-            if (o != r)
-            {
-                others.push_back(m_hosts[o]);
-            }
-        }
-        std::sort(others.begin(), others.end());
-        // One group QPN per sending rank, within the workload's range of 4096.
-        m_channels[r]
-            = m_context.delivery->CreateChannel(m_hosts[r],
-                                                others,
+        const uint32_t r = c % n;
+        const uint32_t plane = c / n;
+        // One group QPN per sending rank, within the workload's range of 4096; a rank's
+        // channels on other planes share it, from other ports.
+        m_channels[c]
+            = m_context.delivery->CreateChannel(PlanePort(m_hosts[r], plane),
+                                                OtherPorts(r, plane),
                                                 GroupQpnBase() + r,
                                                 MakeCallback(&CollectiveWorkload::Entropy, this),
                                                 m_context.p2mpOwner);
-        m_channels[r]->SetDeliveredCallback(
+        m_channels[c]->SetDeliveredCallback(
             MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
     }
     return plan;
@@ -429,7 +444,7 @@ CollectiveWorkload::TolerantPair(uint32_t pair)
     RdmaNic::Connect(a, b);
     a->SetMaxRetransmissions(LayerMaxRetransmissions());
     b->SetMaxRetransmissions(LayerMaxRetransmissions());
-    b->SetReceiveCallback(MakeCallback(&CollectiveWorkload::UnicastReceived, this, index));
+    Received(b, index);
     m_pairQp.push_back(a);
     m_pairRemote.push_back(b);
     m_inFlight.emplace_back();
@@ -437,38 +452,44 @@ CollectiveWorkload::TolerantPair(uint32_t pair)
     return index;
 }
 
+std::vector<uint32_t>
+CollectiveWorkload::OtherPorts(uint32_t r, uint32_t plane) const
+{
+    std::vector<uint32_t> others;
+    for (uint32_t o = 0; o < m_hosts.size(); ++o)
+    {
+        if (o != r)
+        {
+            others.push_back(PlanePort(m_hosts[o], plane));
+        }
+    }
+    std::sort(others.begin(), others.end());
+    return others;
+}
+
 Ptr<P2mpChannel>
-CollectiveWorkload::TolerantChannel(uint32_t r)
+CollectiveWorkload::TolerantChannel(uint32_t r, uint32_t plane)
 {
     const uint32_t n = static_cast<uint32_t>(m_hosts.size());
     if (m_tolerantChannels.empty())
     {
-        m_tolerantChannels.assign(n, nullptr);
+        m_tolerantChannels.assign(m_channels.size(), nullptr);
     }
-    if (!m_tolerantChannels[r])
+    Ptr<P2mpChannel>& channel = m_tolerantChannels[ChannelIndex(r, plane)];
+    if (!channel)
     {
-        std::vector<uint32_t> others;
-        for (uint32_t o = 0; o < n; ++o)
-        {
-            if (o != r)
-            {
-                others.push_back(m_hosts[o]);
-            }
-        }
-        std::sort(others.begin(), others.end());
         // Above the reliable channels' QPNs, within the workload's range (the schema keeps
         // 2 n <= 4096).
-        m_tolerantChannels[r]
-            = m_context.delivery->CreateChannel(m_hosts[r],
-                                                others,
+        channel
+            = m_context.delivery->CreateChannel(PlanePort(m_hosts[r], plane),
+                                                OtherPorts(r, plane),
                                                 GroupQpnBase() + n + r,
                                                 MakeCallback(&CollectiveWorkload::Entropy, this),
                                                 m_context.p2mpOwner,
                                                 LayerMaxRetransmissions());
-        m_tolerantChannels[r]->SetDeliveredCallback(
-            MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
+        channel->SetDeliveredCallback(MakeCallback(&CollectiveWorkload::MulticastDelivered, this));
     }
-    return m_tolerantChannels[r];
+    return channel;
 }
 
 CollectiveWorkload::Iteration&
@@ -634,14 +655,16 @@ CollectiveWorkload::Post(uint32_t i, uint32_t t)
     else if (tr.receivers)
     {
         uint64_t tag = (static_cast<uint64_t>(i) << 32) | t;
-        Ptr<P2mpChannel> channel
-            = IsLossTolerantIteration(i) ? TolerantChannel(tr.src) : m_channels[tr.src];
-        channel->Send(tag, plan.hostSets.at(tr.receivers.get()), tr.bytes, TagOf(it, t));
+        Ptr<P2mpChannel> channel = IsLossTolerantIteration(i)
+                                       ? TolerantChannel(tr.src, tr.plane)
+                                       : m_channels[ChannelIndex(tr.src, tr.plane)];
+        channel->Send(
+            tag, plan.hostSets.at({tr.receivers.get(), tr.plane}), tr.bytes, TagOf(it, t));
     }
     else
     {
         uint32_t pair = IsLossTolerantIteration(i) ? TolerantPair(plan.pairOf[t]) : plan.pairOf[t];
-        const uint32_t dst = m_hosts[tr.dst];
+        const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
         if (ActsFor(dst))
         {
             m_inFlight[pair].push_back({i, t});
@@ -664,9 +687,22 @@ CollectiveWorkload::TagOf(const Iteration& it, uint32_t t) const
 }
 
 void
-CollectiveWorkload::UnicastReceived(
-    uint32_t pair, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn)
+CollectiveWorkload::Received(Ptr<QueuePair> qp, uint32_t pair)
 {
+    // One Callback for every receiving queue pair (copies share it) and the pair by its queue
+    // pair: a Callback bound to each pair's index is a few hundred bytes per queue pair.
+    if (m_receive.IsNull())
+    {
+        m_receive = MakeCallback(&CollectiveWorkload::UnicastReceived, this);
+    }
+    qp->SetReceiveCallback(m_receive);
+    m_pairOfReceiver.emplace(PeekPointer(qp), pair);
+}
+
+void
+CollectiveWorkload::UnicastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn)
+{
+    const uint32_t pair = m_pairOfReceiver.at(PeekPointer(qp));
     // A queue pair delivers its messages in the order they were posted.
     NS_ABORT_MSG_IF(m_inFlight[pair].empty(), "a message nobody posted arrived");
     auto [i, t] = m_inFlight[pair].front();

@@ -21,6 +21,8 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -50,6 +52,8 @@ public:
      * (ranks learn of another process's last arrival one lookahead late).
      */
     Refusal SpreadRefusal(const WorkloadConfig& w, Time lookahead) const override;
+    /// None: the engine spreads any graph over planes (PlaneSpread).
+    std::string MultiPlaneRefusal() const override;
     /// The ranks that send P2MP messages (any rank, when each iteration has its own graph).
     P2mpRoots GetP2mpRoots() const override;
     /// Bytes delivered by step, copies and P2MP messages sent by unicast.
@@ -116,8 +120,9 @@ private:
         uint32_t steps{0};                        ///< the graph's depth
         std::vector<uint64_t> phaseBytes;         ///< by schedule phase: its transfers' bytes
         std::vector<uint32_t> phaseReceivers;     ///< by schedule phase: ranks receiving data
-        /// Receiver ranks of a P2MP transfer -> the same set as hosts, ascending.
-        std::map<const std::vector<uint32_t>*, CollectiveSchedule::RankSet> hostSets;
+        /// Receiver ranks of a P2MP transfer and its plane -> their ports on it, ascending.
+        std::map<std::pair<const std::vector<uint32_t>*, uint16_t>, CollectiveSchedule::RankSet>
+            hostSets;
     };
 
     /// Progress of one iteration; at most a few are in flight at once.
@@ -172,17 +177,25 @@ private:
     void RemotePosted(uint32_t pair, uint32_t i, uint32_t t);
     /// The process that simulates host.
     uint32_t ProcessOf(uint32_t host) const;
-    void UnicastReceived(
-        uint32_t pair, Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn);
+    /// qp, the receiving end of pair, tells UnicastReceived what arrives.
+    void Received(Ptr<QueuePair> qp, uint32_t pair);
+    void UnicastReceived(Ptr<QueuePair> qp, uint64_t msn, uint64_t bytes, uint64_t psn);
     void MulticastDelivered(uint64_t tag, uint32_t host, uint64_t bytes);
     uint16_t Entropy();
     /// The loss-tolerant twin of pair (created at its first use), an index like pair's.
     uint32_t TolerantPair(uint32_t pair);
-    /// The loss-tolerant twin of rank r's P2MP channel (created at its first use).
-    Ptr<P2mpChannel> TolerantChannel(uint32_t r);
+    /// The loss-tolerant twin of rank r's P2MP channel on plane (created at its first use).
+    Ptr<P2mpChannel> TolerantChannel(uint32_t r, uint32_t plane);
+    /// Rank r's channel on plane, in m_channels.
+    std::size_t ChannelIndex(uint32_t r, uint32_t plane) const
+    {
+        return std::size_t{plane} * m_hosts.size() + r;
+    }
+    /// The ports on plane of every rank but r, ascending: a channel's possible receivers.
+    std::vector<uint32_t> OtherPorts(uint32_t r, uint32_t plane) const;
 
     std::vector<uint32_t> m_hosts;       ///< rank -> host
-    std::vector<int64_t> m_rankOfHost;   ///< host -> rank, -1 if none
+    std::vector<int64_t> m_rankOfHost;   ///< host (a port on any plane) -> rank, -1 if none
     std::shared_ptr<const Plan> m_first; ///< iteration 0's (every iteration's, unless varying)
     uint32_t m_iterations{1};
     Time m_compute;
@@ -190,13 +203,15 @@ private:
     uint64_t m_bytes{0};
     std::mt19937_64 m_rng;
 
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_pairIndex;
-    std::vector<Ptr<QueuePair>> m_pairQp;                             ///< sender side
-    std::vector<Ptr<QueuePair>> m_pairRemote;                         ///< receiver side
+    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> m_pairIndex; ///< (src, dst, plane)
+    std::vector<Ptr<QueuePair>> m_pairQp;                                     ///< sender side
+    std::vector<Ptr<QueuePair>> m_pairRemote;                                 ///< receiver side
+    std::unordered_map<const QueuePair*, uint32_t> m_pairOfReceiver; ///< receiver side -> pair
+    QueuePair::ReceiveCallback m_receive; ///< UnicastReceived, shared by the receivers
     std::vector<RingQueue<std::pair<uint32_t, uint32_t>>> m_inFlight; ///< (iteration, transfer)
-    std::vector<Ptr<P2mpChannel>> m_channels;         ///< per rank, once it sends P2MP transfers
-    std::map<uint32_t, uint32_t> m_tolerantPair;      ///< pair -> its loss-tolerant twin
-    std::vector<Ptr<P2mpChannel>> m_tolerantChannels; ///< per rank, loss-tolerant iterations
+    std::vector<Ptr<P2mpChannel>> m_channels;    ///< per plane and rank, once it sends P2MP there
+    std::map<uint32_t, uint32_t> m_tolerantPair; ///< pair -> its loss-tolerant twin
+    std::vector<Ptr<P2mpChannel>> m_tolerantChannels; ///< as m_channels, loss-tolerant iterations
 
     std::map<uint32_t, Iteration> m_active;
     uint32_t m_made{0};             ///< iterations made so far (GetIteration)

@@ -111,6 +111,13 @@ CongestedReceiverStraggler::Declare(ConfigSchemaObject& s)
         "from does not hold host");
 }
 
+std::string
+CongestedReceiverStraggler::MultiPlaneRefusal() const
+{
+    return "its cross-traffic is not spread over planes yet: its queue pairs would use "
+           "plane 0 alone";
+}
+
 void
 CongestedReceiverStraggler::DoInstall()
 {

@@ -26,6 +26,7 @@ public:
     static void Declare(ConfigSchemaObject& s);
 
     void Report(std::map<std::string, double>& figures) const override;
+    std::string MultiPlaneRefusal() const override;
     /// The hosts sending the incast, once installed.
     const std::vector<uint32_t>& GetSenders() const;
     /// Cross-traffic bytes the host has received so far.

@@ -54,6 +54,13 @@ SlowLinkStraggler::Declare(ConfigSchemaObject& s)
     StragglerSchemaKeys::Window(s, "the link is slow");
 }
 
+std::string
+SlowLinkStraggler::MultiPlaneRefusal() const
+{
+    return "it slows the one link of a host, and an XPU of a multi-plane fabric has one per "
+           "plane (which of them it would slow is not a key yet)";
+}
+
 void
 SlowLinkStraggler::DoInstall()
 {

@@ -22,6 +22,8 @@ public:
     static TypeId GetTypeId();
     static void Declare(ConfigSchemaObject& s);
 
+    std::string MultiPlaneRefusal() const override;
+
 protected:
     void DoInstall() override;
 

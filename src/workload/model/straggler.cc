@@ -64,6 +64,12 @@ Straggler::Report(std::map<std::string, double>& figures) const
 {
 }
 
+std::string
+Straggler::MultiPlaneRefusal() const
+{
+    return "";
+}
+
 const StragglerConfig&
 Straggler::GetConfig() const
 {

@@ -67,6 +67,9 @@ public:
 
     /// Figures of this straggler for its summary.json entry (beyond its event count).
     virtual void Report(std::map<std::string, double>& figures) const;
+    /// Why this type does not run on a fabric of several planes, which the runner refuses it
+    /// on; empty (the default: a change of compute time holds for the XPU) if it does.
+    virtual std::string MultiPlaneRefusal() const;
 
     const StragglerConfig& GetConfig() const;
     /// Events this straggler recorded so far.

@@ -42,6 +42,13 @@ Workload::GetWarnings() const
     return {};
 }
 
+std::string
+Workload::MultiPlaneRefusal() const
+{
+    return "its traffic is not spread over planes yet (that of the types built on the "
+           "collective engine is: docs/multi-plane.md)";
+}
+
 void
 Workload::ForwardTimeline(Ptr<Workload> inner)
 {
@@ -88,7 +95,7 @@ Workload::GetConfig() const
 uint32_t
 Workload::GetHostCount() const
 {
-    return m_context.nics.size();
+    return m_context.nics.size() / m_context.planes;
 }
 
 uint64_t

@@ -13,6 +13,7 @@
 #include "ns3/traced-callback.h"
 #include "p2mp/model/p2mp-delivery.h"
 #include "rdma/model/rdma-nic.h"
+#include "topology/model/topology-config.h"
 #include "workload/model/metrics.h"
 #include "workload/model/straggler.h"
 #include "workload/model/timeline-segment.h"
@@ -63,6 +64,11 @@ public:
         /// A distributed run's messages between processes (null in one process): for what a
         /// process decides and another must know.
         Ptr<RankMessenger> messenger;
+        /// A multi-plane fabric's planes: nics holds every XPU's port, plane by plane (nics[p
+        /// * H + x] is XPU x's port on plane p); a workload addresses the H XPUs.
+        uint32_t planes{1};
+        /// How a transfer is spread over the planes (topology.spread).
+        PlaneSpreadRule spread{PlaneSpreadRule::STRIPE};
     };
 
     void Install(const WorkloadConfig& config, const Context& context);
@@ -73,6 +79,7 @@ public:
     virtual void ReportSamples(std::map<std::string, std::vector<double>>& samples) const;
 
     const WorkloadConfig& GetConfig() const;
+    /// The hosts it addresses: the XPUs of a multi-plane fabric.
     uint32_t GetHostCount() const;
 
     /// Why a workload entry does not run spread over processes (SpreadRefusal).
@@ -100,6 +107,12 @@ public:
     /// Keys that have no effect given what the workload found at install (a trace's content,
     /// say), which the schema cannot know. None by default.
     virtual std::vector<Warning> GetWarnings() const;
+    /**
+     * Why this type does not run on a fabric of several planes (Context::planes > 1), which
+     * the runner refuses it on; empty if it spreads its traffic over them. By default, that
+     * the type has not been made to: its queue pairs would use plane 0 alone.
+     */
+    virtual std::string MultiPlaneRefusal() const;
     /// The hosts that may send a workload's P2MP messages, and its entry's key naming them.
     struct P2mpRoots
     {
@@ -132,6 +145,11 @@ protected:
     /// Create the workload's queue pairs and operations; schedule what starts it.
     virtual void DoInstall() = 0;
 
+    /// XPU host's port on plane (a multi-plane fabric's node; host itself on plane 0).
+    uint32_t PlanePort(uint32_t host, uint32_t plane) const
+    {
+        return plane * GetHostCount() + host;
+    }
     /// Whether this process simulates host, so the workload acts for it (always, in one).
     bool ActsFor(uint32_t host) const
     {

@@ -64,3 +64,19 @@ start_test() {
     tmp=$(mktemp -d)
     finish_hook() { rm -rf "$tmp"; }
 }
+
+# expect_exit2 WANT ARG...: the runner, given ARG... and --quiet, exits 2 and the first line
+# of its standard error contains WANT.
+expect_exit2() {
+    local want=$1
+    shift
+    "$runner" "$@" --quiet 2>exit2.err >/dev/null
+    local code=$?
+    local first
+    first=$(head -1 exit2.err)
+    if [[ $code -eq 2 && $first == *"$want"* ]]; then
+        pass "exit 2: $want"
+    else
+        fail "exit 2 naming '$want'" "exit $code: $first"
+    fi
+}
