@@ -35,6 +35,7 @@ REQUIRED_IDS = (
     "wang.ack-free-batch",
     "wang.address-mapping",
     "wang.dispatch-combine",
+    "wang.scale-up-planes",
     "li.low-entropy",
     "li.differentiated-reliability",
     "fu.kv-ttft",

@@ -33,8 +33,9 @@ GENERAL_THREATS = [
     "without a throughput limit unless a claim sets one (mcbride.dynamic-membership does).",
     "Congestion control: runs use the scenario's DCQCN preset (docs/rdma-dcqcn.md); a "
     "verdict that depends on transients may move under another preset.",
-    "Topology: two-tier leaf-spine and k-ary fat-tree fabrics with uniform link rates; "
-    "oversubscription, multi-plane scale-up fabrics and failures are not in these runs.",
+    "Topology: two-tier leaf-spine and k-ary fat-tree fabrics with uniform link rates, and "
+    "one multi-plane scale-up domain (wang.scale-up-planes: one switch per plane, each XPU "
+    "port its own RDMA engine); oversubscription and failures are not in these runs.",
     "Scale: the default scale runs each claim at a small size with 3 seeds, so its "
     "intervals are wide and a difference inside them is reported as a tie; the full scale "
     "(docs/evaluation.md) runs 64 to 1,024 hosts with 5 seeds.",

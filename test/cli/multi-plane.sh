@@ -95,7 +95,7 @@ JSON
 fig() {  # DIR EXPR over d (summary.json) and w (its first workload)
     /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]+"/summary.json")); w=d["workloads"][0]; print(eval(sys.argv[2]))' "$1" "$2"
 }
-for case in "unicast none" "bier none" "bier source-tor" "bier-xpu-list hop-by-hop" \
+for case in "unicast none" "bier none" "bier source-tor" "bier sender-nic" "bier-xpu-list hop-by-hop" \
     "new-protocol source-tor" "new-protocol hop-by-hop"; do
     read -r mech agg <<<"$case"
     for planes in 1 4; do
