@@ -37,33 +37,7 @@ TopologyGraph::Build(const TopologyConfig& t)
                 throw std::invalid_argument(
                     "leaf-spine needs leaves, spines and hosts_per_leaf >= 1");
             }
-            const uint64_t hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
-            if (hosts + t.leaves + t.spines > std::numeric_limits<uint32_t>::max())
-            {
-                throw std::invalid_argument("leaf-spine is too large");
-            }
-            const uint32_t h = static_cast<uint32_t>(hosts);
-            g.Init(h, t.leaves + t.spines);
-            g.m_leaves = t.leaves;
-            for (uint32_t l = 0; l < t.leaves; ++l)
-            {
-                g.m_tier[h + l] = 1;
-            }
-            for (uint32_t s = 0; s < t.spines; ++s)
-            {
-                g.m_tier[h + t.leaves + s] = 2;
-            }
-            for (uint32_t host = 0; host < h; ++host)
-            {
-                g.AddLink(host, h + host / t.hostsPerLeaf);
-            }
-            for (uint32_t l = 0; l < t.leaves; ++l)
-            {
-                for (uint32_t s = 0; s < t.spines; ++s)
-                {
-                    g.AddLink(h + l, h + t.leaves + s);
-                }
-            }
+            g.InitLeafSpines(1, t.leaves, t.spines, t.hostsPerLeaf);
         }
         break;
         case TopologyKind::FAT_TREE:
@@ -144,9 +118,8 @@ TopologyGraph::Build(const TopologyConfig& t)
         break;
         case TopologyKind::MULTI_PLANE:
         {
-            // Plane by plane: the XPUs' ports (hosts), then the leaves, then the spines, so
-            // that plane 0's ports are hosts 0..xpus-1 and host p * xpus + x is XPU x's port
-            // on plane p. A plane is one switch when the XPUs fit on it.
+            // The XPUs' ports are the hosts, plane by plane: host p * xpus + x is XPU x's
+            // port on plane p. A plane is one switch (one leaf, no spine) when the XPUs fit.
             if (t.xpus < 2 || t.planes == 0 || t.switchPorts < 2 || t.switchPorts % 2 != 0)
             {
                 throw std::invalid_argument(
@@ -160,39 +133,7 @@ TopologyGraph::Build(const TopologyConfig& t)
             }
             const uint32_t leaves = t.xpus / perLeaf;
             const uint32_t spines = oneTier ? 0 : t.switchPorts / 2;
-            const uint64_t hosts = uint64_t{t.xpus} * t.planes;
-            if (hosts + uint64_t{t.planes} * (leaves + spines)
-                > std::numeric_limits<uint32_t>::max())
-            {
-                throw std::invalid_argument("multi-plane is too large");
-            }
-            const uint32_t h = static_cast<uint32_t>(hosts);
-            const uint32_t firstSpine = h + t.planes * leaves;
-            g.Init(h, t.planes * (leaves + spines));
-            g.m_leaves = t.planes * leaves;
-            g.m_planes = t.planes;
-            for (uint32_t l = 0; l < t.planes * leaves; ++l)
-            {
-                g.m_tier[h + l] = 1;
-            }
-            for (uint32_t s = 0; s < t.planes * spines; ++s)
-            {
-                g.m_tier[firstSpine + s] = 2;
-            }
-            for (uint32_t host = 0; host < h; ++host)
-            {
-                g.AddLink(host, h + host / perLeaf); // a plane's leaves follow its XPUs
-            }
-            for (uint32_t p = 0; p < t.planes; ++p)
-            {
-                for (uint32_t l = 0; l < leaves; ++l)
-                {
-                    for (uint32_t s = 0; s < spines; ++s)
-                    {
-                        g.AddLink(h + p * leaves + l, firstSpine + p * spines + s);
-                    }
-                }
-            }
+            g.InitLeafSpines(t.planes, leaves, spines, perLeaf);
         }
         break;
         default:
@@ -202,6 +143,47 @@ TopologyGraph::Build(const TopologyConfig& t)
     NS_LOG_INFO(EnumName(t.kind) << ": " << g.HostCount() << " hosts, " << g.SwitchCount()
                                  << " switches, " << boost::num_edges(g.m_graph) << " links");
     return g;
+}
+
+void
+TopologyGraph::InitLeafSpines(uint32_t planes,
+                              uint32_t leaves,
+                              uint32_t spines,
+                              uint32_t hostsPerLeaf)
+{
+    // Plane by plane: the hosts, then the leaves, then the spines (a leaf-spine is one plane).
+    const uint64_t hosts = uint64_t{planes} * leaves * hostsPerLeaf;
+    if (hosts + uint64_t{planes} * (leaves + spines) > std::numeric_limits<uint32_t>::max())
+    {
+        throw std::invalid_argument(std::string(EnumName(m_kind)) + " is too large");
+    }
+    const uint32_t h = static_cast<uint32_t>(hosts);
+    const uint32_t firstSpine = h + planes * leaves;
+    Init(h, planes * (leaves + spines));
+    m_leaves = planes * leaves;
+    m_planes = planes;
+    for (uint32_t l = 0; l < planes * leaves; ++l)
+    {
+        m_tier[h + l] = 1;
+    }
+    for (uint32_t s = 0; s < planes * spines; ++s)
+    {
+        m_tier[firstSpine + s] = 2;
+    }
+    for (uint32_t host = 0; host < h; ++host)
+    {
+        AddLink(host, h + host / hostsPerLeaf); // a plane's leaves follow its hosts
+    }
+    for (uint32_t p = 0; p < planes; ++p)
+    {
+        for (uint32_t l = 0; l < leaves; ++l)
+        {
+            for (uint32_t s = 0; s < spines; ++s)
+            {
+                AddLink(h + p * leaves + l, firstSpine + p * spines + s);
+            }
+        }
+    }
 }
 
 void

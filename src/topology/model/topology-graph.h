@@ -116,6 +116,9 @@ private:
     TopologyGraph() = default;
 
     void Init(uint32_t hosts, uint32_t switches);
+    /// Init as `planes` disjoint leaf-spines of `leaves` leaves, each with `hostsPerLeaf`
+    /// hosts and a link to each of its plane's `spines` spines (a leaf-spine is one plane).
+    void InitLeafSpines(uint32_t planes, uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf);
     void AddLink(uint32_t a, uint32_t b);
     void NumberPorts();
     std::vector<uint32_t> Distances(uint32_t source) const;

@@ -50,6 +50,13 @@ DeclareLink(ConfigSchemaObject& link)
         "loss_rate < 1");
 }
 
+/// A switch's port count split in halves (fat-tree k, multi-plane switch_ports).
+bool
+IsEven(const json& v)
+{
+    return v.get<uint64_t>() % 2 == 0;
+}
+
 /// Topologies sized as switches x hosts per switch (leaf-spine, ring): at most MAX_HOSTS hosts.
 void
 DeclareHostLimit(ConfigSchemaObject& o, const std::string& switches, const std::string& perSwitch)
@@ -155,12 +162,7 @@ TopologySchema::Declare(ConfigSchemaObject& t)
         .Required()
         .Note("even; k^3/4 hosts (k = 64 would number 65,536, one past the 16-bit host IDs)")
         .Check(
-            [](const json& v)
-            {
-                return v.get<uint64_t>() % 2 == 0;
-            },
-            "even",
-            "must be an even integer between 2 and 62 (k/2 hosts per edge switch)")
+            IsEven, "even", "must be an even integer between 2 and 62 (k/2 hosts per edge switch)")
         .Doc("switch port count")
         .Bind(&TopologyConfig::k);
     ft.Derive(
@@ -214,14 +216,10 @@ TopologySchema::Declare(ConfigSchemaObject& t)
     mp.Integer("switch_ports", 2, 1024)
         .Default(64)
         .Note("64: Broadcom Tomahawk 5 and Tomahawk Ultra, 51.2 Tb/s as 64 x 800GbE")
-        .Check(
-            [](const json& v)
-            {
-                return v.get<uint64_t>() % 2 == 0;
-            },
-            "even",
-            "must be even: a two-tier plane's leaf has switch_ports/2 XPU ports and as many "
-            "uplinks")
+        .Check(IsEven,
+               "even",
+               "must be even: a two-tier plane's leaf has switch_ports/2 XPU ports and as many "
+               "uplinks")
         .Doc("ports of every switch in a plane; xpus <= switch_ports gives one switch per "
              "plane, more XPUs a two-tier leaf-spine per plane")
         .Bind(&TopologyConfig::switchPorts);
