@@ -34,38 +34,12 @@ name=cli-sweep-slurm
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/harness.bash"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/sweep-fixture.bash"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/slurm-cluster.bash"
 
 require_runner "$runner"
 
 tmp=$(mktemp -d)
 export TMPDIR=$tmp
-daemon_pids=()
-ctld_pid=
-stop_cluster() {
-    if [[ ${#daemon_pids[@]} -gt 0 ]]; then
-        # The jobs first (their slurmstepd are not our children), then the daemons. The SLURM
-        # commands under `timeout`: without a controller they retry for a while.
-        local jobs
-        if [[ -n $ctld_pid ]] && kill -0 "$ctld_pid" 2>/dev/null; then
-            jobs=$(timeout 5 squeue -h -o %F 2>/dev/null | sort -u)
-            if [[ -n $jobs ]]; then
-                timeout 5 scancel $jobs 2>/dev/null
-                for _ in $(seq 20); do
-                    [[ -z $(timeout 5 squeue -h -o %i 2>/dev/null) ]] && break
-                    sleep 0.25
-                done
-            fi
-        fi
-        kill -TERM "${daemon_pids[@]}" 2>/dev/null
-        for _ in $(seq 50); do
-            kill -0 "${daemon_pids[@]}" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "${daemon_pids[@]}" 2>/dev/null
-        wait "${daemon_pids[@]}" 2>/dev/null
-        daemon_pids=()
-    fi
-}
 killed_pid=
 finish_hook() {
     if [[ -n $killed_pid ]]; then
@@ -91,117 +65,11 @@ skip() {
 
 # --- The cluster -----------------------------------------------------------------------------
 
-missing=()
-for tool in munged slurmctld slurmd sbatch squeue sinfo scancel scontrol; do
-    command -v "$tool" >/dev/null 2>&1 || [[ -x /usr/sbin/$tool ]] || missing+=("$tool")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-    skip "the SLURM daemons cannot run here: ${missing[*]} not installed (Debian packages slurm-wlm and munge)"
+mkdir -p "$tmp/bin"
+if ! start_cluster "$tmp" sweeptest; then
+    skip "$cluster_why" "${cluster_logs[@]}"
 fi
-if [[ $(id -u) -ne 0 ]]; then
-    skip "the SLURM daemons cannot run here: the test starts them as root (SlurmUser=root), and this is uid $(id -u)"
-fi
-PATH=$PATH:/usr/sbin:/sbin
-
-node=$(hostname -s 2>/dev/null || uname -n)
-node=${node%%.*}
-cpus=$(nproc 2>/dev/null || echo 1)
-((cpus > 2)) && cpus=2
-read -r ctld_port slurmd_port < <($python -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in socks])')
-cluster=mcast4ai-test-$$-$RANDOM
-
-# munged wants every directory above its socket searchable by all, its key private.
-chmod 755 "$tmp"
-mkdir -p "$tmp/run" "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log" "$tmp/bin"
-chmod 755 "$tmp/run"
-chmod 700 "$tmp/munge"
-if command -v mungekey >/dev/null 2>&1; then
-    mungekey --create --keyfile="$tmp/munge/munge.key" --bits=1024 2>"$tmp/log/mungekey.log"
-else
-    head -c 1024 /dev/urandom >"$tmp/munge/munge.key"
-fi
-chmod 600 "$tmp/munge/munge.key"
-socket=$tmp/run/munge.socket
-
-cat >"$tmp/slurm.conf" <<EOF
-ClusterName=$cluster
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$socket
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/run/slurmctld.pid
-SlurmdPidFile=$tmp/run/slurmd.pid
-SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-MpiDefault=none
-ReturnToService=2
-KillWait=2
-# Start a task as soon as one ends (the default waits up to 3 s).
-SchedulerParameters=batch_sched_delay=0
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
-PartitionName=sweeptest Nodes=$node Default=YES MaxTime=INFINITE State=UP
-EOF
-# Only this cluster: no SLURM_* of a job this test might run in.
-for v in $(compgen -e | grep '^SLURM_'); do
-    unset "$v"
-done
-export SLURM_CONF=$tmp/slurm.conf
-
-munged --foreground --socket="$socket" --key-file="$tmp/munge/munge.key" \
-    --pid-file="$tmp/run/munged.pid" --seed-file="$tmp/munge/munged.seed" \
-    >"$tmp/log/munged.log" 2>&1 &
-daemon_pids+=($!)
-for _ in $(seq 100); do
-    [[ -S $socket ]] && break
-    sleep 0.1
-done
-if [[ ! -S $socket ]]; then
-    skip "munged did not come up within 10 s" "$tmp/log/munged.log"
-fi
-slurmctld -D -f "$tmp/slurm.conf" >"$tmp/log/slurmctld.out" 2>&1 &
-ctld_pid=$!
-daemon_pids+=($!)
-slurmd -D -N "$node" -f "$tmp/slurm.conf" >"$tmp/log/slurmd.out" 2>&1 &
-slurmd_pid=$!
-daemon_pids+=($!)
-state=
-why="within 30 s"
-deadline=$((SECONDS + 30))
-while ((SECONDS < deadline)); do
-    state=$(timeout 5 sinfo -h -n "$node" -o %t 2>/dev/null)
-    [[ $state == idle ]] && break
-    if ! kill -0 "$ctld_pid" 2>/dev/null; then
-        why="(slurmctld exited)"
-        break
-    elif ! kill -0 "$slurmd_pid" 2>/dev/null; then
-        why="(slurmd exited)"
-        break
-    fi
-    sleep 0.5
-done
-if [[ $state != idle ]]; then
-    skip "the SLURM daemons did not come up $why (node $node: '${state:-no answer}')" \
-        "$tmp/log/slurmctld.out" "$tmp/log/slurmctld.log" "$tmp/log/slurmd.out" \
-        "$tmp/log/slurmd.log" "$tmp/log/munged.log"
-fi
-pass "single-node cluster $cluster up: node $node idle, $cpus CPUs, ports $ctld_port/$slurmd_port"
+pass "$cluster_up"
 
 # sbatch through a wrapper that logs its invocations.
 real_sbatch=$(command -v sbatch)

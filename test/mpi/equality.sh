@@ -42,15 +42,17 @@
 #    mechanism, new-protocol roots on two processes (a broadcast's, a collective's), a
 #    collective whose compute_us does not cover a message's delay, an MoE layer without
 #    barrier, and packet spraying are refused with exit 2 naming their keys.
-# 7. scripts/mpi-run.sbatch, run as a 2-task SLURM job would run it, gives the same ops.csv.
+# 7. scripts/mpi-run.sbatch, submitted as a 2-task job to a real single-node SLURM cluster the
+#    script starts (test/cli/lib/slurm-cluster.bash; as root), gives the same ops.csv.
 set -euo pipefail
 
-runner=${1:?usage: bash test/mpi/equality.sh RUNNER}
+runner=$(realpath -- "${1:?usage: bash test/mpi/equality.sh RUNNER}") # the SLURM job runs elsewhere
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 py=/usr/bin/python3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$root/test/cli/lib/slurm-cluster.bash"
+trap 'stop_cluster; rm -rf "$tmp"' EXIT
 # Open MPI refuses root without these, and more ranks than cores without --oversubscribe.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi=(mpirun --oversubscribe)
@@ -132,13 +134,27 @@ for v in load_balancing.mode=hpcc-ecmp load_balancing.mode=steering \
         fail=1
     fi
 done
-# The batch script, as a SLURM job of 2 tasks would run it (the allocation's variables set).
-SLURM_NTASKS=2 SLURM_JOB_NODELIST=localhost bash "$root/scripts/mpi-run.sbatch" "$runner" "$sc" \
-    --quiet --out "$tmp/sbatch" >"$tmp/sbatch.log" 2>&1
-if cmp -s "$tmp/seq/ops.csv" "$tmp/sbatch/ops.csv"; then
-    echo "ok   scripts/mpi-run.sbatch with 2 tasks: ops.csv as one process"
+# The batch script as a 2-task job of a real single-node SLURM cluster started here (Open MPI's
+# mpirun takes the allocation from SLURM and starts its ranks through srun); where the daemons
+# cannot run, the script with a 2-task allocation's variables set, and the output says which.
+chmod 755 "$tmp"
+if start_cluster "$tmp/cluster" mpitest; then
+    echo "ok   $cluster_up"
+    how="a 2-task job of the SLURM cluster"
+    (cd "$tmp" && timeout 300 sbatch --wait --quiet --ntasks=2 --output="$tmp/sbatch.log" \
+        "$root/scripts/mpi-run.sbatch" "$runner" "$sc" --quiet --out "$tmp/sbatch") \
+        >"$tmp/sbatch.err" 2>&1 || cat "$tmp/sbatch.err" >>"$tmp/sbatch.log"
 else
-    echo "FAIL scripts/mpi-run.sbatch with 2 tasks"
+    echo "SKIP a real SLURM job: $cluster_why; the allocation's variables set instead"
+    how="2 tasks, the allocation's variables set"
+    SLURM_NTASKS=2 SLURM_JOB_NODELIST=localhost bash "$root/scripts/mpi-run.sbatch" "$runner" \
+        "$sc" --quiet --out "$tmp/sbatch" >"$tmp/sbatch.log" 2>&1 || true
+fi
+stop_cluster
+if cmp -s "$tmp/seq/ops.csv" "$tmp/sbatch/ops.csv"; then
+    echo "ok   scripts/mpi-run.sbatch as $how: ops.csv as one process ($(head -n 1 "$tmp/sbatch.log"))"
+else
+    echo "FAIL scripts/mpi-run.sbatch as $how"
     cat "$tmp/sbatch.log" >&2
     fail=1
 fi
@@ -266,6 +282,7 @@ as_one_process "$root/scenarios/collectives/chakra-dp-16.json" same_summary_afte
     "workloads[0].trace=$root/scenarios/collectives/traces/dp-16"
 
 echo "== moe-layer, multicast AllGather: P2MP from every rank at one instant, bounded"
+frames=4 # a frame time per pair of tied frames swapped
 for case in "moe-layer.json" "allreduce.json workloads[0].type=allgather workloads[0].algorithm=multicast"; do
     read -r file v <<<"$case"
     sets=()
@@ -282,7 +299,7 @@ for case in "moe-layer.json" "allreduce.json workloads[0].type=allgather workloa
         fail=1
     fi
     for n in 2 4; do
-        if within_bound "$tmp/mseq" "$tmp/m$n" "$n" 4; then
+        if within_bound "$tmp/mseq" "$tmp/m$n" "$n" "$frames"; then
             echo "ok   $file${v:+ $v}, $n ranks: within the bound (cross-rank ties $(ties "$tmp/m$n"))"
         else
             echo "FAIL $file${v:+ $v}, $n ranks: outside the bound"
@@ -295,7 +312,7 @@ done
 "$runner" "$here/moe-layer.json" --quiet --out "$tmp/mseq" 2>/dev/null
 "${mpi[@]}" -x MCAST4AI_BARRIER=heard -np 2 "$runner" "$here/moe-layer.json" --quiet \
     --out "$tmp/mheard" 2>/dev/null
-if within_bound "$tmp/mseq" "$tmp/mheard" 2 4 >/dev/null 2>&1; then
+if within_bound "$tmp/mseq" "$tmp/mheard" "started when heard, 2" "$frames"; then
     echo "FAIL the MoE bound cannot fail: layers started when heard stay within it"
     fail=1
 else
