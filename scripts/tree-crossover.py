@@ -3,7 +3,7 @@
 
     /usr/bin/python3 scripts/tree-crossover.py RUNNER [--scenario FILE] [--sizes 4096,...]
                                                [--tree-chunk BYTES] [--set KEY=VALUE ...]
-                                               [--jobs N]
+                                               [--seeds N] [--jobs N]
 
 Runs scenarios/collectives/allreduce-tree.json (64 ranks on a 4 x 16 leaf-spine, the fabric of
 the ring AllReduce tests) once per size and algorithm, one iteration each: ring (one loop of
@@ -11,6 +11,10 @@ shards S/N), tree with chunks of S/N (the default), and tree with chunks of --tr
 (64 KiB). Prints a Markdown table of the simulated times next to the closed forms of
 docs/workloads.md, and which algorithm is faster. --set is passed to every run (for instance
 --set nic.dcqcn.enabled=false). Use the Release runner: the 64 MiB runs take a minute each.
+
+With --seeds N (N >= 2) every run is made with seeds 1..N: a cell is the mean with its 95%
+confidence interval, and the last column compares ring and tree paired by seed, a tie when the
+interval of their difference holds zero (mcast4ai.stats, the evaluation's rules).
 """
 
 import argparse
@@ -21,6 +25,10 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))),
+                                "python"))
+from mcast4ai import stats  # noqa: E402
 
 # The fabric of the scenario, for the closed forms.
 MTU = 1024
@@ -100,7 +108,7 @@ def tree_closed_form(n, s, chunk):
     return (3 * d - 1) * t + 2 * path_s(parent) + (chunks - 1) * 4 * t
 
 
-def run(runner, scenario, extra, algorithm, size, chunk):
+def run(runner, scenario, extra, algorithm, size, chunk, seed):
     with tempfile.TemporaryDirectory() as out:
         cmd = [runner, scenario, "--quiet", "--out", out,
                "--set", "workloads.0.algorithm=" + algorithm,
@@ -108,6 +116,8 @@ def run(runner, scenario, extra, algorithm, size, chunk):
                "--set", "workloads.0.chunk_bytes=%d" % chunk,
                "--set", "workloads.0.iterations=1",
                "--set", "stop_time_ms=2000"]
+        if seed is not None:
+            cmd += ["--seed", str(seed)]
         for kv in extra:
             cmd += ["--set", kv]
         subprocess.run(cmd, check=True)
@@ -131,8 +141,13 @@ def main():
     ap.add_argument("--sizes", default=",".join(str(4096 << (2 * k)) for k in range(8)))
     ap.add_argument("--tree-chunk", type=int, default=65536)
     ap.add_argument("--set", action="append", default=[], dest="extra")
+    ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     a = ap.parse_args()
+    if a.seeds < 1:
+        ap.error("--seeds must be at least 1")
+    # One seed: the scenario's own, as a single run; several: seeds 1..N.
+    seeds = [None] if a.seeds == 1 else list(range(1, a.seeds + 1))
     sizes = [int(x) for x in a.sizes.split(",")]
     n = 64
     jobs = {}
@@ -140,28 +155,44 @@ def main():
         for s in sizes:
             for key, algorithm, chunk in (("ring", "ring", 0), ("tree", "tree", 0),
                                           ("tree-fixed", "tree", a.tree_chunk)):
-                jobs[(s, key)] = pool.submit(run, a.runner, a.scenario, a.extra, algorithm, s,
-                                             chunk)
+                for seed in seeds:
+                    jobs[(s, key, seed)] = pool.submit(run, a.runner, a.scenario, a.extra,
+                                                       algorithm, s, chunk, seed)
         print("| S | ring: sim (closed form) | tree, chunks of S/N: sim (closed form) "
               "| tree, chunks of %s: sim (closed form) | faster (S/N chunks) |"
               % size_text(a.tree_chunk))
         print("|---|---|---|---|---|")
         for s in sizes:
-            ring, _ = jobs[(s, "ring")].result()
-            tree, cnps = jobs[(s, "tree")].result()
-            fixed, cnps_fixed = jobs[(s, "tree-fixed")].result()
+            def results(key):
+                return {seed: jobs[(s, key, seed)].result() for seed in seeds}
+
+            ring_runs, tree_runs, fixed_runs = results("ring"), results("tree"), \
+                results("tree-fixed")
             ring_cf = ring_closed_form(n, s) * 1e6
             tree_cf = tree_closed_form(n, s, max(1, -(-s // n))) * 1e6
             fixed_cf = tree_closed_form(n, s, a.tree_chunk) * 1e6
 
-            def cell(sim, cf, cnp=None):
-                text = "%.1f µs (%.1f, %+.0f%%)" % (sim, cf, 100 * (sim / cf - 1))
-                return text + (", %d CNPs" % cnp if cnp else "")
+            def cell(runs, cf, with_cnps=False):
+                sim = stats.mean_ci(t for t, _ in runs.values())
+                cnps = stats.mean_ci(c for _, c in runs.values()).mean
+                text = "%.1f" % sim.mean
+                if sim.half_width is not None:
+                    text += " ± %.1f" % sim.half_width
+                text += " µs (%.1f, %+.0f%%)" % (cf, 100 * (sim.mean / cf - 1))
+                return text + (", %.0f CNPs" % cnps if with_cnps and cnps else "")
 
-            faster = "tree ×%.2f" % (ring / tree) if tree < ring else "ring ×%.2f" % (tree / ring)
-            print("| %s | %s | %s | %s | %s |" % (size_text(s), cell(ring, ring_cf),
-                                                 cell(tree, tree_cf, cnps),
-                                                 cell(fixed, fixed_cf, cnps_fixed), faster))
+            ring_us = {seed: t for seed, (t, _) in ring_runs.items()}
+            tree_us = {seed: t for seed, (t, _) in tree_runs.items()}
+            versus = stats.paired(ring_us, tree_us)
+            ring, tree = versus.a_mean, versus.b_mean
+            if len(seeds) > 1 and versus.outcome == "tie":
+                faster = "tie (%+.0f ± %.0f µs)" % (versus.diff.mean, versus.diff.half_width)
+            else:
+                faster = "tree ×%.2f" % (ring / tree) if tree < ring else \
+                    "ring ×%.2f" % (tree / ring)
+            print("| %s | %s | %s | %s | %s |" % (size_text(s), cell(ring_runs, ring_cf),
+                                                 cell(tree_runs, tree_cf, True),
+                                                 cell(fixed_runs, fixed_cf, True), faster))
             sys.stdout.flush()
 
 
