@@ -9,7 +9,9 @@
  * - at 256 ranks with 8-of-256 sets the XPU-ID list's header (16 + 4 floor(N/2) bytes) is
  *   12 bytes shorter than BIER's BSL-256 header (44) per copy, 16 when a token's home holds
  *   one of its experts (N = 7), and the new protocol's installs and evictions are reported;
- * - per-destination-set batching sends M (1 - (1 - 1/M)^T) messages per rank, M = C(E, k).
+ * - per-destination-set batching sends M (1 - (1 - 1/M)^T) messages per rank, M = C(E, k);
+ * - the combine's two directions between two ranks share one RC connection (a queue pair at
+ *   each end), so a host holds one queue pair per peer.
  */
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
@@ -180,6 +182,37 @@ private:
     }
 };
 
+class OneConnectionPerPairTestCase : public TestCase
+{
+public:
+    OneConnectionPerPairTestCase()
+        : TestCase("one RC connection per pair of ranks: the combine's all-to-all holds a queue "
+                   "pair per peer, not one per peer and direction")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // 16 ranks, one expert each, top-4 of 32 tokens: every rank dispatches to and combines
+        // with every other, so the combine uses all 240 ordered pairs. Both directions of a
+        // pair share a connection: 15 queue pairs per host, and the BIER channel's one. A
+        // connection per direction (the wrong model) would hold 30 + 1.
+        const std::string moe = R"("experts": 16, "top_k": 4, "tokens_per_rank": 32,
+            "hidden": 256, "dispatch_bytes_per_element": 1, "combine_bytes_per_element": 2,
+            "batching": "per-token", "iterations": 2)";
+        Outcome o = RunMoe(2, 8, "bier", moe);
+        NS_TEST_ASSERT_MSG_EQ(o.complete, true, "both layers complete");
+        const nlohmann::json& qps = o.summary["network"]["qps_per_host"];
+        NS_TEST_EXPECT_MSG_EQ(qps["max"].get<uint64_t>(), 16u, "15 peers and the P2MP channel");
+        NS_TEST_EXPECT_MSG_EQ(qps["mean"].get<double>(), 16.0, "on every host");
+        // Sharing a connection loses nothing: every combine byte arrives.
+        NS_TEST_EXPECT_MSG_EQ(Fig(o, "combine_bytes_delivered"),
+                              2 * Fig(o, "dispatch_bytes_delivered"),
+                              "combine returns twice the dispatch's bytes (BF16 outputs)");
+    }
+};
+
 class BierSetIdentifiersTestCase : public TestCase
 {
 public:
@@ -314,6 +347,7 @@ public:
     {
         AddTestCase(new LayerTimeTestCase());
         AddTestCase(new DeliveredBytesTestCase());
+        AddTestCase(new OneConnectionPerPairTestCase());
         AddTestCase(new BierSetIdentifiersTestCase());
         AddTestCase(new HeaderAndStateTestCase());
         AddTestCase(new DestinationSetsTestCase());

@@ -322,13 +322,29 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
         auto it = m_pairIndex.find(key);
         if (it == m_pairIndex.end())
         {
-            uint32_t index = static_cast<uint32_t>(m_pairQp.size());
+            const uint32_t index = static_cast<uint32_t>(m_pairQp.size());
+            // An RC connection carries both directions, so the reverse of a connected
+            // direction posts on that connection's far end: one queue pair per rank pair and
+            // end, as a collective library connects its peers.
+            Ptr<QueuePair> a;
+            Ptr<QueuePair> b;
+            auto reverse = m_pairIndex.find(std::make_tuple(tr.dst, tr.src, tr.plane));
+            if (reverse != m_pairIndex.end())
+            {
+                NS_LOG_LOGIC("rank " << tr.src << " -> " << tr.dst << " on plane " << tr.plane
+                                     << " shares the connection of its reverse");
+                a = m_pairRemote[reverse->second];
+                b = m_pairQp[reverse->second];
+            }
+            else
+            {
+                const uint32_t src = PlanePort(m_hosts[tr.src], tr.plane);
+                const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
+                a = m_context.nics[src]->CreateQp(dst, Entropy(), m_context.owner);
+                b = m_context.nics[dst]->CreateQp(src, Entropy(), m_context.owner);
+                RdmaNic::Connect(a, b);
+            }
             it = m_pairIndex.emplace(key, index).first;
-            const uint32_t src = PlanePort(m_hosts[tr.src], tr.plane);
-            const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
-            Ptr<QueuePair> a = m_context.nics[src]->CreateQp(dst, Entropy(), m_context.owner);
-            Ptr<QueuePair> b = m_context.nics[dst]->CreateQp(src, Entropy(), m_context.owner);
-            RdmaNic::Connect(a, b);
             Received(b, index);
             m_pairQp.push_back(a);
             m_pairRemote.push_back(b);
@@ -438,12 +454,28 @@ CollectiveWorkload::TolerantPair(uint32_t pair)
     // reliability class, as a memory region registered for loss-tolerant data would be.
     Ptr<QueuePair> a0 = m_pairQp[pair];
     Ptr<QueuePair> b0 = m_pairRemote[pair];
-    uint32_t index = static_cast<uint32_t>(m_pairQp.size());
-    Ptr<QueuePair> a = a0->GetNic()->CreateQp(b0->GetNic()->GetHost(), Entropy(), m_context.owner);
-    Ptr<QueuePair> b = b0->GetNic()->CreateQp(a0->GetNic()->GetHost(), Entropy(), m_context.owner);
-    RdmaNic::Connect(a, b);
-    a->SetMaxRetransmissions(LayerMaxRetransmissions());
-    b->SetMaxRetransmissions(LayerMaxRetransmissions());
+    const uint32_t index = static_cast<uint32_t>(m_pairQp.size());
+    Ptr<QueuePair> a;
+    Ptr<QueuePair> b;
+    // The reverse direction's twin, if it has one, carries this direction as well: its pair
+    // is the one whose receiver is this pair's sender.
+    auto reverse = m_pairOfReceiver.find(PeekPointer(a0));
+    auto twin = reverse == m_pairOfReceiver.end() ? m_tolerantPair.end()
+                                                  : m_tolerantPair.find(reverse->second);
+    if (twin != m_tolerantPair.end())
+    {
+        NS_LOG_LOGIC("loss-tolerant pair " << pair << " shares its reverse's twin");
+        a = m_pairRemote[twin->second];
+        b = m_pairQp[twin->second];
+    }
+    else
+    {
+        a = a0->GetNic()->CreateQp(b0->GetNic()->GetHost(), Entropy(), m_context.owner);
+        b = b0->GetNic()->CreateQp(a0->GetNic()->GetHost(), Entropy(), m_context.owner);
+        RdmaNic::Connect(a, b);
+        a->SetMaxRetransmissions(LayerMaxRetransmissions());
+        b->SetMaxRetransmissions(LayerMaxRetransmissions());
+    }
     Received(b, index);
     m_pairQp.push_back(a);
     m_pairRemote.push_back(b);
