@@ -27,8 +27,8 @@ drifts; both rows are printed, then the ratio of their wall_s, and the script fa
 two builds' ops.csv differ (a speed change must not change results). When one build writes
 columns the other does not (a new output), the columns both write are compared.
 --model-change says that the two builds are meant to differ in results (a deliberate model
-change, re-recorded in its own commit): differing ops.csv are then reported, not an error,
-and the rows keep the two builds' event counts so the time per event can be compared.
+change, re-recorded in its own commit): differing ops.csv are then reported, not an error;
+compare the rows' events and ev/hop to see whether the two builds did the same work.
 --json FILE also writes the rows, with the date, the machine and the runner, as JSON.
 --set KEY=VALUE is passed on to every run (e.g. --set nic.dcqcn.enabled=false).
 --keep keeps the result directories instead of deleting them.

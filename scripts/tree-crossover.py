@@ -174,7 +174,7 @@ def main():
 
             def cell(runs, cf, with_cnps=False):
                 sim = stats.mean_ci(t for t, _ in runs.values())
-                cnps = stats.mean_ci(c for _, c in runs.values()).mean
+                cnps = sum(c for _, c in runs.values()) / len(runs)
                 text = "%.1f" % sim.mean
                 if sim.half_width is not None:
                     text += " ± %.1f" % sim.half_width

@@ -135,8 +135,9 @@ for v in load_balancing.mode=hpcc-ecmp load_balancing.mode=steering \
     fi
 done
 # The batch script as a 2-task job of a real single-node SLURM cluster started here (Open MPI's
-# mpirun takes the allocation from SLURM and starts its ranks through srun); where the daemons
-# cannot run, the script with a 2-task allocation's variables set, and the output says which.
+# mpirun takes the allocation from SLURM; on this one node it starts both ranks itself, without
+# srun); where the daemons cannot run, the script with a 2-task allocation's variables set, and
+# the output says which.
 chmod 755 "$tmp"
 if start_cluster "$tmp/cluster" mpitest; then
     echo "ok   $cluster_up"
