@@ -2,13 +2,17 @@
  * What the processes of a distributed run send rank 0 after the simulation, and how it folds
  * them in: counters sum or keep the peak, a per-operation row names its links in the order the
  * whole fabric first used them, operations take their start and end from the process that ran
- * them, and a frame's envelope carries every field, the side-band ones included. And what
+ * them, and a frame's record carries every field, the side-band ones included, and a deferred
+ * ACK's bytes without writing them. And what
  * the processes of a collective tell one another of an iteration while it runs.
  */
 #include "core/model/counter-set.h"
 #include "core/model/packed-bytes.h"
 #include "fabric/model/op-ledger.h"
-#include "fabric/model/remote-frame-header.h"
+#include "fabric/model/remote-frame-record.h"
+#include "packet-bytes.h"
+#include "wire/model/ack-frame-builder.h"
+#include "wire/model/fabric-address.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "workload/model/collective-spread.h"
@@ -308,7 +312,26 @@ TEST(CollectiveSpread, MergedPartIsOneProcesssViewWhateverTheOrder)
     EXPECT_EQ(x.last, MicroSeconds(5));
 }
 
-TEST(RemoteFrameHeader, CarriesEveryFieldAcrossASerialisedPacket)
+namespace
+{
+/// A record written and read back, from bytes with another record before it.
+RemoteFrameRecord
+RoundTrip(RemoteFrameRecord& r, std::size_t* bytes = nullptr)
+{
+    std::vector<uint8_t> wire{1, 2, 3};
+    r.Write(wire);
+    if (bytes)
+    {
+        *bytes = wire.size() - 3;
+    }
+    std::size_t at = 3;
+    RemoteFrameRecord back = RemoteFrameRecord::Read(wire.data(), wire.size(), at);
+    EXPECT_EQ(at, wire.size());
+    return back;
+}
+} // namespace
+
+TEST(RemoteFrameRecord, CarriesEveryFieldAndThePacketAsALength)
 {
     FrameInfo fi;
     fi.size = 1106;
@@ -316,21 +339,80 @@ TEST(RemoteFrameHeader, CarriesEveryFieldAcrossASerialisedPacket)
     fi.owner = 3;
     fi.op = 4242;
     fi.queuedAt = 99;
-    Ptr<Packet> p = Create<Packet>(1000); // a payload that has no bytes yet
-    p->AddHeader(RemoteFrameHeader(fi, PicoSeconds(123456789), PicoSeconds(1606), 0x01000005));
-    // What ns-3's MPI interface does on each side.
-    std::vector<uint8_t> wire(p->GetSerializedSize());
-    ASSERT_TRUE(p->Serialize(wire.data(), wire.size()));
-    EXPECT_LT(wire.size(), 400u) << "the payload travels as a length";
-    Ptr<Packet> q = Create<Packet>(wire.data(), wire.size(), true);
-    RemoteFrameHeader h;
-    q->RemoveHeader(h);
-    EXPECT_EQ(q->GetSize(), 1000u);
-    EXPECT_EQ(h.GetInfo(), fi);
-    EXPECT_EQ(h.GetInfo().owner, 3u);
-    EXPECT_EQ(h.GetInfo().op, 4242u);
-    EXPECT_EQ(h.GetInfo().queuedAt, 99u);
-    EXPECT_EQ(h.GetArrival(), PicoSeconds(123456789));
-    EXPECT_EQ(h.GetDelay(), PicoSeconds(1606));
-    EXPECT_EQ(h.GetTie(), 0x01000005u);
+    RemoteFrameRecord r;
+    r.node = 77;
+    r.device = 5;
+    r.arrival = PicoSeconds(123456789);
+    r.delay = PicoSeconds(1606);
+    r.tie = 0x01000005;
+    r.frame = FabricFrame(Create<Packet>(1000), fi); // a payload that has no bytes yet
+    std::size_t bytes = 0;
+    RemoteFrameRecord back = RoundTrip(r, &bytes);
+    EXPECT_LT(bytes, 250u) << "the payload travels as a length";
+    EXPECT_EQ(back.node, 77u);
+    EXPECT_EQ(back.device, 5u);
+    EXPECT_EQ(back.arrival, PicoSeconds(123456789));
+    EXPECT_EQ(back.delay, PicoSeconds(1606));
+    EXPECT_EQ(back.tie, 0x01000005u);
+    EXPECT_EQ(back.frame.info, fi);
+    EXPECT_EQ(back.frame.info.owner, 3u);
+    EXPECT_EQ(back.frame.info.op, 4242u);
+    EXPECT_EQ(back.frame.info.queuedAt, 99u);
+    ASSERT_TRUE(back.frame.HasBytes());
+    EXPECT_FALSE(back.frame.HasPendingCe());
+    EXPECT_EQ(back.frame.GetPacket()->GetSize(), 1000u);
+}
+
+TEST(RemoteFrameRecord, KeepsACeMarkPendingAsTheSenderHadIt)
+{
+    // An ACK's bytes stand in for any frame whose CE mark is in the fields only.
+    AckFrameBuilder builder(Mac48Address("02:00:00:00:00:07"), false);
+    RocePacketBuilder::Addressing a;
+    a.srcIp = FabricAddress::HostIpv4(6).Get();
+    a.dstIp = FabricAddress::HostIpv4(9).Get();
+    a.srcPort = 0xC123;
+    a.ecnCapable = true;
+    FabricFrame eager = builder.Make(a, 9, 41, false, 2);
+    RemoteFrameRecord r;
+    r.frame = FabricFrame(eager.GetPacket()->Copy(), eager.info); // bytes of its own
+    r.frame.MarkCe();
+    ASSERT_TRUE(r.frame.HasPendingCe());
+    RemoteFrameRecord back = RoundTrip(r);
+    EXPECT_TRUE(r.frame.HasPendingCe()) << "writing the record left the sender's bytes alone";
+    EXPECT_TRUE(back.frame.HasPendingCe());
+    EXPECT_EQ(back.frame.info.ecn, Ipv4Header::ECN_CE);
+    // Read, both sides write the mark alike.
+    EXPECT_EQ(mcast4ai_test::CopyBytes(back.frame.GetPacket()),
+              mcast4ai_test::CopyBytes(r.frame.GetPacket()));
+}
+
+TEST(RemoteFrameRecord, ADeferredAckCrossesWithoutBytesAndBuildsTheSameOnes)
+{
+    for (bool icrc : {false, true})
+    {
+        AckFrameBuilder builder(Mac48Address("02:00:00:00:01:2a"), icrc);
+        RocePacketBuilder::Addressing a;
+        a.srcIp = FabricAddress::HostIpv4(42).Get();
+        a.dstIp = FabricAddress::HostIpv4(1000).Get();
+        a.srcPort = 0xC0DE;
+        a.priority = 3;
+        for (bool nak : {false, true})
+        {
+            RemoteFrameRecord r;
+            r.frame = builder.Make(a, 0x800001, 0xABCDEF, nak, 0x1234567);
+            r.frame.info.owner = 2;
+            std::size_t bytes = 0;
+            RemoteFrameRecord back = RoundTrip(r, &bytes);
+            EXPECT_FALSE(r.frame.HasBytes()) << "writing the record built no bytes";
+            EXPECT_FALSE(back.frame.HasBytes());
+            ASSERT_NE(back.frame.GetBuilder(), nullptr);
+            EXPECT_NE(back.frame.GetBuilder(), r.frame.GetBuilder())
+                << "the receiving process has a builder of its own";
+            EXPECT_LT(bytes, 120u);
+            EXPECT_EQ(back.frame.info, r.frame.info);
+            EXPECT_EQ(mcast4ai_test::CopyBytes(back.frame.GetPacket()),
+                      mcast4ai_test::CopyBytes(r.frame.GetPacket()))
+                << "icrc " << icrc << " nak " << nak;
+        }
+    }
 }

@@ -13,6 +13,8 @@ namespace
 uint64_t g_sentMessages = 0;
 uint64_t g_sentBytes = 0;
 uint64_t g_receivedMessages = 0;
+uint64_t g_sentFrames = 0;
+uint64_t g_extraEvents = 0;
 uint64_t g_syncRounds = 0;
 double g_syncSeconds = 0;
 uint32_t g_ties = 0; ///< messages to other processes so far, the low bits of their tie keys
@@ -53,6 +55,30 @@ void
 ProcessRanks::NoteReceived()
 {
     ++g_receivedMessages;
+}
+
+void
+ProcessRanks::NoteFrameSent()
+{
+    ++g_sentFrames;
+}
+
+void
+ProcessRanks::NoteExtraEvent()
+{
+    ++g_extraEvents;
+}
+
+uint64_t
+ProcessRanks::GetSentFrames()
+{
+    return g_sentFrames;
+}
+
+uint64_t
+ProcessRanks::GetExtraEvents()
+{
+    return g_extraEvents;
 }
 
 uint32_t

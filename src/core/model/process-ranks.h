@@ -36,10 +36,19 @@ public:
     /// The sum of value over the ranks, at every rank.
     static uint64_t SumOverRanks(uint64_t value);
 
-    /// A message this process sent to another (a frame of a cut cable), of bytes bytes.
+    /// A message of frames this process sent to another (cut cables'), of bytes bytes.
     static void NoteSent(uint64_t bytes);
-    /// A message this process received from another.
+    /// A message of frames this process received from another.
     static void NoteReceived();
+    /// A frame this process sent to another over a cut cable.
+    static void NoteFrameSent();
+    /**
+     * An event that spreading the run adds to the model's: a frame's hand-over to the other
+     * process, a message's flush or receipt. A run's `events` leaves them out.
+     */
+    static void NoteExtraEvent();
+    static uint64_t GetSentFrames();
+    static uint64_t GetExtraEvents();
     static uint64_t GetSentMessages();
     static uint64_t GetSentBytes();
     static uint64_t GetReceivedMessages();
@@ -60,6 +69,7 @@ public:
      * the module none). 0 without MPI.
      */
     static uint64_t GetSyncRounds();
+
     /// Wall-clock seconds this process spent in those rounds: waiting for the others.
     static double GetSyncSeconds();
 };

@@ -5,11 +5,11 @@
 #include "core/model/process-ranks.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "fabric/model/fabric-net-device.h"
-#include "fabric/model/remote-frame-header.h"
+#include "fabric/model/remote-frame-batcher.h"
 #include "ns3/log.h"
-#include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -17,34 +17,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FabricRemoteChannel");
 NS_OBJECT_ENSURE_REGISTERED(FabricRemoteChannel);
-
-namespace
-{
-/**
- * A frame from the other rank, just before it arrives: schedule its arrival where one process
- * would have, among this process's events of that instant, as an event scheduled when its
- * transmission started (QuadHeapScheduler::SetNextRemote).
- */
-void
-Deliver(FabricNetDevice* device, Ptr<Packet> p)
-{
-    ProcessRanks::NoteReceived();
-    RemoteFrameHeader envelope;
-    p->RemoveHeader(envelope);
-    const FrameInfo info = envelope.GetInfo();
-    NS_LOG_LOGIC("frame of " << info.size << " B for node " << device->GetNode()->GetId()
-                             << " port " << device->GetIfIndex() << " arrives at "
-                             << envelope.GetArrival().As(Time::US) << ", scheduled "
-                             << envelope.GetDelay().As(Time::NS) << " before");
-    QuadHeapScheduler::SetNextRemote(envelope.GetDelay().GetTimeStep(), envelope.GetTie());
-    Simulator::ScheduleWithContext(device->GetNode()->GetId(),
-                                   envelope.GetArrival() - Simulator::Now(),
-                                   [device, p, info]()
-                                   {
-                                       device->Receive(FabricFrame(p, info));
-                                   });
-}
-} // namespace
 
 /**
  * The direction towards the other rank's port. Its event fires when the last bit leaves this
@@ -77,22 +49,18 @@ protected:
         // just before (one cable delay ahead of now at the earliest: the lookahead).
         const Time delay = wire + Sender()->FrameTime(frame.info.size);
         const Time due = std::max(arrival - TimeStep(1), now + cable);
-        const uint32_t tie = ProcessRanks::NextTie();
-        // GetPacket builds a deferred frame's bytes and writes a pending CE mark; the copy
-        // keeps the envelope out of a packet other copies of a replicated frame share.
-        Ptr<Packet> p = frame.GetPacket()->Copy();
-        p->AddHeader(RemoteFrameHeader(frame.info, arrival, delay, tie));
-        const uint32_t bytes = p->GetSerializedSize();
-        NS_ABORT_MSG_IF(bytes > ProcessRanks::MAX_MESSAGE_BYTES,
-                        "FabricRemoteChannel: a frame of " << frame.info.size << " B needs "
-                                                           << bytes
-                                                           << " B between processes, more than "
-                                                              "ns-3's MPI buffer holds");
-        ProcessRanks::NoteSent(bytes);
-        NS_LOG_LOGIC("frame of " << frame.info.size << " B to node " << receiver->GetNode()->GetId()
+        RemoteFrameRecord record;
+        record.node = receiver->GetNode()->GetId();
+        record.device = receiver->GetIfIndex();
+        record.arrival = arrival;
+        record.delay = delay;
+        record.tie = ProcessRanks::NextTie();
+        record.frame = std::move(frame);
+        ProcessRanks::NoteExtraEvent(); // this event: one process has none between the ends
+        NS_LOG_LOGIC("frame of " << record.frame.info.size << " B to node " << record.node
                                  << " on rank " << receiver->GetNode()->GetSystemId() << ", due "
                                  << due.As(Time::US));
-        MpiInterface::SendPacket(p, due, receiver->GetNode()->GetId(), receiver->GetIfIndex());
+        channel->m_batcher->Send(record, due);
     }
 
 private:
@@ -114,7 +82,14 @@ FabricRemoteChannel::GetTypeId()
     static TypeId tid = TypeId("ns3::FabricRemoteChannel")
                             .SetParent<FabricChannel>()
                             .SetGroupName("Mcast4ai")
-                            .AddConstructor<FabricRemoteChannel>();
+                            .AddConstructor<FabricRemoteChannel>()
+                            .AddAttribute("Batcher",
+                                          "What gathers this process's frames to other "
+                                          "processes into MPI messages: one for every cut "
+                                          "cable of the process",
+                                          PointerValue(),
+                                          MakePointerAccessor(&FabricRemoteChannel::m_batcher),
+                                          MakePointerChecker<RemoteFrameBatcher>());
     return tid;
 }
 
@@ -133,8 +108,10 @@ void
 FabricRemoteChannel::Attach(Ptr<FabricNetDevice> device)
 {
     FabricChannel::Attach(device);
+    NS_ABORT_MSG_UNLESS(m_batcher, "FabricRemoteChannel: no Batcher");
+    m_batcher->AddCable(GetDelay());
     Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
-    receiver->SetReceiveCallback(MakeBoundCallback(&Deliver, PeekPointer(device)));
+    receiver->SetReceiveCallback(MakeCallback(&RemoteFrameBatcher::Receive));
     device->AggregateObject(receiver);
 }
 

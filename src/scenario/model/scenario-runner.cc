@@ -793,11 +793,12 @@ ScenarioRunner::MergeRanks()
     // own. A collective MPI call: here, after Simulator::Run on every rank, never in an event.
     Ptr<TrafficLedger> ledger = m_fabric->GetTrafficLedger();
     PackedBytes own;
-    // The model's events: less a frame's two extra hops (its send to the other process and the
-    // receiver's scheduling of its arrival), the other messages' and the stop.
-    own.Put(m_events - ProcessRanks::GetSentMessages() - ProcessRanks::GetReceivedMessages()
-            - m_messenger->GetEvents() - m_completion->GetEvents());
+    // The model's events: less those of the frames' crossings (a frame's hand-over to the
+    // other process, a message's flush and receipt), the other messages' and the stop.
+    own.Put(m_events - ProcessRanks::GetExtraEvents() - m_messenger->GetEvents()
+            - m_completion->GetEvents());
     own.Put(m_simEnd.GetTimeStep());
+    own.Put(ProcessRanks::GetSentFrames());
     own.Put(ProcessRanks::GetSentMessages());
     own.Put(ProcessRanks::GetSentBytes());
     own.Put(m_messenger->GetSent());
@@ -827,6 +828,7 @@ ScenarioRunner::MergeRanks()
     nlohmann::json events = nlohmann::json::array();
     nlohmann::json wall = nlohmann::json::array();
     nlohmann::json sync = nlohmann::json::array();
+    uint64_t frames = 0;
     uint64_t messages = 0;
     uint64_t messageBytes = 0;
     uint64_t controlMessages = 0;
@@ -839,6 +841,7 @@ ScenarioRunner::MergeRanks()
         m_events += rankEvents;
         events.push_back(rankEvents);
         m_simEnd = std::max(m_simEnd, TimeStep(in.Take<int64_t>()));
+        frames += in.Take<uint64_t>();
         messages += in.Take<uint64_t>();
         messageBytes += in.Take<uint64_t>();
         controlMessages += in.Take<uint64_t>();
@@ -877,6 +880,7 @@ ScenarioRunner::MergeRanks()
                       {"unit", EnumName(part.GetUnit())},
                       {"cut_links", part.GetCutLinks().size()},
                       {"lookahead_us", m_config.topology.fabricLink.delayUs},
+                      {"frames", frames},
                       {"messages", messages},
                       {"message_bytes", messageBytes},
                       {"control_messages", controlMessages},

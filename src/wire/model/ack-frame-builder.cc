@@ -27,6 +27,18 @@ AckFrameBuilder::SetComputeIcrc(bool computeIcrc)
     m_computeIcrc = computeIcrc;
 }
 
+Mac48Address
+AckFrameBuilder::GetSource() const
+{
+    return m_source;
+}
+
+bool
+AckFrameBuilder::GetComputeIcrc() const
+{
+    return m_computeIcrc;
+}
+
 FabricFrame
 AckFrameBuilder::Make(const RocePacketBuilder::Addressing& a,
                       uint32_t destQp,

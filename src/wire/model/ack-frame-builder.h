@@ -32,6 +32,8 @@ public:
     void SetSource(Mac48Address source);
     /// Real ICRC in the frames' bytes, or zeros.
     void SetComputeIcrc(bool computeIcrc);
+    Mac48Address GetSource() const;
+    bool GetComputeIcrc() const;
 
     /**
      * An ACK, or a NAK (PSN sequence error) expecting psn24, with no bytes yet.

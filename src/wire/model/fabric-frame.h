@@ -172,6 +172,19 @@ public:
         return m_ref & CE_PENDING;
     }
 
+    /// A deferred frame's builder; nullptr for a frame with bytes.
+    const FrameBuilder* GetBuilder() const
+    {
+        return m_ref & DEFERRED ? reinterpret_cast<const FrameBuilder*>(m_ref & ~TAGS) : nullptr;
+    }
+
+    /// The bytes as they are, without a pending CE mark (HasPendingCe); nullptr for a deferred
+    /// frame. For code that copies them elsewhere and marks the copy (RemoteFrameRecord).
+    Ptr<const Packet> PeekBytes() const
+    {
+        return HasBytes() ? Ptr<const Packet>(PacketPointer()) : nullptr;
+    }
+
     FrameInfo info; ///< the fields of the packet, as FrameInfo::Parse reads them
 
 private:
