@@ -10,11 +10,11 @@
 #include "core/model/packed-bytes.h"
 #include "fabric/model/op-ledger.h"
 #include "fabric/model/remote-frame-record.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "packet-bytes.h"
 #include "wire/model/ack-frame-builder.h"
 #include "wire/model/fabric-address.h"
-#include "ns3/packet.h"
-#include "ns3/simulator.h"
 #include "workload/model/collective-spread.h"
 #include "workload/model/metrics.h"
 

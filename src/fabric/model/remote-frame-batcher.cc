@@ -13,7 +13,7 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
-#include <cstring>
+#include <algorithm>
 
 namespace ns3
 {
@@ -25,7 +25,6 @@ namespace
 {
 /// What a message's bytes may take: a packet made of them serialises to a few words more.
 constexpr std::size_t MESSAGE_BYTES = ProcessRanks::MAX_MESSAGE_BYTES - 64;
-
 } // namespace
 
 TypeId
@@ -145,8 +144,8 @@ RemoteFrameBatcher::Receive(Ptr<Packet> message)
     for (std::size_t at = 0; at < bytes.size();)
     {
         RemoteFrameRecord r = RemoteFrameRecord::Read(bytes.data(), bytes.size(), at);
-        auto* device =
-            static_cast<FabricNetDevice*>(PeekPointer(NodeList::GetNode(r.node)->GetDevice(r.device)));
+        auto* device = static_cast<FabricNetDevice*>(
+            PeekPointer(NodeList::GetNode(r.node)->GetDevice(r.device)));
         NS_LOG_LOGIC("frame of " << r.frame.info.size << " B for node " << r.node << " port "
                                  << r.device << " arrives at " << r.arrival.As(Time::US)
                                  << ", scheduled " << r.delay.As(Time::NS) << " before");

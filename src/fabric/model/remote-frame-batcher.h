@@ -74,8 +74,8 @@ private:
     void Flush(uint32_t rank);
 
     bool m_gather{true};
-    Time m_lookahead;           ///< the engine's: the least delay of a cut cable
-    std::vector<Batch> m_batch;   ///< by receiving rank
+    Time m_lookahead;              ///< the engine's: the least delay of a cut cable
+    std::vector<Batch> m_batch;    ///< by receiving rank
     std::vector<uint8_t> m_record; ///< the record being added
 };
 

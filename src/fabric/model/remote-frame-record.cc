@@ -21,7 +21,7 @@ enum class Bytes : uint8_t
     ACK_BUILDER        ///< an AckFrameBuilder's source MAC and ICRC setting
 };
 
-template <typename T>
+template<typename T>
 void
 Put(std::vector<uint8_t>& out, const T& v)
 {
@@ -30,7 +30,7 @@ Put(std::vector<uint8_t>& out, const T& v)
     std::memcpy(out.data() + at, &v, sizeof(T));
 }
 
-template <typename T>
+template<typename T>
 T
 Take(const uint8_t* data, std::size_t size, std::size_t& at)
 {
