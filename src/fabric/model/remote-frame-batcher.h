@@ -31,8 +31,8 @@ namespace ns3
  * They leave together as one message when the earliest of them must, or when the message is
  * full. Each still arrives at its own time, ordered as a frame sent alone is (its record's delay
  * and tie key), so results do not depend on the gathering; only the
- * number of messages does. With no forwarding latency a frame leaves when it is handed over,
- * with those of the same instant.
+ * number of messages does. With no forwarding latency every frame leaves alone, when it is
+ * handed over.
  *
  * The receiving process schedules each frame's arrival when the message's earliest frame is
  * due.
