@@ -314,19 +314,23 @@ TEST(CollectiveSpread, MergedPartIsOneProcesssViewWhateverTheOrder)
 
 namespace
 {
-/// A record written and read back, from bytes with another record before it.
+/// A record written and read back, from bytes with other values before it.
 RemoteFrameRecord
 RoundTrip(RemoteFrameRecord& r, std::size_t* bytes = nullptr)
 {
-    std::vector<uint8_t> wire{1, 2, 3};
+    PackedBytes wire;
+    wire.Put<uint8_t>(1);
+    wire.Put<uint16_t>(2);
     r.Write(wire);
     if (bytes)
     {
-        *bytes = wire.size() - 3;
+        *bytes = wire.GetBytes().size() - 3;
     }
-    std::size_t at = 3;
-    RemoteFrameRecord back = RemoteFrameRecord::Read(wire.data(), wire.size(), at);
-    EXPECT_EQ(at, wire.size());
+    PackedBytes in(wire.GetBytes());
+    EXPECT_EQ(in.Take<uint8_t>(), 1);
+    EXPECT_EQ(in.Take<uint16_t>(), 2);
+    RemoteFrameRecord back = RemoteFrameRecord::Read(in);
+    EXPECT_TRUE(in.AtEnd());
     return back;
 }
 } // namespace

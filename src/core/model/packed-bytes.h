@@ -46,6 +46,14 @@ public:
         m_bytes.insert(m_bytes.end(), s.begin(), s.end());
     }
 
+    /// Room for n bytes at the end, for the caller to write (a serialisation of known size).
+    uint8_t* PutRaw(std::size_t n)
+    {
+        const std::size_t at = m_bytes.size();
+        m_bytes.resize(at + n);
+        return m_bytes.data() + at;
+    }
+
     template<class T>
     T Take()
     {
@@ -60,10 +68,16 @@ public:
     std::string TakeString()
     {
         const auto n = Take<uint64_t>();
+        return std::string(reinterpret_cast<const char*>(TakeRaw(n)), n);
+    }
+
+    /// The next n bytes, as they were put (valid until the next Put).
+    const uint8_t* TakeRaw(std::size_t n)
+    {
         NS_ABORT_MSG_IF(m_read + n > m_bytes.size(), "PackedBytes: read past the end");
-        std::string s(reinterpret_cast<const char*>(m_bytes.data() + m_read), n);
+        const uint8_t* at = m_bytes.data() + m_read;
         m_read += n;
-        return s;
+        return at;
     }
 
     /// Everything read.
@@ -75,6 +89,13 @@ public:
     const std::vector<uint8_t>& GetBytes() const
     {
         return m_bytes;
+    }
+
+    /// Empty again, keeping the memory (for a buffer filled again and again).
+    void Clear()
+    {
+        m_bytes.clear();
+        m_read = 0;
     }
 
 private:

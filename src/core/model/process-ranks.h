@@ -69,7 +69,6 @@ public:
      * the module none). 0 without MPI.
      */
     static uint64_t GetSyncRounds();
-
     /// Wall-clock seconds this process spent in those rounds: waiting for the others.
     static double GetSyncSeconds();
 };

@@ -222,8 +222,13 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
     // By name: the class exists only where ns-3 has MPI.
     TypeId remote;
     const bool canCut = TypeId::LookupByNameFailSafe("ns3::FabricRemoteChannel", &remote);
-    // One batcher for every cut cable of this process: frames to one process leave together.
-    Ptr<Object> batcher;
+    // Cut cables share one batcher per process: frames to one process leave together.
+    ObjectFactory cutCable;
+    if (canCut && !m_rankOfNode.empty())
+    {
+        cutCable.SetTypeId(remote);
+        cutCable.Set("Batcher", PointerValue(ObjectFactory("ns3::RemoteFrameBatcher").Create()));
+    }
     for (uint32_t n = 0; n < nodes; ++n)
     {
         for (uint32_t p = 0; p < ports[n].size(); ++p)
@@ -237,21 +242,8 @@ FabricHelper::Install(const TopologyGraph& graph, const TopologyConfig& topology
             const bool cut = !m_rankOfNode.empty() && m_rankOfNode[n] != m_rankOfNode[port.peer];
             NS_ABORT_MSG_IF(cut && !canCut,
                             "FabricHelper: nodes on several ranks need ns-3 built with MPI");
-            if (cut && !batcher)
-            {
-                batcher = ObjectFactory("ns3::RemoteFrameBatcher").Create();
-            }
-            Ptr<FabricChannel> ch;
-            if (cut)
-            {
-                ObjectFactory f(remote.GetName());
-                f.Set("Batcher", PointerValue(batcher));
-                ch = f.Create<FabricChannel>();
-            }
-            else
-            {
-                ch = CreateObject<FabricChannel>();
-            }
+            Ptr<FabricChannel> ch
+                = cut ? cutCable.Create<FabricChannel>() : CreateObject<FabricChannel>();
             ch->SetAttribute("Delay", TimeValue(Time::FromDouble(linkOf(port).delayUs, Time::US)));
             ports[n][p]->Attach(ch);
             ports[port.peer][port.peerPort]->Attach(ch);

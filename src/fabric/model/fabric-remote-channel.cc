@@ -56,11 +56,11 @@ protected:
         record.delay = delay;
         record.tie = ProcessRanks::NextTie();
         record.frame = std::move(frame);
+        const uint32_t rank = receiver->GetNode()->GetSystemId();
         ProcessRanks::NoteExtraEvent(); // this event: one process has none between the ends
         NS_LOG_LOGIC("frame of " << record.frame.info.size << " B to node " << record.node
-                                 << " on rank " << receiver->GetNode()->GetSystemId() << ", due "
-                                 << due.As(Time::US));
-        channel->m_batcher->Send(record, due);
+                                 << " on rank " << rank << ", due " << due.As(Time::US));
+        channel->m_batcher->Send(rank, record, due);
     }
 
 private:

@@ -66,18 +66,18 @@ RemoteFrameBatcher::DoDispose()
 }
 
 void
-RemoteFrameBatcher::Send(RemoteFrameRecord& record, Time due)
+RemoteFrameBatcher::Send(uint32_t rank, RemoteFrameRecord& record, Time due)
 {
-    m_record.clear();
+    m_record.Clear();
     record.Write(m_record);
-    NS_ABORT_MSG_IF(m_record.size() > MESSAGE_BYTES,
+    const std::vector<uint8_t>& written = m_record.GetBytes();
+    NS_ABORT_MSG_IF(written.size() > MESSAGE_BYTES,
                     "RemoteFrameBatcher: a frame of " << record.frame.info.size << " B needs "
-                                                      << m_record.size()
+                                                      << written.size()
                                                       << " B between processes, more than "
                                                          "ns-3's MPI buffer holds");
-    const uint32_t rank = NodeList::GetNode(record.node)->GetSystemId();
     Batch& b = m_batch[rank];
-    if (b.bytes.size() + m_record.size() > MESSAGE_BYTES)
+    if (b.bytes.size() + written.size() > MESSAGE_BYTES)
     {
         Flush(rank); // full
     }
@@ -87,7 +87,7 @@ RemoteFrameBatcher::Send(RemoteFrameRecord& record, Time due)
         b.node = record.node;
         b.device = record.device;
     }
-    b.bytes.insert(b.bytes.end(), m_record.begin(), m_record.end());
+    b.bytes.insert(b.bytes.end(), written.begin(), written.end());
     ProcessRanks::NoteFrameSent();
     b.due = std::min(b.due, due);
     const Time now = Simulator::Now();
@@ -140,10 +140,11 @@ RemoteFrameBatcher::Receive(Ptr<Packet> message)
     ProcessRanks::NoteExtraEvent();
     std::vector<uint8_t> bytes(message->GetSize());
     message->CopyData(bytes.data(), bytes.size());
+    PackedBytes in(std::move(bytes));
     const Time now = Simulator::Now();
-    for (std::size_t at = 0; at < bytes.size();)
+    while (!in.AtEnd())
     {
-        RemoteFrameRecord r = RemoteFrameRecord::Read(bytes.data(), bytes.size(), at);
+        RemoteFrameRecord r = RemoteFrameRecord::Read(in);
         auto* device = static_cast<FabricNetDevice*>(
             PeekPointer(NodeList::GetNode(r.node)->GetDevice(r.device)));
         NS_LOG_LOGIC("frame of " << r.frame.info.size << " B for node " << r.node << " port "

@@ -47,10 +47,10 @@ public:
     void AddCable(Time delay);
 
     /**
-     * Send record's frame to its device, on another process, due there at due (at least a cut
+     * Send record's frame to its device, on process rank, due there at due (at least a cut
      * cable's delay from now); it leaves by due − lookahead.
      */
-    void Send(RemoteFrameRecord& record, Time due);
+    void Send(uint32_t rank, RemoteFrameRecord& record, Time due);
 
     /// What the receiving device's MpiReceiver hands over: one message, one or more frames.
     static void Receive(Ptr<Packet> message);
@@ -74,9 +74,9 @@ private:
     void Flush(uint32_t rank);
 
     bool m_gather{true};
-    Time m_lookahead;              ///< the engine's: the least delay of a cut cable
-    std::vector<Batch> m_batch;    ///< by receiving rank
-    std::vector<uint8_t> m_record; ///< the record being added
+    Time m_lookahead;           ///< the engine's: the least delay of a cut cable
+    std::vector<Batch> m_batch; ///< by receiving rank
+    PackedBytes m_record;       ///< the record being added
 };
 
 } // namespace ns3

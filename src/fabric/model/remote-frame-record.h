@@ -4,12 +4,11 @@
 #ifndef MCAST4AI_REMOTE_FRAME_RECORD_H
 #define MCAST4AI_REMOTE_FRAME_RECORD_H
 
+#include "core/model/packed-bytes.h"
 #include "ns3/nstime.h"
 #include "wire/model/fabric-frame.h"
 
-#include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace ns3
 {
@@ -43,12 +42,9 @@ public:
     FabricFrame frame;
 
     /// Append this record to out; a deferred frame of another builder gets its bytes first.
-    void Write(std::vector<uint8_t>& out);
-    /**
-     * The record that starts at data[at], of the size bytes at data; at moves past it. Aborts
-     * on a record cut short.
-     */
-    static RemoteFrameRecord Read(const uint8_t* data, std::size_t size, std::size_t& at);
+    void Write(PackedBytes& out);
+    /// The record that comes next in in. Aborts on a record cut short (PackedBytes).
+    static RemoteFrameRecord Read(PackedBytes& in);
 };
 
 } // namespace ns3
