@@ -9,9 +9,22 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("QpTable");
 
 void
+QpTable::SetStandIn()
+{
+    NS_ASSERT_MSG(m_numbered == 0, "a table becomes a stand-in before it numbers anything");
+    m_standIn = true;
+}
+
+void
 QpTable::Add(Ptr<QueuePair> qp)
 {
     NS_ASSERT_MSG(qp->GetQpn() == NextQpn(), "queue pair numbered out of turn");
+    ++m_numbered;
+    if (m_standIn)
+    {
+        m_standInQps.push_back(qp);
+        return;
+    }
     m_created.push_back(m_qps.size());
     m_qps.push_back(qp);
 }
@@ -20,13 +33,21 @@ uint32_t
 QpTable::Reserve()
 {
     uint32_t qpn = NextQpn();
-    m_qps.push_back(nullptr);
+    ++m_numbered;
+    if (!m_standIn)
+    {
+        m_qps.push_back(nullptr);
+    }
     return qpn;
 }
 
 void
 QpTable::AddGroupRequester(uint32_t groupQpn, const QueuePair& qp)
 {
+    if (m_standIn)
+    {
+        return; // nothing reaches a stand-in's groups
+    }
     NS_LOG_LOGIC("group QPN " << groupQpn << ": requester QP " << qp.GetQpn());
     m_groups[groupQpn] = REQUESTER | IndexOf(qp);
 }
@@ -34,6 +55,7 @@ QpTable::AddGroupRequester(uint32_t groupQpn, const QueuePair& qp)
 void
 QpTable::AddGroupReceiver(uint32_t groupQpn, uint32_t index)
 {
+    NS_ASSERT_MSG(!m_standIn, "a stand-in has no receivers");
     NS_LOG_LOGIC("group QPN " << groupQpn << ": receiver " << index);
     m_groups[groupQpn] = index;
 }
@@ -41,15 +63,19 @@ QpTable::AddGroupReceiver(uint32_t groupQpn, uint32_t index)
 void
 QpTable::Clear()
 {
-    for (auto& qp : m_qps)
+    for (auto* list : {&m_qps, &m_standInQps})
     {
-        if (qp)
+        for (auto& qp : *list)
         {
-            qp->Dispose();
+            if (qp)
+            {
+                qp->Dispose();
+            }
         }
+        list->clear();
     }
-    m_qps.clear();
     m_created.clear();
+    m_numbered = 0;
     m_groups.clear();
 }
 

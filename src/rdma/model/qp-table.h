@@ -3,6 +3,10 @@
  * P2MP flows it takes part in by group QPN (as the flow's requester or as one of its
  * receivers). A receiver's responder takes the next QPN as a queue pair would, so the queue
  * pairs created after it are numbered as if it were one.
+ *
+ * In a run spread over processes every process holds every NIC, but a NIC another process
+ * simulates is a stand-in (SetStandIn): its table only counts numbers, so that the far ends of
+ * this process's connections get the QPNs they get everywhere, and holds no entry per number.
  */
 #ifndef MCAST4AI_QP_TABLE_H
 #define MCAST4AI_QP_TABLE_H
@@ -29,12 +33,24 @@ public:
     /// The QPN the next Add() or Reserve() takes.
     uint32_t NextQpn() const
     {
-        return FIRST_QPN + m_qps.size();
+        return FIRST_QPN + m_numbered;
     }
 
-    /// Take the next QPN for qp (which must already carry it).
+    /**
+     * From now on (before any number is taken) the table is a stand-in's: it counts numbers
+     * but keeps no queue pair by number, none in GetNQps(), and no group.
+     */
+    void SetStandIn();
+    bool IsStandIn() const
+    {
+        return m_standIn;
+    }
+
+    /// Take the next QPN for qp (which must already carry it). A stand-in keeps qp only to
+    /// dispose of it.
     void Add(Ptr<QueuePair> qp);
-    /// Take the next QPN for something that is not a queue pair (a group responder).
+    /// Take the next QPN for something that is not a queue pair (a group responder, or a queue
+    /// pair another process makes).
     uint32_t Reserve();
 
     /// The queue pair of qpn, or null (a reserved number, or none).
@@ -100,6 +116,9 @@ private:
 
     std::vector<Ptr<QueuePair>> m_qps; // index = qpn - FIRST_QPN; null where reserved
     std::vector<uint32_t> m_created;   // indices of m_qps's queue pairs, in creation order
+    uint32_t m_numbered{0};            // numbers taken: m_qps.size() unless a stand-in
+    bool m_standIn{false};
+    std::vector<Ptr<QueuePair>> m_standInQps; // a stand-in's queue pairs, to dispose of
     // By group QPN: REQUESTER | a queue pair index, or a receiver index.
     std::unordered_map<uint32_t, uint32_t> m_groups;
 };

@@ -4,6 +4,7 @@
 #include "core/model/member-trace-source-accessor.h"
 #include "core/model/mix64.h"
 #include "core/model/ns3-compat.h"
+#include "core/model/process-ranks.h"
 #include "core/model/quad-heap-scheduler.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -283,6 +284,44 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<FabricNetDevice> device, uint32_t host)
     m_ops = m_ledger ? m_ledger->GetOpLedger() : nullptr;
     m_counters.ledger = PeekPointer(m_ledger);
     m_counters.ops = m_ops;
+    if (node->GetSystemId() != ProcessRanks::GetRank())
+    {
+        // Another process simulates this host: numbers only (QpTable::SetStandIn).
+        NS_LOG_LOGIC("host " << host << " is process " << node->GetSystemId() << "'s");
+        m_table.SetStandIn();
+    }
+}
+
+bool
+RdmaNic::IsStandIn() const
+{
+    return m_table.IsStandIn();
+}
+
+uint32_t
+RdmaNic::ReserveQpn()
+{
+    return m_table.Reserve();
+}
+
+std::pair<Ptr<QueuePair>, Ptr<QueuePair>>
+RdmaNic::CreateConnection(
+    Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint16_t portA, uint16_t portB, uint8_t owner)
+{
+    // Each end is numbered in turn at its own NIC, made or not, so QPNs agree on every process.
+    Ptr<QueuePair> qa = a->IsStandIn() ? nullptr : a->CreateQp(b->GetHost(), portA, owner);
+    const uint32_t qpnA = qa ? qa->GetQpn() : a->ReserveQpn();
+    Ptr<QueuePair> qb = b->IsStandIn() ? nullptr : b->CreateQp(a->GetHost(), portB, owner);
+    const uint32_t qpnB = qb ? qb->GetQpn() : b->ReserveQpn();
+    if (qa)
+    {
+        qa->SetRemoteQpn(qpnB);
+    }
+    if (qb)
+    {
+        qb->SetRemoteQpn(qpnA);
+    }
+    return {qa, qb};
 }
 
 Ptr<FabricNetDevice>
@@ -359,6 +398,10 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
     // The QPN a queue pair would have taken, so that the queue pairs created after it are
     // numbered as they would be if every responder were one.
     uint32_t qpn = m_table.Reserve();
+    if (IsStandIn())
+    {
+        return qpn; // its process holds the responder
+    }
     RcResponder::Peer peer;
     peer.host = senderHost;
     peer.qpn = senderQpn;
@@ -372,6 +415,10 @@ RdmaNic::CreateGroupResponder(uint32_t groupQpn,
 void
 RdmaNic::SetGroupMaxRetransmissions(uint32_t groupQpn, uint8_t maxRetransmissions)
 {
+    if (IsStandIn())
+    {
+        return;
+    }
     QpTable::Group g;
     // The lookup must run in every build: not inside an assert, which Release drops.
     const bool found = m_table.FindGroup(groupQpn, g);

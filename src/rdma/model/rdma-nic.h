@@ -26,6 +26,7 @@
 #include "wire/model/roce-packet-builder.h"
 
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -52,6 +53,22 @@ public:
     Ptr<QueuePair> CreateQp(uint32_t remoteHost, uint16_t srcPort, uint8_t owner = 0);
     /// Wire two QPs of different NICs to each other (exchange of QPNs).
     static void Connect(Ptr<QueuePair> a, Ptr<QueuePair> b);
+    /**
+     * A connection between a queue pair of a (UDP source port portA) and one of b (portB),
+     * as CreateQp at a, CreateQp at b and Connect do, except that an end at a stand-in NIC
+     * (IsStandIn) is only numbered: its Ptr is null, and its process makes it. Returns the
+     * queue pairs at a and b.
+     */
+    static std::pair<Ptr<QueuePair>, Ptr<QueuePair>> CreateConnection(
+        Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint16_t portA, uint16_t portB, uint8_t owner = 0);
+    /**
+     * Whether another process simulates this NIC's host (a run spread over processes). A
+     * stand-in only numbers what is created at it (QpTable::SetStandIn): it holds no group
+     * responder, and the queue pairs of CreateConnection are not made at it.
+     */
+    bool IsStandIn() const;
+    /// Take the next QPN without a queue pair (the far end of a connection made elsewhere).
+    uint32_t ReserveQpn();
     Ptr<QueuePair> GetQp(uint32_t qpn) const;
     /// Queue pairs of this NIC (group responders are not queue pairs).
     uint32_t GetNQps() const;
@@ -72,7 +89,7 @@ public:
      * requester, no rate controller, no QueuePair object, so a receiver of many groups holds
      * a few dozen bytes per group. It still takes the next QPN, as a queue pair would; that
      * number is not a QueuePair's (GetQp returns null for it) and nothing is addressed to it.
-     * Returns that QPN.
+     * A stand-in (IsStandIn) only takes the number. Returns that QPN.
      */
     uint32_t CreateGroupResponder(uint32_t groupQpn,
                                   uint32_t senderHost,

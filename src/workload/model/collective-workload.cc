@@ -42,6 +42,7 @@ CollectiveWorkload::DoDispose()
     }
     m_pairQp.clear();
     m_pairRemote.clear();
+    m_pairHosts.clear();
     m_pairOfReceiver.clear();
     m_receive.Nullify();
     m_active.clear();
@@ -326,29 +327,20 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
             // An RC connection carries both directions, so the reverse of a connected
             // direction posts on that connection's far end: one queue pair per rank pair and
             // end, as a collective library connects its peers.
-            Ptr<QueuePair> a;
-            Ptr<QueuePair> b;
+            const uint32_t src = PlanePort(m_hosts[tr.src], tr.plane);
+            const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
             auto reverse = m_pairIndex.find(std::make_tuple(tr.dst, tr.src, tr.plane));
             if (reverse != m_pairIndex.end())
             {
                 NS_LOG_LOGIC("rank " << tr.src << " -> " << tr.dst << " on plane " << tr.plane
                                      << " shares the connection of its reverse");
-                a = m_pairRemote[reverse->second];
-                b = m_pairQp[reverse->second];
+                AddPair(src, dst, m_pairRemote[reverse->second], m_pairQp[reverse->second]);
             }
             else
             {
-                const uint32_t src = PlanePort(m_hosts[tr.src], tr.plane);
-                const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
-                a = m_context.nics[src]->CreateQp(dst, Entropy(), m_context.owner);
-                b = m_context.nics[dst]->CreateQp(src, Entropy(), m_context.owner);
-                RdmaNic::Connect(a, b);
+                AddPair(src, dst);
             }
             it = m_pairIndex.emplace(key, index).first;
-            Received(b, index);
-            m_pairQp.push_back(a);
-            m_pairRemote.push_back(b);
-            m_inFlight.emplace_back();
         }
         plan->pairOf[t] = it->second;
     }
@@ -452,36 +444,51 @@ CollectiveWorkload::TolerantPair(uint32_t pair)
     }
     // Both ends agree on the budget when the connection is set up: a twin connection per
     // reliability class, as a memory region registered for loss-tolerant data would be.
-    Ptr<QueuePair> a0 = m_pairQp[pair];
-    Ptr<QueuePair> b0 = m_pairRemote[pair];
+    // Loss-tolerant runs are not spread (SpreadRefusal), so both ends are made here.
+    const auto [src, dst] = m_pairHosts[pair];
     const uint32_t index = static_cast<uint32_t>(m_pairQp.size());
-    Ptr<QueuePair> a;
-    Ptr<QueuePair> b;
     // The reverse direction's twin, if it has one, carries this direction as well: its pair
     // is the one whose receiver is this pair's sender.
-    auto reverse = m_pairOfReceiver.find(PeekPointer(a0));
+    auto reverse = m_pairOfReceiver.find(PeekPointer(m_pairQp[pair]));
     auto twin = reverse == m_pairOfReceiver.end() ? m_tolerantPair.end()
                                                   : m_tolerantPair.find(reverse->second);
     if (twin != m_tolerantPair.end())
     {
         NS_LOG_LOGIC("loss-tolerant pair " << pair << " shares its reverse's twin");
-        a = m_pairRemote[twin->second];
-        b = m_pairQp[twin->second];
+        AddPair(src, dst, m_pairRemote[twin->second], m_pairQp[twin->second]);
     }
     else
     {
-        a = a0->GetNic()->CreateQp(b0->GetNic()->GetHost(), Entropy(), m_context.owner);
-        b = b0->GetNic()->CreateQp(a0->GetNic()->GetHost(), Entropy(), m_context.owner);
-        RdmaNic::Connect(a, b);
-        a->SetMaxRetransmissions(LayerMaxRetransmissions());
-        b->SetMaxRetransmissions(LayerMaxRetransmissions());
+        AddPair(src, dst);
+        m_pairQp[index]->SetMaxRetransmissions(LayerMaxRetransmissions());
+        m_pairRemote[index]->SetMaxRetransmissions(LayerMaxRetransmissions());
     }
-    Received(b, index);
-    m_pairQp.push_back(a);
-    m_pairRemote.push_back(b);
-    m_inFlight.emplace_back();
     m_tolerantPair.emplace(pair, index);
     return index;
+}
+
+void
+CollectiveWorkload::AddPair(uint32_t src, uint32_t dst)
+{
+    // Ports drawn in turn, whichever ends this process makes, so every process draws alike.
+    const uint16_t portA = Entropy();
+    const uint16_t portB = Entropy();
+    auto [a, b] = RdmaNic::CreateConnection(
+        m_context.nics[src], m_context.nics[dst], portA, portB, m_context.owner);
+    AddPair(src, dst, a, b);
+}
+
+void
+CollectiveWorkload::AddPair(uint32_t src, uint32_t dst, Ptr<QueuePair> a, Ptr<QueuePair> b)
+{
+    if (b)
+    {
+        Received(b, static_cast<uint32_t>(m_pairQp.size()));
+    }
+    m_pairQp.push_back(a);
+    m_pairRemote.push_back(b);
+    m_pairHosts.emplace_back(src, dst);
+    m_inFlight.emplace_back();
 }
 
 std::vector<uint32_t>

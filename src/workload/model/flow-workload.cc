@@ -96,10 +96,15 @@ FlowWorkload::DoInstall()
         m_qps.emplace_back();
         for (uint32_t q = 0; q < w.qpsPerConnection; ++q)
         {
-            Ptr<QueuePair> a = srcNic->CreateQp(spec.dst, port(), m_context.owner);
-            Ptr<QueuePair> b = dstNic->CreateQp(spec.src, port(), m_context.owner);
-            RdmaNic::Connect(a, b);
-            a->SetCompletionCallback(MakeCallback(&FlowWorkload::FlowComplete, this, f));
+            const uint16_t portA = port();
+            const uint16_t portB = port();
+            // Null where another process simulates the host: that process makes the end.
+            Ptr<QueuePair> a
+                = RdmaNic::CreateConnection(srcNic, dstNic, portA, portB, m_context.owner).first;
+            if (a)
+            {
+                a->SetCompletionCallback(MakeCallback(&FlowWorkload::FlowComplete, this, f));
+            }
             m_qps.back().push_back(a);
         }
         m_outstanding.push_back(0);
