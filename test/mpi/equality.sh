@@ -259,6 +259,17 @@ for v in p2mp.mechanism=new-protocol p2mp.mechanism=bier p2mp.mechanism=bier-xpu
     "p2mp.mechanism=bier p2mp.ack_aggregation=hop-by-hop"; do
     as_one_process "$here/broadcast-subsets.json" same_summary "$v"
 done
+# Messages of one instant to one process share MPI messages (RankMessenger): the roots post
+# at one instant, so the last run above sent fewer MPI messages than messages. Sent one by
+# one, the two counts would be equal.
+ctl() { "$py" -c 'import json, sys; d = json.load(open(sys.argv[1]))["distribution"]; print(d["controls"], d["control_messages"])' "$1/summary.json"; }
+read -r parts carriers < <(ctl "$tmp/o4")
+if ((carriers > 0 && carriers < parts)); then
+    echo "ok   control messages gathered: $parts messages in $carriers MPI messages at 4 ranks"
+else
+    echo "FAIL control messages: $parts messages in $carriers MPI messages at 4 ranks"
+    fail=1
+fi
 sc=$here/broadcast-subsets.json
 # The check can fail: without the messages (MCAST4AI_P2MP_MESSAGES=off, a switch for this test
 # only) the receivers' processes do not know the root's messages, so they record no delivery;

@@ -37,6 +37,7 @@ RankMessenger::DoDispose()
     m_handlers.clear();
     m_keyed.clear();
     m_partial.clear();
+    m_outbox.clear();
     Object::DoDispose();
 }
 
@@ -49,6 +50,7 @@ RankMessenger::Install(std::vector<Ptr<NetDevice>> mailboxes, Time delay)
     m_mailboxes = std::move(mailboxes);
     m_delay = delay;
     m_partial.assign(m_mailboxes.size(), {});
+    m_outbox.assign(m_mailboxes.size(), {});
 #ifdef NS3_MPI
     Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
     receiver->SetReceiveCallback(MakeCallback(&RankMessenger::Receive, this));
@@ -76,14 +78,16 @@ RankMessenger::AddHandler(Handler handler, uint32_t key)
 
 namespace
 {
-/// A message's header: handler, tie key, sending rank and whether more fragments follow.
-constexpr uint32_t HEADER_BYTES = 4 + 4 + 1 + 1;
+/// A message's (fragment's) header within an MPI message: handler, tie key, whether more
+/// fragments follow, body length.
+constexpr uint32_t HEADER_BYTES = 4 + 4 + 1 + 2;
 /// What Packet::GetSerializedSize adds to a packet made of bytes (its buffer's, tags' and
 /// metadata's sizes), with room to spare.
 constexpr uint32_t PACKET_OVERHEAD = 64;
-/// Body bytes one message (fragment) carries at most.
-constexpr uint32_t FRAGMENT_BYTES
-    = ProcessRanks::MAX_MESSAGE_BYTES - PACKET_OVERHEAD - HEADER_BYTES;
+/// Bytes of messages one MPI message carries at most, after its sending rank.
+constexpr uint32_t MPI_BODY_BYTES = ProcessRanks::MAX_MESSAGE_BYTES - PACKET_OVERHEAD - 1;
+/// Body bytes one message (fragment) carries at most: alone in an MPI message.
+constexpr uint32_t FRAGMENT_BYTES = MPI_BODY_BYTES - HEADER_BYTES;
 } // namespace
 
 void
@@ -91,34 +95,69 @@ RankMessenger::Send(uint32_t rank, uint32_t handler, const PackedBytes& body)
 {
     NS_ASSERT(rank < m_mailboxes.size() && rank != ProcessRanks::GetRank());
     NS_ASSERT(handler & KEYED || handler < m_handlers.size());
-#ifdef NS3_MPI
     const std::vector<uint8_t>& all = body.GetBytes();
-    const Ptr<NetDevice>& to = m_mailboxes[rank];
     std::size_t at = 0;
     do
     {
         const std::size_t n = std::min<std::size_t>(FRAGMENT_BYTES, all.size() - at);
         const bool more = at + n < all.size();
-        PackedBytes message;
-        message.Put(handler);
-        message.Put(ProcessRanks::NextTie());
-        message.Put<uint8_t>(ProcessRanks::GetRank());
-        message.Put<uint8_t>(more);
-        std::vector<uint8_t> bytes = message.GetBytes();
-        bytes.insert(bytes.end(), all.begin() + at, all.begin() + at + n);
+        std::vector<uint8_t>& out = m_outbox[rank];
+        if (out.size() + HEADER_BYTES + n > MPI_BODY_BYTES)
+        {
+            SendOutbox(rank);
+        }
+        PackedBytes header;
+        header.Put(handler);
+        header.Put(ProcessRanks::NextTie());
+        header.Put<uint8_t>(more);
+        header.Put<uint16_t>(n);
+        out.insert(out.end(), header.GetBytes().begin(), header.GetBytes().end());
+        out.insert(out.end(), all.begin() + at, all.begin() + at + n);
         at += n;
-        Ptr<Packet> p = Create<Packet>(bytes.data(), bytes.size());
-        NS_ABORT_MSG_IF(p->GetSerializedSize() > ProcessRanks::MAX_MESSAGE_BYTES,
-                        "RankMessenger: a fragment of " << bytes.size() << " B serialises to "
-                                                        << p->GetSerializedSize() << " B");
-        NS_LOG_LOGIC("message of " << bytes.size() << " B for handler " << handler << " on rank "
-                                   << rank << (more ? ", more follows" : ""));
-        ++m_sent;
-        // Due one lookahead ahead (the least ns-3 allows), handled one picosecond later: see
-        // Receive.
-        MpiInterface::SendPacket(
-            p, Simulator::Now() + m_delay, to->GetNode()->GetId(), to->GetIfIndex());
+        ++m_parts;
+        NS_LOG_LOGIC("message of " << n << " B for handler " << handler << " on rank " << rank
+                                   << (more ? ", more follows" : ""));
     } while (at < all.size());
+    if (!m_flushing)
+    {
+        // The messages of this instant to a rank leave as one MPI message, after the events
+        // that send them: all are due one lookahead from now whenever they leave it.
+        m_flushing = true;
+        ++m_events;
+        Simulator::ScheduleNow(&RankMessenger::Flush, this);
+    }
+}
+
+void
+RankMessenger::Flush()
+{
+    m_flushing = false;
+    for (uint32_t r = 0; r < m_outbox.size(); ++r)
+    {
+        if (!m_outbox[r].empty())
+        {
+            SendOutbox(r);
+        }
+    }
+}
+
+void
+RankMessenger::SendOutbox(uint32_t rank)
+{
+    std::vector<uint8_t>& out = m_outbox[rank];
+    out.insert(out.begin(), static_cast<uint8_t>(ProcessRanks::GetRank()));
+    Ptr<Packet> p = Create<Packet>(out.data(), out.size());
+    NS_ABORT_MSG_IF(p->GetSerializedSize() > ProcessRanks::MAX_MESSAGE_BYTES,
+                    "RankMessenger: " << out.size() << " B of messages serialise to "
+                                      << p->GetSerializedSize() << " B");
+    out.clear();
+    ++m_sent;
+#ifdef NS3_MPI
+    // Due one lookahead ahead (the least ns-3 allows); each message is handled one picosecond
+    // later: see Receive.
+    const Ptr<NetDevice>& to = m_mailboxes[rank];
+    MpiInterface::SendPacket(
+        p, Simulator::Now() + m_delay, to->GetNode()->GetId(), to->GetIfIndex());
 #endif
 }
 
@@ -152,29 +191,43 @@ RankMessenger::GetSent() const
     return m_sent;
 }
 
+uint64_t
+RankMessenger::GetParts() const
+{
+    return m_parts;
+}
+
 void
 RankMessenger::Receive(Ptr<Packet> p)
 {
-    // ns-3 runs this when it reads the message at a round: where among the instant's events
-    // depends on when that was. The handler runs one picosecond later, keyed by its sender's
-    // tie, as an event scheduled when the message was sent.
+    // ns-3 runs this when it reads the MPI message at a round: where among the instant's
+    // events depends on when that was. Each message in it is handled one picosecond later,
+    // keyed by its sender's tie, as an event scheduled when the message was sent.
     ++m_events;
     std::vector<uint8_t> bytes(p->GetSize());
     p->CopyData(bytes.data(), bytes.size());
-    PackedBytes header(std::vector<uint8_t>(bytes.begin(), bytes.begin() + HEADER_BYTES));
-    const auto handler = header.Take<uint32_t>();
-    const auto tie = header.Take<uint32_t>();
-    const auto from = header.Take<uint8_t>();
-    const bool more = header.Take<uint8_t>();
-    bytes.erase(bytes.begin(), bytes.begin() + HEADER_BYTES);
-    QuadHeapScheduler::SetNextRemote(GetDelay().GetTimeStep(), tie);
-    Simulator::Schedule(TimeStep(1),
-                        &RankMessenger::Handle,
-                        this,
-                        handler,
-                        static_cast<uint32_t>(from),
-                        more,
-                        std::move(bytes));
+    const uint32_t from = bytes.at(0);
+    std::size_t at = 1;
+    while (at < bytes.size())
+    {
+        PackedBytes header(
+            std::vector<uint8_t>(bytes.begin() + at, bytes.begin() + at + HEADER_BYTES));
+        const auto handler = header.Take<uint32_t>();
+        const auto tie = header.Take<uint32_t>();
+        const bool more = header.Take<uint8_t>();
+        const auto n = header.Take<uint16_t>();
+        at += HEADER_BYTES;
+        NS_ABORT_MSG_IF(at + n > bytes.size(), "RankMessenger: a message cut short");
+        QuadHeapScheduler::SetNextRemote(GetDelay().GetTimeStep(), tie);
+        Simulator::Schedule(TimeStep(1),
+                            &RankMessenger::Handle,
+                            this,
+                            handler,
+                            from,
+                            more,
+                            std::vector<uint8_t>(bytes.begin() + at, bytes.begin() + at + n));
+        at += n;
+    }
 }
 
 void

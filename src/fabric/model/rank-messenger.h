@@ -31,9 +31,12 @@ class Packet;
  * message is due, ordered among that instant's events by its sender and its place in the
  * sender's messages (QuadHeapScheduler::SetNextRemote): the same order on every run, however
  * the messages were read. Messages go to each rank's mailbox, a port of a host it simulates
- * (a host's cable is never cut, so no frame arrives there from another process). A body longer
- * than one MPI message holds (ProcessRanks::MAX_MESSAGE_BYTES) goes in fragments, sent and
- * handled at the same instants, and the handler gets it whole with the last.
+ * (a host's cable is never cut, so no frame arrives there from another process). The messages
+ * one instant sends to one rank share MPI messages, sent by an event after the instant's
+ * senders (one MPI message each cost a pending send buffer per message: tens of thousands at
+ * an MoE layer's first instant). A body longer than one MPI message holds
+ * (ProcessRanks::MAX_MESSAGE_BYTES) goes in fragments, sent and handled at the same instants,
+ * and the handler gets it whole with the last.
  *
  * Handlers are numbered in the order they are added, which must be the same on every process:
  * the model is built identically everywhere.
@@ -64,14 +67,20 @@ public:
     Time GetDelay() const;
     /// Events of its own (a message's receipt and its handler): not the model's.
     uint64_t GetEvents() const;
-    /// Messages this process sent, a fragment each.
+    /// MPI messages this process sent them in: those of one instant to one rank share one.
     uint64_t GetSent() const;
+    /// Messages this process sent, a fragment each.
+    uint64_t GetParts() const;
 
 protected:
     void DoDispose() override;
 
 private:
     void Receive(Ptr<Packet> p);
+    /// Send every rank's outbox: the messages of this instant.
+    void Flush();
+    /// Send rank's outbox as one MPI message.
+    void SendOutbox(uint32_t rank);
     /// A message's (fragment's) turn, one picosecond after it is due.
     void Handle(uint32_t handler, uint32_t from, bool more, const std::vector<uint8_t>& bytes);
 
@@ -84,9 +93,13 @@ private:
     /// By sending rank: the fragments of its message handled so far (its fragments come in
     /// order, one after the other, at one instant).
     std::vector<std::vector<uint8_t>> m_partial;
+    /// By receiving rank: the messages (headers and bodies) not sent yet.
+    std::vector<std::vector<uint8_t>> m_outbox;
+    bool m_flushing{false}; ///< a Flush is scheduled at this instant
     Time m_delay;
     uint64_t m_events{0};
-    uint32_t m_sent{0};
+    uint64_t m_sent{0};
+    uint64_t m_parts{0};
 };
 
 } // namespace ns3

@@ -801,6 +801,7 @@ ScenarioRunner::MergeRanks()
     own.Put(ProcessRanks::GetSentFrames());
     own.Put(ProcessRanks::GetSentMessages());
     own.Put(ProcessRanks::GetSentBytes());
+    own.Put(m_messenger->GetParts());
     own.Put(m_messenger->GetSent());
     own.Put(m_wallSeconds);
     own.Put(ProcessRanks::GetSyncSeconds());
@@ -831,6 +832,7 @@ ScenarioRunner::MergeRanks()
     uint64_t frames = 0;
     uint64_t messages = 0;
     uint64_t messageBytes = 0;
+    uint64_t controls = 0;
     uint64_t controlMessages = 0;
     uint64_t ties = 0;
     m_events = 0;
@@ -844,6 +846,7 @@ ScenarioRunner::MergeRanks()
         frames += in.Take<uint64_t>();
         messages += in.Take<uint64_t>();
         messageBytes += in.Take<uint64_t>();
+        controls += in.Take<uint64_t>();
         controlMessages += in.Take<uint64_t>();
         wall.push_back(in.Take<double>());
         sync.push_back(in.Take<double>());
@@ -883,6 +886,7 @@ ScenarioRunner::MergeRanks()
                       {"frames", frames},
                       {"messages", messages},
                       {"message_bytes", messageBytes},
+                      {"controls", controls},
                       {"control_messages", controlMessages},
                       {"sync_rounds", ProcessRanks::GetSyncRounds()},
                       {"cross_rank_ties", ties},
