@@ -84,10 +84,10 @@ constexpr uint32_t HEADER_BYTES = 4 + 4 + 1 + 2;
 /// What Packet::GetSerializedSize adds to a packet made of bytes (its buffer's, tags' and
 /// metadata's sizes), with room to spare.
 constexpr uint32_t PACKET_OVERHEAD = 64;
-/// Bytes of messages one MPI message carries at most, after its sending rank.
-constexpr uint32_t MPI_BODY_BYTES = ProcessRanks::MAX_MESSAGE_BYTES - PACKET_OVERHEAD - 1;
+/// Bytes one MPI message carries at most: its sending rank, then messages.
+constexpr uint32_t MPI_MESSAGE_BYTES = ProcessRanks::MAX_MESSAGE_BYTES - PACKET_OVERHEAD;
 /// Body bytes one message (fragment) carries at most: alone in an MPI message.
-constexpr uint32_t FRAGMENT_BYTES = MPI_BODY_BYTES - HEADER_BYTES;
+constexpr uint32_t FRAGMENT_BYTES = MPI_MESSAGE_BYTES - 1 - HEADER_BYTES;
 } // namespace
 
 void
@@ -101,18 +101,20 @@ RankMessenger::Send(uint32_t rank, uint32_t handler, const PackedBytes& body)
     {
         const std::size_t n = std::min<std::size_t>(FRAGMENT_BYTES, all.size() - at);
         const bool more = at + n < all.size();
-        std::vector<uint8_t>& out = m_outbox[rank];
-        if (out.size() + HEADER_BYTES + n > MPI_BODY_BYTES)
+        PackedBytes& out = m_outbox[rank];
+        if (!out.GetBytes().empty() && out.GetBytes().size() + HEADER_BYTES + n > MPI_MESSAGE_BYTES)
         {
             SendOutbox(rank);
         }
-        PackedBytes header;
-        header.Put(handler);
-        header.Put(ProcessRanks::NextTie());
-        header.Put<uint8_t>(more);
-        header.Put<uint16_t>(n);
-        out.insert(out.end(), header.GetBytes().begin(), header.GetBytes().end());
-        out.insert(out.end(), all.begin() + at, all.begin() + at + n);
+        if (out.GetBytes().empty())
+        {
+            out.Put<uint8_t>(ProcessRanks::GetRank());
+        }
+        out.Put(handler);
+        out.Put(ProcessRanks::NextTie());
+        out.Put<uint8_t>(more);
+        out.Put<uint16_t>(n);
+        std::copy_n(all.begin() + at, n, out.PutRaw(n));
         at += n;
         ++m_parts;
         NS_LOG_LOGIC("message of " << n << " B for handler " << handler << " on rank " << rank
@@ -134,7 +136,7 @@ RankMessenger::Flush()
     m_flushing = false;
     for (uint32_t r = 0; r < m_outbox.size(); ++r)
     {
-        if (!m_outbox[r].empty())
+        if (!m_outbox[r].GetBytes().empty())
         {
             SendOutbox(r);
         }
@@ -144,13 +146,12 @@ RankMessenger::Flush()
 void
 RankMessenger::SendOutbox(uint32_t rank)
 {
-    std::vector<uint8_t>& out = m_outbox[rank];
-    out.insert(out.begin(), static_cast<uint8_t>(ProcessRanks::GetRank()));
+    const std::vector<uint8_t>& out = m_outbox[rank].GetBytes();
     Ptr<Packet> p = Create<Packet>(out.data(), out.size());
     NS_ABORT_MSG_IF(p->GetSerializedSize() > ProcessRanks::MAX_MESSAGE_BYTES,
                     "RankMessenger: " << out.size() << " B of messages serialise to "
                                       << p->GetSerializedSize() << " B");
-    out.clear();
+    m_outbox[rank].Clear();
     ++m_sent;
 #ifdef NS3_MPI
     // Due one lookahead ahead (the least ns-3 allows); each message is handled one picosecond
@@ -206,18 +207,15 @@ RankMessenger::Receive(Ptr<Packet> p)
     ++m_events;
     std::vector<uint8_t> bytes(p->GetSize());
     p->CopyData(bytes.data(), bytes.size());
-    const uint32_t from = bytes.at(0);
-    std::size_t at = 1;
-    while (at < bytes.size())
+    PackedBytes in(std::move(bytes)); // aborts on a message cut short
+    const uint32_t from = in.Take<uint8_t>();
+    while (!in.AtEnd())
     {
-        PackedBytes header(
-            std::vector<uint8_t>(bytes.begin() + at, bytes.begin() + at + HEADER_BYTES));
-        const auto handler = header.Take<uint32_t>();
-        const auto tie = header.Take<uint32_t>();
-        const bool more = header.Take<uint8_t>();
-        const auto n = header.Take<uint16_t>();
-        at += HEADER_BYTES;
-        NS_ABORT_MSG_IF(at + n > bytes.size(), "RankMessenger: a message cut short");
+        const auto handler = in.Take<uint32_t>();
+        const auto tie = in.Take<uint32_t>();
+        const bool more = in.Take<uint8_t>();
+        const auto n = in.Take<uint16_t>();
+        const uint8_t* body = in.TakeRaw(n);
         QuadHeapScheduler::SetNextRemote(GetDelay().GetTimeStep(), tie);
         Simulator::Schedule(TimeStep(1),
                             &RankMessenger::Handle,
@@ -225,8 +223,7 @@ RankMessenger::Receive(Ptr<Packet> p)
                             handler,
                             from,
                             more,
-                            std::vector<uint8_t>(bytes.begin() + at, bytes.begin() + at + n));
-        at += n;
+                            std::vector<uint8_t>(body, body + n));
     }
 }
 

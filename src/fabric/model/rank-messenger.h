@@ -93,8 +93,8 @@ private:
     /// By sending rank: the fragments of its message handled so far (its fragments come in
     /// order, one after the other, at one instant).
     std::vector<std::vector<uint8_t>> m_partial;
-    /// By receiving rank: the messages (headers and bodies) not sent yet.
-    std::vector<std::vector<uint8_t>> m_outbox;
+    /// By receiving rank: this rank, then the messages (headers and bodies) not sent yet.
+    std::vector<PackedBytes> m_outbox;
     bool m_flushing{false}; ///< a Flush is scheduled at this instant
     Time m_delay;
     uint64_t m_events{0};

@@ -42,7 +42,6 @@ CollectiveWorkload::DoDispose()
     }
     m_pairQp.clear();
     m_pairRemote.clear();
-    m_pairHosts.clear();
     m_pairOfReceiver.clear();
     m_receive.Nullify();
     m_active.clear();
@@ -327,18 +326,17 @@ CollectiveWorkload::MakePlan(CollectiveSchedule schedule)
             // An RC connection carries both directions, so the reverse of a connected
             // direction posts on that connection's far end: one queue pair per rank pair and
             // end, as a collective library connects its peers.
-            const uint32_t src = PlanePort(m_hosts[tr.src], tr.plane);
-            const uint32_t dst = PlanePort(m_hosts[tr.dst], tr.plane);
             auto reverse = m_pairIndex.find(std::make_tuple(tr.dst, tr.src, tr.plane));
             if (reverse != m_pairIndex.end())
             {
                 NS_LOG_LOGIC("rank " << tr.src << " -> " << tr.dst << " on plane " << tr.plane
                                      << " shares the connection of its reverse");
-                AddPair(src, dst, m_pairRemote[reverse->second], m_pairQp[reverse->second]);
+                AddPair(m_pairRemote[reverse->second], m_pairQp[reverse->second]);
             }
             else
             {
-                AddPair(src, dst);
+                AddPair(m_context.nics[PlanePort(m_hosts[tr.src], tr.plane)],
+                        m_context.nics[PlanePort(m_hosts[tr.dst], tr.plane)]);
             }
             it = m_pairIndex.emplace(key, index).first;
         }
@@ -445,21 +443,23 @@ CollectiveWorkload::TolerantPair(uint32_t pair)
     // Both ends agree on the budget when the connection is set up: a twin connection per
     // reliability class, as a memory region registered for loss-tolerant data would be.
     // Loss-tolerant runs are not spread (SpreadRefusal), so both ends are made here.
-    const auto [src, dst] = m_pairHosts[pair];
+    Ptr<QueuePair> a0 = m_pairQp[pair];
+    Ptr<QueuePair> b0 = m_pairRemote[pair];
+    NS_ASSERT_MSG(a0 && b0, "a loss-tolerant pair with an end on another process");
     const uint32_t index = static_cast<uint32_t>(m_pairQp.size());
     // The reverse direction's twin, if it has one, carries this direction as well: its pair
     // is the one whose receiver is this pair's sender.
-    auto reverse = m_pairOfReceiver.find(PeekPointer(m_pairQp[pair]));
+    auto reverse = m_pairOfReceiver.find(PeekPointer(a0));
     auto twin = reverse == m_pairOfReceiver.end() ? m_tolerantPair.end()
                                                   : m_tolerantPair.find(reverse->second);
     if (twin != m_tolerantPair.end())
     {
         NS_LOG_LOGIC("loss-tolerant pair " << pair << " shares its reverse's twin");
-        AddPair(src, dst, m_pairRemote[twin->second], m_pairQp[twin->second]);
+        AddPair(m_pairRemote[twin->second], m_pairQp[twin->second]);
     }
     else
     {
-        AddPair(src, dst);
+        AddPair(a0->GetNic(), b0->GetNic());
         m_pairQp[index]->SetMaxRetransmissions(LayerMaxRetransmissions());
         m_pairRemote[index]->SetMaxRetransmissions(LayerMaxRetransmissions());
     }
@@ -468,18 +468,17 @@ CollectiveWorkload::TolerantPair(uint32_t pair)
 }
 
 void
-CollectiveWorkload::AddPair(uint32_t src, uint32_t dst)
+CollectiveWorkload::AddPair(Ptr<RdmaNic> src, Ptr<RdmaNic> dst)
 {
     // Ports drawn in turn, whichever ends this process makes, so every process draws alike.
     const uint16_t portA = Entropy();
     const uint16_t portB = Entropy();
-    auto [a, b] = RdmaNic::CreateConnection(
-        m_context.nics[src], m_context.nics[dst], portA, portB, m_context.owner);
-    AddPair(src, dst, a, b);
+    auto [a, b] = RdmaNic::CreateConnection(src, dst, portA, portB, m_context.owner);
+    AddPair(a, b);
 }
 
 void
-CollectiveWorkload::AddPair(uint32_t src, uint32_t dst, Ptr<QueuePair> a, Ptr<QueuePair> b)
+CollectiveWorkload::AddPair(Ptr<QueuePair> a, Ptr<QueuePair> b)
 {
     if (b)
     {
@@ -487,7 +486,6 @@ CollectiveWorkload::AddPair(uint32_t src, uint32_t dst, Ptr<QueuePair> a, Ptr<Qu
     }
     m_pairQp.push_back(a);
     m_pairRemote.push_back(b);
-    m_pairHosts.emplace_back(src, dst);
     m_inFlight.emplace_back();
 }
 

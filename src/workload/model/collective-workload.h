@@ -184,11 +184,11 @@ private:
     uint16_t Entropy();
     /// The loss-tolerant twin of pair (created at its first use), an index like pair's.
     uint32_t TolerantPair(uint32_t pair);
-    /// A new pair from host src's port to dst's on a new connection (RdmaNic::CreateConnection).
-    void AddPair(uint32_t src, uint32_t dst);
-    /// A new pair from src to dst on the connection whose ends there are a and b (null at a
+    /// A new pair from NIC src to NIC dst on a new connection (RdmaNic::CreateConnection).
+    void AddPair(Ptr<RdmaNic> src, Ptr<RdmaNic> dst);
+    /// A new pair on the connection whose sending end is a and receiving end b (null at a
     /// host another process simulates).
-    void AddPair(uint32_t src, uint32_t dst, Ptr<QueuePair> a, Ptr<QueuePair> b);
+    void AddPair(Ptr<QueuePair> a, Ptr<QueuePair> b);
     /// The loss-tolerant twin of rank r's P2MP channel on plane (created at its first use).
     Ptr<P2mpChannel> TolerantChannel(uint32_t r, uint32_t plane);
     /// Rank r's channel on plane, in m_channels.
@@ -212,7 +212,6 @@ private:
     /// Sender and receiver side of each pair; null where another process simulates the host.
     std::vector<Ptr<QueuePair>> m_pairQp;
     std::vector<Ptr<QueuePair>> m_pairRemote;
-    std::vector<std::pair<uint32_t, uint32_t>> m_pairHosts; ///< (sender, receiver) port's host
     std::unordered_map<const QueuePair*, uint32_t> m_pairOfReceiver; ///< receiver side -> pair
     QueuePair::ReceiveCallback m_receive; ///< UnicastReceived, shared by the receivers
     std::vector<RingQueue<std::pair<uint32_t, uint32_t>>> m_inFlight; ///< (iteration, transfer)
