@@ -1,6 +1,7 @@
 #include "core/model/fabric-simulator-impl.h"
 
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -11,6 +12,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FabricSimulatorImpl");
 NS_OBJECT_ENSURE_REGISTERED(FabricSimulatorImpl);
+
+FabricSimulatorImpl* FabricSimulatorImpl::s_reserving = nullptr;
 
 TypeId
 FabricSimulatorImpl::GetTypeId()
@@ -34,12 +37,20 @@ FabricSimulatorImpl::FabricSimulatorImpl()
 FabricSimulatorImpl::~FabricSimulatorImpl()
 {
     NS_LOG_FUNCTION(this);
+    if (s_reserving == this)
+    {
+        s_reserving = nullptr;
+    }
 }
 
 void
 FabricSimulatorImpl::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    if (s_reserving == this)
+    {
+        s_reserving = nullptr;
+    }
     while (m_events && !m_events->IsEmpty())
     {
         m_events->RemoveNext().impl->Unref();
@@ -73,6 +84,13 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         scheduler->Insert(m_events->RemoveNext());
     }
     m_events = scheduler;
+    // Under CausalTies an event's place also depends on when it is inserted, which a
+    // reservation scheduled later would change.
+    BooleanValue causal(false);
+    const bool ordersByUid
+        = !(scheduler->GetAttributeFailSafe("CausalTies", causal) && causal.Get());
+    s_reserving = ordersByUid ? this : (s_reserving == this ? nullptr : s_reserving);
+    NS_LOG_LOGIC("reservations " << (ordersByUid ? "on" : "off (CausalTies)"));
 }
 
 uint32_t
@@ -108,6 +126,13 @@ FabricSimulatorImpl::Run()
     }
     // Ran out of events: every one scheduled was run or removed.
     NS_ASSERT(!events->IsEmpty() || m_unscheduledEvents == 0);
+    if (!m_stop && HasReservationAhead())
+    {
+        // The reserved events left out ran (and did nothing) under an engine that schedules
+        // them: its clock would stop at the last.
+        m_currentTs = m_lastReservation.ts;
+        m_currentUid = m_lastReservation.uid;
+    }
 }
 
 void
@@ -138,6 +163,41 @@ FabricSimulatorImpl::Insert(uint32_t context, const Time& delay, EventImpl* even
     ++m_unscheduledEvents;
     m_events->Insert(ev);
     return ev.key;
+}
+
+FabricSimulatorImpl::Reservation
+FabricSimulatorImpl::Reserve(uint32_t context, const Time& delay)
+{
+    NS_ASSERT_MSG(delay.IsPositive(), "FabricSimulatorImpl: a negative delay");
+    Reservation r;
+    r.ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    r.uid = m_uid++;
+    r.context = context;
+    if (!m_reserved || r.ts >= m_lastReservation.ts)
+    {
+        m_lastReservation = r; // uids grow: a later one at the same time comes later
+        m_reserved = true;
+    }
+    return r;
+}
+
+void
+FabricSimulatorImpl::ScheduleReserved(const Reservation& r, EventImpl* event)
+{
+    NS_ASSERT_MSG(IsAhead(r), "FabricSimulatorImpl: a reservation scheduled after its time");
+    Scheduler::Event ev;
+    ev.impl = event;
+    ev.key.m_ts = r.ts;
+    ev.key.m_context = r.context;
+    ev.key.m_uid = r.uid;
+    ++m_unscheduledEvents;
+    m_events->Insert(ev);
+}
+
+bool
+FabricSimulatorImpl::HasReservationAhead() const
+{
+    return m_reserved && IsAhead(m_lastReservation);
 }
 
 EventId

@@ -33,6 +33,14 @@ namespace ns3
  * - NS_LOG_FUNCTION in every call: Debian's ns-3 is built with logging, so each call tested
  *   whether the log component was enabled.
  *
+ * What it adds: reservations. An event that is usually not needed (a port's end of
+ * transmission with nothing queued behind it finds nothing to do) can take its place in the
+ * order without being scheduled (Reserve), and be scheduled into that place later only if it
+ * turns out to be needed while still ahead (ScheduleReserved). Every other event keeps the uid
+ * and the order it would have had; a reserved event never scheduled differs from one that ran
+ * and did nothing only in the event count. Reserved times count as pending for the end of a
+ * run: a run that runs out of events ends at the latest of them, as if they had run.
+ *
  * ScenarioRunner selects it (SimulatorImplementationType) unless another engine was bound,
  * as a distributed run binds ns-3's DistributedSimulatorImpl.
  */
@@ -64,6 +72,37 @@ public:
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
 
+    /// A place in the event order: what an event scheduled at Reserve() would have had.
+    struct Reservation
+    {
+        uint64_t ts{0};
+        uint32_t uid{0};
+        uint32_t context{0};
+    };
+
+    /**
+     * The engine that takes reservations, if it is the one running: a FabricSimulatorImpl
+     * whose scheduler orders by (timestamp, uid). Null under any other engine, and when the
+     * scheduler orders by CausalTies (a later insert would be taken for a later-scheduled
+     * event): callers then schedule as usual.
+     */
+    static FabricSimulatorImpl* Reserving()
+    {
+        return s_reserving;
+    }
+    /// The place an event scheduled now in context, delay ahead, would take (the next uid, as
+    /// Schedule takes it), with nothing scheduled.
+    Reservation Reserve(uint32_t context, const Time& delay);
+    /// Whether r is still ahead of the running event, so that ScheduleReserved may use it.
+    bool IsAhead(const Reservation& r) const
+    {
+        return r.ts > m_currentTs || (r.ts == m_currentTs && r.uid > m_currentUid);
+    }
+    /// Schedule event into the place r holds (IsAhead(r) must be true), once.
+    void ScheduleReserved(const Reservation& r, EventImpl* event);
+    /// Whether some reservation is still ahead: the run has not run out of things to happen.
+    bool HasReservationAhead() const;
+
 private:
     void DoDispose() override;
     /// Insert event at now + delay in context with the next uid; returns its key.
@@ -78,7 +117,10 @@ private:
     uint32_t m_currentContext;
     uint64_t m_unscheduledEvents{0}; ///< scheduled and not yet run nor removed
     uint64_t m_eventCount{0};
+    Reservation m_lastReservation; ///< the latest in the order so far
+    bool m_reserved{false};        ///< whether m_lastReservation is one
     std::thread::id m_mainThreadId;
+    static FabricSimulatorImpl* s_reserving;
 };
 
 } // namespace ns3

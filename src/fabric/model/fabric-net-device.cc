@@ -166,7 +166,20 @@ FabricNetDevice::TryTransmit()
 {
     if (m_busy)
     {
-        return;
+        if (m_endScheduled)
+        {
+            return;
+        }
+        // The frame's end was reserved, not scheduled: schedule it now that something may
+        // follow, or, if it has passed, carry on as the end would have (it found nothing).
+        FabricSimulatorImpl* engine = FabricSimulatorImpl::Reserving();
+        NS_ASSERT_MSG(engine, "FabricNetDevice: a reserved end outlived its engine");
+        if (engine->IsAhead(m_end))
+        {
+            ScheduleEnd(engine);
+            return;
+        }
+        m_busy = false;
     }
     Time now = Simulator::Now();
     FabricFrame frame;
@@ -207,10 +220,31 @@ FabricNetDevice::TryTransmit()
         m_pcap->Write(now, frame.GetPacket());
     }
     FabricChannel::Transmit(*m_tx, std::move(frame), txTime);
+    FabricSimulatorImpl* engine = FabricSimulatorImpl::Reserving();
+    if (engine && m_controlFrames.empty() && m_owner && !m_owner->MayDequeue(m_ifIndex))
+    {
+        // Nothing behind this frame: its end would find nothing to send unless something
+        // comes first, and what comes calls TryTransmit. Hold its place instead; an engine
+        // event per hop fewer on an uncongested path.
+        m_end = engine->Reserve(Simulator::GetContext(), txTime);
+        m_endScheduled = false;
+        return;
+    }
     // As Simulator::Schedule, without building an EventId nobody keeps.
+    m_endScheduled = true;
     m_txComplete->Ref();
     QuadHeapScheduler::SetNextPrefetching();
     Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete));
+}
+
+void
+FabricNetDevice::ScheduleEnd(FabricSimulatorImpl* engine)
+{
+    NS_LOG_LOGIC("port " << m_ifIndex << ": the reserved end of its frame is scheduled");
+    m_endScheduled = true;
+    m_txComplete->Ref();
+    QuadHeapScheduler::SetNextPrefetching();
+    engine->ScheduleReserved(m_end, PeekPointer(m_txComplete));
 }
 
 void
@@ -242,6 +276,7 @@ void
 FabricNetDevice::TransmitComplete()
 {
     m_busy = false;
+    m_endScheduled = false;
     TryTransmit();
 }
 
@@ -477,7 +512,12 @@ FabricNetDevice::GetQueuedBytes() const
 bool
 FabricNetDevice::IsBusy() const
 {
-    return m_busy;
+    if (!m_busy || m_endScheduled)
+    {
+        return m_busy;
+    }
+    const FabricSimulatorImpl* engine = FabricSimulatorImpl::Reserving();
+    return engine && engine->IsAhead(m_end);
 }
 
 uint64_t

@@ -7,6 +7,7 @@
 #ifndef MCAST4AI_FABRIC_NET_DEVICE_H
 #define MCAST4AI_FABRIC_NET_DEVICE_H
 
+#include "core/model/fabric-simulator-impl.h"
 #include "core/model/ring-queue.h"
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-port-owner.h"
@@ -212,6 +213,8 @@ private:
     };
 
     void TransmitComplete();
+    /// Schedule the reserved end of the frame on the wire (m_end) into its place.
+    void ScheduleEnd(FabricSimulatorImpl* engine);
     void HandlePfc(Ptr<Packet> p);
     Time PausedTimeFromHistory(uint8_t priority, Time t) const;
     /// A pause of priority begins now, the class not being paused before.
@@ -229,9 +232,13 @@ private:
     uint32_t m_framingBytes;
     bool m_busy{false};
     bool m_everPaused{false};      // read with m_busy, in the same line, on every tagged frame
+    bool m_endScheduled{false};    ///< m_busy's end is in the event set, not only m_end
     uint32_t m_opLink{UINT32_MAX}; // fits the padding after m_busy
-    double m_psPerByte{0};         ///< wire time of a byte at m_rate
-    Time m_pauseEnd;               ///< the latest of m_pausedUntil: no pause after it
+    /// Where the end of the frame on the wire sits in the event order, when it is reserved
+    /// rather than scheduled (nothing was queued behind the frame).
+    FabricSimulatorImpl::Reservation m_end;
+    double m_psPerByte{0};                  ///< wire time of a byte at m_rate
+    Time m_pauseEnd;                        ///< the latest of m_pausedUntil: no pause after it
     RingQueue<FabricFrame> m_controlFrames; // PFC frames: never paused, sent first
     uint64_t m_txBytes{0};
     uint64_t m_txFrames{0};

@@ -35,6 +35,16 @@ public:
      */
     virtual FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) = 0;
 
+    /**
+     * Whether DequeueFrame(port, ...) may give a frame before the owner next calls the port's
+     * TryTransmit: false only if every frame it will give port later is announced by such a
+     * call. Asked after each frame port takes; false lets the port leave out the event at the
+     * end of that frame (FabricSimulatorImpl::Reserve). True, always asking, by default.
+     */
+    virtual bool MayDequeue(uint32_t port) const
+    {
+        return true;
+    }
     /// A frame (not PFC) arrived on port; the owner may move it away.
     virtual void ReceiveFrame(uint32_t port, FabricFrame& frame) = 0;
     /// Bytes waiting to leave port, for what a workload may observe of the fabric (a

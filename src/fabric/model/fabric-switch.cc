@@ -535,6 +535,12 @@ FabricSwitch::DequeueFrame(uint32_t portIndex, uint8_t pausedMask, Time now)
     return std::move(queued.frame);
 }
 
+bool
+FabricSwitch::MayDequeue(uint32_t port) const
+{
+    return m_ports[port].nonEmpty != 0;
+}
+
 void
 FabricSwitch::SendPause(uint32_t inPort, uint8_t prio)
 {

@@ -177,6 +177,9 @@ private:
 
     void ReceiveFrame(uint32_t inPort, FabricFrame& frame) override;
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) override;
+    /// Whether port's egress queues hold a frame (paused or not): every frame queued later
+    /// comes through Queue(), which calls the port's TryTransmit.
+    bool MayDequeue(uint32_t port) const override;
     /// Bytes in port's egress queues, every priority.
     uint64_t GetQueuedBytes(uint32_t port) const override;
     /// Admit into the MMU and queue on outPort (drops are counted).

@@ -133,6 +133,13 @@ public:
                       uint8_t pausedMask,
                       Time now,
                       Time& earliest);
+    /// Nothing queued: no frame built, no queue pair in the ring (one in it may have no data
+    /// left; it leaves when NextQp finds so).
+    bool IsEmpty() const
+    {
+        return m_control.empty() && m_probes.empty() && m_copies.empty() && m_active.empty();
+    }
+
     /// Queue pair index sent a frame; more: it has more to send (to the back of the ring).
     void Served(uint32_t index, bool more);
 

@@ -501,6 +501,12 @@ RdmaNic::DequeueFrame(uint32_t port, uint8_t pausedMask, Time now)
     return frame;
 }
 
+bool
+RdmaNic::MayDequeue(uint32_t port) const
+{
+    return !m_egress.IsEmpty();
+}
+
 FabricFrame
 RdmaNic::BuildDataFrame(QueuePair* qp, Time now)
 {

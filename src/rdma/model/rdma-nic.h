@@ -231,6 +231,9 @@ protected:
 private:
     /// The next frame to send, as the egress arbiter chooses (RdmaEgressArbiter).
     FabricFrame DequeueFrame(uint32_t port, uint8_t pausedMask, Time now) override;
+    /// Whether its egress holds anything (RdmaEgressArbiter::IsEmpty): a queue pair that gets
+    /// data, a control frame and a pacing wake-up each call the port's TryTransmit.
+    bool MayDequeue(uint32_t port) const override;
     /// Build, encapsulate and count the next data frame of qp.
     FabricFrame BuildDataFrame(QueuePair* qp, Time now);
     void ReceiveFrame(uint32_t port, FabricFrame& frame) override;
