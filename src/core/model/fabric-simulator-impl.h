@@ -21,8 +21,9 @@ namespace ns3
  * \brief ns-3 SimulatorImpl for one thread: the default engine's semantics, less per-event cost.
  *
  * Events run in (timestamp, uid) order and take their uids exactly as DefaultSimulatorImpl
- * gives them (Schedule, ScheduleWithContext and ScheduleDestroy each take the next one), so a
- * run is identical under either engine: ns3-simulator-impl checks that on whole scenarios.
+ * gives them (Schedule, ScheduleWithContext, ScheduleDestroy and Reserve each take the next
+ * one), so a run is identical under either engine but for its event count (reservations,
+ * below): ns3-simulator-impl checks that on whole scenarios.
  *
  * What it leaves out, and why a fabric run does not miss it:
  * - ScheduleWithContext from another thread (DefaultSimulatorImpl queues such events under a
