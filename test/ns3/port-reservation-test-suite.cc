@@ -16,13 +16,12 @@
 #include "fabric/model/fabric-channel.h"
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/fabric-port-owner.h"
-#include "ns3/global-value.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
 
 #include <deque>
 #include <sstream>
@@ -33,8 +32,8 @@ using namespace ns3;
 namespace
 {
 
-const char* const kDefault = "ns3::DefaultSimulatorImpl";
-const char* const kFabric = "ns3::FabricSimulatorImpl";
+const char* const kDefault = test::DEFAULT_ENGINE;
+const char* const kFabric = test::FABRIC_ENGINE;
 
 /// A FIFO behind one port. An honest one says whether it holds a frame; a lying one says no.
 class FifoOwner : public FabricPortOwner
@@ -79,8 +78,7 @@ public:
 std::string
 Drive(const std::string& engine, bool honest, uint64_t* events = nullptr)
 {
-    Simulator::Destroy();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(engine));
+    test::UseEngine(engine);
     ScenarioRunner::UsePicoseconds();
     std::ostringstream log;
     Ptr<FabricNetDevice> a = CreateObject<FabricNetDevice>();
@@ -172,7 +170,7 @@ private:
         uint64_t fabEvents = 0;
         const std::string def = Drive(kDefault, true, &defEvents);
         const std::string fab = Drive(kFabric, true, &fabEvents);
-        Drive(kDefault, true); // leave the default engine bound
+        test::UseEngine(kDefault);
         NS_TEST_ASSERT_MSG_EQ(fab, def, "the same log under both engines");
         // The script's order, written out (a frame of n bytes takes (n + 24) x 80 ps): the end
         // at 9,920 ps sends 200 between the two events of that instant, and 300 goes when 200
@@ -194,7 +192,7 @@ private:
         NS_TEST_ASSERT_MSG_LT(fabEvents, defEvents, "ends with nothing to send are not run");
 
         const std::string lying = Drive(kFabric, false);
-        Drive(kDefault, true);
+        test::UseEngine(kDefault);
         NS_TEST_ASSERT_MSG_NE(lying, def, "an owner that hides a frame: the check can fail");
         NS_TEST_ASSERT_MSG_NE(lying.find("queued 1"), std::string::npos, "the hidden frame");
     }

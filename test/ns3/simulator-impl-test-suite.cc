@@ -29,6 +29,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "scenario/model/scenario-runner.h"
+#include "test-fabric.h"
 
 #include <sstream>
 
@@ -38,16 +39,8 @@ using namespace ns3::test;
 namespace
 {
 
-const char* const kDefault = "ns3::DefaultSimulatorImpl";
-const char* const kFabric = "ns3::FabricSimulatorImpl";
-
-/// Make the next Simulator call build engine tid.
-void
-UseEngine(const std::string& tid)
-{
-    Simulator::Destroy();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(tid));
-}
+const char* const kDefault = DEFAULT_ENGINE;
+const char* const kFabric = FABRIC_ENGINE;
 
 struct ApiLog
 {

@@ -5,6 +5,9 @@
 #ifndef MCAST4AI_TEST_FABRIC_H
 #define MCAST4AI_TEST_FABRIC_H
 
+#include "ns3/global-value.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "rdma/model/rdma-nic.h"
 #include "scenario/model/scenario-config.h"
 #include "scenario/model/scenario-runner.h"
@@ -130,6 +133,18 @@ struct ScenarioOutcome
     std::vector<std::string> queueMaxAt;
     std::vector<std::string> path;
 };
+
+/// The two engines a test may compare: ns-3's own and the runner's.
+constexpr const char* DEFAULT_ENGINE = "ns3::DefaultSimulatorImpl";
+constexpr const char* FABRIC_ENGINE = "ns3::FabricSimulatorImpl";
+
+/// Make the next Simulator call build engine tid (destroying the one there is).
+inline void
+UseEngine(const std::string& tid)
+{
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(tid));
+}
 
 /// Parse a scenario's JSON (named `file` in errors), run it at picosecond resolution.
 inline ScenarioOutcome

@@ -149,34 +149,46 @@ FabricSimulatorImpl::Stop(const Time& delay)
     Simulator::Schedule(delay, &Simulator::Stop);
 }
 
-Scheduler::EventKey
-FabricSimulatorImpl::Insert(uint32_t context, const Time& delay, EventImpl* event)
-{
-    NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
-                  "FabricSimulatorImpl: an event scheduled from another thread");
-    NS_ASSERT_MSG(delay.IsPositive(), "FabricSimulatorImpl: a negative delay");
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    ev.key.m_context = context;
-    ev.key.m_uid = m_uid++;
-    ++m_unscheduledEvents;
-    m_events->Insert(ev);
-    return ev.key;
-}
-
 FabricSimulatorImpl::Reservation
-FabricSimulatorImpl::Reserve(uint32_t context, const Time& delay)
+FabricSimulatorImpl::Place(uint32_t context, const Time& delay)
 {
     NS_ASSERT_MSG(delay.IsPositive(), "FabricSimulatorImpl: a negative delay");
     Reservation r;
     r.ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     r.uid = m_uid++;
     r.context = context;
-    if (!m_reserved || r.ts >= m_lastReservation.ts)
+    return r;
+}
+
+void
+FabricSimulatorImpl::InsertAt(const Reservation& place, EventImpl* event)
+{
+    Scheduler::Event ev;
+    ev.impl = event;
+    ev.key.m_ts = place.ts;
+    ev.key.m_context = place.context;
+    ev.key.m_uid = place.uid;
+    ++m_unscheduledEvents;
+    m_events->Insert(ev);
+}
+
+FabricSimulatorImpl::Reservation
+FabricSimulatorImpl::Insert(uint32_t context, const Time& delay, EventImpl* event)
+{
+    NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
+                  "FabricSimulatorImpl: an event scheduled from another thread");
+    const Reservation place = Place(context, delay);
+    InsertAt(place, event);
+    return place;
+}
+
+FabricSimulatorImpl::Reservation
+FabricSimulatorImpl::Reserve(uint32_t context, const Time& delay)
+{
+    const Reservation r = Place(context, delay);
+    if (r.ts >= m_lastReservation.ts)
     {
         m_lastReservation = r; // uids grow: a later one at the same time comes later
-        m_reserved = true;
     }
     return r;
 }
@@ -185,26 +197,20 @@ void
 FabricSimulatorImpl::ScheduleReserved(const Reservation& r, EventImpl* event)
 {
     NS_ASSERT_MSG(IsAhead(r), "FabricSimulatorImpl: a reservation scheduled after its time");
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = r.ts;
-    ev.key.m_context = r.context;
-    ev.key.m_uid = r.uid;
-    ++m_unscheduledEvents;
-    m_events->Insert(ev);
+    InsertAt(r, event);
 }
 
 bool
 FabricSimulatorImpl::HasReservationAhead() const
 {
-    return m_reserved && IsAhead(m_lastReservation);
+    return IsAhead(m_lastReservation);
 }
 
 EventId
 FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
-    const Scheduler::EventKey key = Insert(m_currentContext, delay, event);
-    return EventId(event, key.m_ts, key.m_context, key.m_uid);
+    const Reservation place = Insert(m_currentContext, delay, event);
+    return EventId(event, place.ts, place.context, place.uid);
 }
 
 void

@@ -106,8 +106,12 @@ public:
 
 private:
     void DoDispose() override;
-    /// Insert event at now + delay in context with the next uid; returns its key.
-    Scheduler::EventKey Insert(uint32_t context, const Time& delay, EventImpl* event);
+    /// The place of an event scheduled now in context, delay ahead: it takes the next uid.
+    Reservation Place(uint32_t context, const Time& delay);
+    /// Put event into the event set at place.
+    void InsertAt(const Reservation& place, EventImpl* event);
+    /// Insert event at now + delay in context with the next uid; returns its place.
+    Reservation Insert(uint32_t context, const Time& delay, EventImpl* event);
 
     Ptr<Scheduler> m_events;
     std::deque<EventId> m_destroyEvents;
@@ -118,8 +122,8 @@ private:
     uint32_t m_currentContext;
     uint64_t m_unscheduledEvents{0}; ///< scheduled and not yet run nor removed
     uint64_t m_eventCount{0};
-    Reservation m_lastReservation; ///< the latest in the order so far
-    bool m_reserved{false};        ///< whether m_lastReservation is one
+    /// The latest reservation in the order so far; before any, one never ahead (uid INVALID).
+    Reservation m_lastReservation;
     std::thread::id m_mainThreadId;
     static FabricSimulatorImpl* s_reserving;
 };

@@ -519,8 +519,10 @@ FabricNetDevice::IsBusy() const
     {
         return m_busy;
     }
+    // A reserved end: busy until it comes, and for good if its engine was destroyed (as
+    // TryTransmit has it).
     const FabricSimulatorImpl* engine = FabricSimulatorImpl::Reserving();
-    return engine && engine->IsAhead(m_end);
+    return !engine || engine->IsAhead(m_end);
 }
 
 uint64_t
